@@ -1,0 +1,123 @@
+package dev.muster.model.event;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.muster.model.json.MusterJson;
+
+/**
+ * Writes and reads job events as CloudEvents 1.0 in JSON structured mode, the one wire format of every
+ * Muster topic:
+ * <pre>{@code
+ * {"specversion":"1.0","id":"…","source":"/muster/queue-service","type":"dev.muster.job.queued",
+ *  "subject":"default/pytorch-test","time":"2026-11-29T17:00:00Z","datacontenttype":"application/json",
+ *  "schemaversion":1,"jobuid":"…","data":{…}}
+ * }</pre>
+ * {@code schemaversion} and {@code jobuid} are CloudEvents extension attributes: the version of the
+ * {@code data} schema, and the job's fleet UID (also the Kafka key).
+ */
+public final class EventSerde {
+
+    /** The version of the data schemas this build writes, and the newest it reads. */
+    public static final int SCHEMA_VERSION = 1;
+    public static final String SPEC_VERSION = "1.0";
+    public static final String CONTENT_TYPE = "application/json";
+
+    private static final ObjectMapper JSON = MusterJson.json();
+
+    private EventSerde() {
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record Envelope(String specversion, String id, String source, String type, String subject, Instant time,
+                            String datacontenttype, int schemaversion, String jobuid, JsonNode data) {
+    }
+
+    public static byte[] serialize(JobEvent event) {
+        JobRef job = event.job();
+        Envelope envelope = new Envelope(SPEC_VERSION, event.id(), event.source(), event.type().cloudEventType(),
+                job.subject(), event.time(), CONTENT_TYPE, SCHEMA_VERSION, job.uid(), JSON.valueToTree(event.data()));
+        try {
+            return JSON.writeValueAsBytes(envelope);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + event.type() + " event of " + job, e);
+        }
+    }
+
+    /**
+     * Reads one event.
+     *
+     * @throws MalformedEventException saying which attribute or field is wrong, fit for a dead-letter record
+     */
+    public static JobEvent deserialize(byte[] payload) throws MalformedEventException {
+        if (payload == null || payload.length == 0) {
+            throw new MalformedEventException("empty record");
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(payload);
+        } catch (IOException e) {
+            throw new MalformedEventException("not JSON: " + MusterJson.firstLine(e.getMessage()));
+        }
+        if (!(node instanceof ObjectNode)) {
+            throw new MalformedEventException("a CloudEvent must be a JSON object");
+        }
+        String specVersion = required(node, "specversion");
+        if (!SPEC_VERSION.equals(specVersion)) {
+            throw new MalformedEventException("unsupported CloudEvents specversion \"" + specVersion + "\", expected \"" + SPEC_VERSION + "\"");
+        }
+        String typeName = required(node, "type");
+        EventType type = EventType.fromCloudEventType(typeName)
+                .orElseThrow(() -> new MalformedEventException("unknown event type \"" + typeName + "\""));
+        int schemaVersion = node.path("schemaversion").asInt(SCHEMA_VERSION);
+        if (schemaVersion > SCHEMA_VERSION || schemaVersion < 1) {
+            throw new MalformedEventException("unsupported schemaversion " + schemaVersion + " of " + typeName
+                    + "; this build reads 1 to " + SCHEMA_VERSION);
+        }
+        String id = required(node, "id");
+        String source = required(node, "source");
+        JobRef job = job(required(node, "subject"), required(node, "jobuid"));
+        Instant time = time(required(node, "time"));
+        JsonNode data = node.get("data");
+        if (data == null || !data.isObject()) {
+            throw new MalformedEventException("missing data object of " + typeName);
+        }
+        try {
+            return new JobEvent(id, source, job, time, JSON.treeToValue(data, type.dataType()));
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw new MalformedEventException("data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
+        }
+    }
+
+    private static String required(JsonNode node, String attribute) throws MalformedEventException {
+        JsonNode value = node.get(attribute);
+        if (value == null || !value.isTextual() || value.asText().isBlank()) {
+            throw new MalformedEventException("missing CloudEvents attribute \"" + attribute + "\"");
+        }
+        return value.asText();
+    }
+
+    private static JobRef job(String subject, String uid) throws MalformedEventException {
+        int slash = subject.indexOf('/');
+        if (slash <= 0 || slash == subject.length() - 1 || subject.indexOf('/', slash + 1) >= 0) {
+            throw new MalformedEventException("subject must be namespace/name, got \"" + subject + "\"");
+        }
+        return new JobRef(subject.substring(0, slash), subject.substring(slash + 1), uid);
+    }
+
+    private static Instant time(String text) throws MalformedEventException {
+        try {
+            return Instant.parse(text);
+        } catch (DateTimeParseException e) {
+            throw new MalformedEventException("time must be RFC 3339, got \"" + text + "\"");
+        }
+    }
+
+}

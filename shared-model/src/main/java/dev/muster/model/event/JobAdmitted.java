@@ -1,0 +1,15 @@
+package dev.muster.model.event;
+
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.resource.ResourceList;
+
+/**
+ * Quota admitted the job (or it bypasses the queue); it goes to placement. The job and its effective
+ * policy travel with it, so placement needs no lookup.
+ *
+ * @param quotaLeaf the leaf charged, or null when the job bypasses quota
+ */
+public record JobAdmitted(PyTorchJob job, PropagationPolicy policy, String quotaLeaf, ResourceList demand)
+        implements JobEventData {
+}

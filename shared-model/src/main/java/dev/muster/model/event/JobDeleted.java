@@ -1,0 +1,5 @@
+package dev.muster.model.event;
+
+/** The job's owner deleted it; everything it holds is to be released. */
+public record JobDeleted(String reason) implements JobEventData {
+}

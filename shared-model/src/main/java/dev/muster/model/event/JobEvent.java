@@ -1,0 +1,46 @@
+package dev.muster.model.event;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * One event in a job's life, with the CloudEvents attributes every Muster topic carries.
+ *
+ * @param id     unique per event; an event caused by another has an id derived from its cause, so a
+ *               service that processes the same input twice emits the same ids and consumers can drop repeats
+ * @param source the service or client that wrote it, e.g. {@code /muster/queue-service}
+ * @param job    the job, whose UID is the Kafka key
+ * @param time   when it happened
+ */
+public record JobEvent(String id, String source, JobRef job, Instant time, JobEventData data) {
+
+    public JobEvent {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(time, "time");
+        Objects.requireNonNull(data, "data");
+    }
+
+    /** A new event with a random id, for events that start a chain (a submission, a deletion, a member change). */
+    public static JobEvent create(String source, JobRef job, Instant time, JobEventData data) {
+        return new JobEvent(UUID.randomUUID().toString(), source, job, time, data);
+    }
+
+    /** An event caused by this one; its id is derived from this event's id, the job and the new type. */
+    public JobEvent followUp(String source, JobRef job, Instant time, JobEventData data) {
+        String seed = id + "|" + job.uid() + "|" + EventType.of(data).cloudEventType();
+        return new JobEvent(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(), source, job, time, data);
+    }
+
+    public EventType type() {
+        return EventType.of(data);
+    }
+
+    /** The Kafka record key: the job's fleet UID. */
+    public String key() {
+        return job.uid();
+    }
+}

@@ -1,0 +1,6 @@
+package dev.muster.model.event;
+
+/** What happened to a job: the {@code data} of a {@link JobEvent}; each kind maps to one {@link EventType}. */
+public sealed interface JobEventData permits JobSubmitted, JobDeleted, JobRejected, JobQueued, JobAdmitted,
+        PlacementAttempted, PlacementFailed, JobBound, MemberStatusChanged, FailoverTriggered, JobFinished {
+}

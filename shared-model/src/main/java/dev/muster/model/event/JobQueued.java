@@ -1,0 +1,16 @@
+package dev.muster.model.event;
+
+import dev.muster.model.resource.ResourceList;
+
+/**
+ * The job waits in a queue.
+ *
+ * @param queue    the queue's name, or null when no queue holds it (e.g. no quota leaf for its namespace)
+ * @param reason   a one-word cause, e.g. {@code NoQuotaForNamespace}, {@code QuotaExceeded}
+ * @param message  what blocks it, for a person, e.g. {@code root/child-2: kube-queue/max-jobs 1/1 in use}
+ * @param position 1 for the head of the queue; null when it is not in a queue
+ * @param demand   the job's total demand
+ */
+public record JobQueued(String queue, String reason, String message, Integer position, ResourceList demand)
+        implements JobEventData {
+}

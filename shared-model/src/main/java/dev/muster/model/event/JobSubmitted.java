@@ -1,0 +1,7 @@
+package dev.muster.model.event;
+
+import dev.muster.model.job.PyTorchJob;
+
+/** A job entered the fleet, with its manifest as submitted. */
+public record JobSubmitted(PyTorchJob job) implements JobEventData {
+}

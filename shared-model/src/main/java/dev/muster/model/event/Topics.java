@@ -1,0 +1,30 @@
+package dev.muster.model.event;
+
+import java.util.List;
+
+/**
+ * The Kafka topics Muster's services exchange events on. Each topic has one writer; every job event is
+ * keyed by the job's fleet UID, and all job topics have the same partition count, so one job's events
+ * stay in order and a job's events on different topics land on the same partition number.
+ */
+public final class Topics {
+
+    /** Jobs submitted and deleted, written by users (the Kafka path) and by the fleet API ingress. */
+    public static final String SUBMISSIONS = "muster.job.submissions";
+    /** Queued, admitted and rejected jobs, written by the queue service. */
+    public static final String ADMISSIONS = "muster.job.admissions";
+    /** Placement attempts, failures and bindings, written by the placement service. */
+    public static final String PLACEMENTS = "muster.job.placements";
+    /** Member job status, failovers and finished jobs, written by the status-sync service. */
+    public static final String MEMBER_STATUS = "muster.job.member-status";
+    /** Member cluster nodes and pods, written by the status-sync service and keyed by cluster. */
+    public static final String INVENTORY = "muster.cluster.inventory";
+    /** Records no service could read, with the reason and the original payload. */
+    public static final String DEAD_LETTER = "muster.dead-letter";
+
+    /** Every topic, in the order of the flow. */
+    public static final List<String> ALL = List.of(SUBMISSIONS, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY, DEAD_LETTER);
+
+    private Topics() {
+    }
+}

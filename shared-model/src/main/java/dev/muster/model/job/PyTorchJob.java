@@ -1,0 +1,21 @@
+package dev.muster.model.job;
+
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** Kubeflow's distributed PyTorch training job ({@code kubeflow.org/v1 PyTorchJob}), the unit Muster queues and places. */
+@Group(PyTorchJob.GROUP)
+@Version(PyTorchJob.VERSION)
+@Kind(PyTorchJob.KIND)
+@Plural("pytorchjobs")
+public class PyTorchJob extends CustomResource<PyTorchJobSpec, PyTorchJobStatus> implements Namespaced {
+
+    public static final String GROUP = "kubeflow.org";
+    public static final String VERSION = "v1";
+    public static final String KIND = "PyTorchJob";
+    public static final String API_VERSION = GROUP + "/" + VERSION;
+}

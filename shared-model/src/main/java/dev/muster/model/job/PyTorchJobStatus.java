@@ -1,0 +1,30 @@
+package dev.muster.model.job;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import dev.muster.model.json.UnknownFields;
+
+/**
+ * The observed state of a PyTorchJob, as the training operator writes it on a member and Muster mirrors it on the fleet.
+ * Times are RFC 3339 strings, as in every Kubernetes object.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PyTorchJobStatus(
+        List<JobCondition> conditions,
+        Map<String, ReplicaStatus> replicaStatuses,
+        String startTime,
+        String completionTime,
+        String lastReconcileTime,
+        @JsonAnySetter @JsonAnyGetter Map<String, Object> additionalProperties) {
+
+    public PyTorchJobStatus {
+        conditions = conditions == null ? List.of() : List.copyOf(conditions);
+        replicaStatuses = replicaStatuses == null ? Map.of() : Map.copyOf(replicaStatuses);
+        additionalProperties = UnknownFields.copyOf(additionalProperties);
+    }
+}

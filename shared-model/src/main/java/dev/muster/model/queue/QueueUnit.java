@@ -1,0 +1,18 @@
+package dev.muster.model.queue;
+
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/** Kube Queue's record of one job in a queue ({@code scheduling.x-k8s.io/v1alpha1 QueueUnit}). */
+@Group(Queue.GROUP)
+@Version(Queue.VERSION)
+@Kind(QueueUnit.KIND)
+@Plural("queueunits")
+public class QueueUnit extends CustomResource<QueueUnitSpec, QueueUnitStatus> implements Namespaced {
+
+    public static final String KIND = "QueueUnit";
+}

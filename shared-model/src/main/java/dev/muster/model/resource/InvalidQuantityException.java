@@ -1,0 +1,17 @@
+package dev.muster.model.resource;
+
+/** Thrown when a Kubernetes quantity string cannot be parsed; the message is fit to show to the user. */
+public final class InvalidQuantityException extends IllegalArgumentException {
+
+    private final String text;
+
+    public InvalidQuantityException(String text) {
+        super("cannot parse quantity \"" + text + "\"");
+        this.text = text;
+    }
+
+    /** The text that was given as a quantity. */
+    public String text() {
+        return text;
+    }
+}

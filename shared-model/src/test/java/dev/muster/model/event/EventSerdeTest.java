@@ -1,0 +1,149 @@
+package dev.muster.model.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobStatus;
+import dev.muster.model.job.ReplicaType;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.json.MusterJson;
+import dev.muster.model.json.SeedManifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.resource.ResourceList;
+
+class EventSerdeTest {
+
+    private static final JobRef JOB = new JobRef("default", "pytorch-test", "5f0c7e2a-0b7d-4e55-9d35-2c1f0a9e6d11");
+    private static final Instant TIME = Instant.parse("2026-11-29T17:00:00Z");
+
+    private static List<JobEventData> oneOfEachType() {
+        PyTorchJob job = Manifests.read(SeedManifests.text(SeedManifests.PYTORCH_JOB), PyTorchJob.class);
+        PropagationPolicy policy = Manifests.read(SeedManifests.text(SeedManifests.POLICY_GANG_QUEUE), PropagationPolicy.class);
+        ResourceList demand = ResourceList.parse(Map.of("cpu", "4010m", "memory", "4Gi"));
+        return List.of(
+                new JobSubmitted(job),
+                new JobDeleted("deleted through the fleet API"),
+                new JobRejected(List.of("spec.pytorchReplicaSpecs.Worker.replicas: must be >= 0, got -1")),
+                new JobQueued("root-child-2-v5zxz", "QuotaExceeded", "root/child-2: kube-queue/max-jobs 1/1 in use", 2, demand),
+                new JobAdmitted(job, policy, "child-2", demand),
+                new PlacementAttempted("cluster-a", "pytorch-test-cluster-a"),
+                new PlacementFailed(Map.of("cluster-b", "no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)"), "fits nowhere"),
+                JobBound.of("cluster-a", null, Map.of(ReplicaType.WORKER, 2, ReplicaType.MASTER, 1)),
+                new MemberStatusChanged("cluster-a", "Running", "JobRunning", "all pods running",
+                        new PyTorchJobStatus(List.of(new JobCondition("Running", "True", "JobRunning", "", null, null)), null, null, null, null, null)),
+                new FailoverTriggered("cluster-a", "MemberUnreachable", "Immediately"),
+                new JobFinished("cluster-a", "Succeeded", "job completed"));
+    }
+
+    @Test
+    void everyEventTypeIsCoveredHere() {
+        Set<EventType> covered = oneOfEachType().stream().map(EventType::of).collect(Collectors.toSet());
+
+        assertThat(covered).isEqualTo(EnumSet.allOf(EventType.class));
+    }
+
+    @Test
+    void everyEventTypeRoundTrips() throws Exception {
+        for (JobEventData data : oneOfEachType()) {
+            JobEvent event = JobEvent.create("/muster/test", JOB, TIME, data);
+
+            JobEvent read = EventSerde.deserialize(EventSerde.serialize(event));
+
+            assertThat(read.id()).isEqualTo(event.id());
+            assertThat(read.type()).isEqualTo(event.type());
+            assertThat(read.job()).isEqualTo(JOB);
+            assertThat(read.time()).isEqualTo(TIME);
+            // API objects are compared by their JSON; records of plain values by equality.
+            assertThat(MusterJson.json().valueToTree(read.data()).toString())
+                    .isEqualTo(MusterJson.json().valueToTree(data).toString());
+        }
+    }
+
+    @Test
+    void theWireFormatIsACloudEventWithTheJobAsSubjectAndKey() throws Exception {
+        JobEvent event = JobEvent.create("/muster/queue-service", JOB, TIME,
+                new JobQueued(null, "NoQuotaForNamespace", "namespace \"default\" is bound to no quota leaf", null,
+                        ResourceList.parse(Map.of("cpu", "4010m"))));
+
+        JsonNode wire = MusterJson.json().readTree(EventSerde.serialize(event));
+
+        assertThat(wire.get("specversion").asText()).isEqualTo("1.0");
+        assertThat(wire.get("type").asText()).isEqualTo("dev.muster.job.queued");
+        assertThat(wire.get("source").asText()).isEqualTo("/muster/queue-service");
+        assertThat(wire.get("subject").asText()).isEqualTo("default/pytorch-test");
+        assertThat(wire.get("time").asText()).isEqualTo("2026-11-29T17:00:00Z");
+        assertThat(wire.get("datacontenttype").asText()).isEqualTo("application/json");
+        assertThat(wire.get("schemaversion").asInt()).isEqualTo(1);
+        assertThat(wire.get("jobuid").asText()).isEqualTo(JOB.uid()).isEqualTo(event.key());
+        assertThat(wire.at("/data/demand/cpu").asText()).isEqualTo("4010m");
+    }
+
+    @Test
+    void theBindingMessageHasTheVendorsExactShape() {
+        JobBound bound = JobBound.of("cfxxxxxx", null, Map.of(ReplicaType.WORKER, 2, ReplicaType.MASTER, 1));
+
+        assertThat(bound.message()).isEqualTo("Binding has been scheduled successfully. Result: {cfxxxxxx:0,[{master 1} {worker 2}]}");
+    }
+
+    @Test
+    void aFollowUpHasAnIdDerivedFromItsCause() {
+        JobEvent submitted = JobEvent.create("/client", JOB, TIME, new JobDeleted("x"));
+        JobQueued queued = new JobQueued(null, "NoQuotaForNamespace", "m", null, ResourceList.empty());
+
+        JobEvent first = submitted.followUp("/muster/queue-service", JOB, TIME, queued);
+        JobEvent again = submitted.followUp("/muster/queue-service", JOB, TIME.plusSeconds(5), queued);
+        JobEvent rejected = submitted.followUp("/muster/queue-service", JOB, TIME, new JobRejected(List.of("r")));
+
+        assertThat(again.id()).isEqualTo(first.id());
+        assertThat(rejected.id()).isNotEqualTo(first.id());
+        assertThat(first.id()).isNotEqualTo(submitted.id());
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "not json at all| not JSON: ",
+            "[1,2]| a CloudEvent must be a JSON object",
+            "{\"specversion\":\"0.3\"}| unsupported CloudEvents specversion \"0.3\", expected \"1.0\"",
+            "{\"specversion\":\"1.0\",\"type\":\"com.example.other\"}| unknown event type \"com.example.other\"",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"schemaversion\":2}| unsupported schemaversion 2 of dev.muster.job.deleted; this build reads 1 to 1",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\"}| missing CloudEvents attribute \"id\"",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"pytorch-test\",\"jobuid\":\"u\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":{}}| subject must be namespace/name, got \"pytorch-test\"",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"a/b\",\"jobuid\":\"u\",\"time\":\"yesterday\",\"data\":{}}| time must be RFC 3339, got \"yesterday\"",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"a/b\",\"jobuid\":\"u\",\"time\":\"2026-11-29T17:00:00Z\"}| missing data object of dev.muster.job.deleted",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.queued\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"a/b\",\"jobuid\":\"u\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":{\"demand\":{\"cpu\":\"two\"}}}| data of dev.muster.job.queued does not match its schema: ",
+    })
+    void aMalformedRecordIsRefusedWithTheReason(String payload, String reason) {
+        assertThatThrownBy(() -> EventSerde.deserialize(payload.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(MalformedEventException.class)
+                .hasMessageStartingWith(reason.strip());
+    }
+
+    @Test
+    void anEmptyRecordIsRefused() {
+        assertThatThrownBy(() -> EventSerde.deserialize(new byte[0])).hasMessage("empty record");
+        assertThatThrownBy(() -> EventSerde.deserialize(null)).hasMessage("empty record");
+    }
+
+    @Test
+    void everyTopicIsListedOnce() {
+        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(6);
+        assertThat(Arrays.stream(EventType.values()).map(EventType::cloudEventType)).allMatch(type -> type.startsWith("dev.muster.job."));
+    }
+}
