@@ -1,0 +1,346 @@
+package dev.muster.testing.kafka;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import dev.muster.kafka.broker.BrokerRuntime;
+
+/**
+ * A real Apache Kafka broker (KRaft, combined broker and controller) running as a child JVM on loopback,
+ * with its own ports and data folder.
+ * <p>
+ * The broker runs from the Maven Central jars the {@code kafka-broker} module resolved at build time, so
+ * Kafka's server dependencies never share a class loader with the code under test. It can be stopped
+ * gracefully, killed as in a crash, and started again on the same ports and data, which is what
+ * reliability tests need. Transactions work on the single node: the internal topics are created with
+ * replication factor 1.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(KafkaBroker.class.getName());
+    private static final Set<KafkaBroker> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(KafkaBroker::kill), "kafka-broker-cleanup"));
+    }
+
+    private final KafkaBrokerConfig config;
+    private final Path dataDirectory;
+    private final boolean ownsDataDirectory;
+    private final Path configFile;
+    private final Path logFile;
+    private final String clusterId;
+    private final int brokerPort;
+    private final int controllerPort;
+    private Process process;
+
+    private KafkaBroker(KafkaBrokerConfig config) throws IOException {
+        this.config = config;
+        this.ownsDataDirectory = config.dataRoot() == null;
+        this.dataDirectory = ownsDataDirectory
+                ? Files.createTempDirectory("muster-kafka-")
+                : Files.createDirectories(config.dataRoot());
+        this.configFile = dataDirectory.resolve("server.properties");
+        this.logFile = dataDirectory.resolve("broker.log");
+        this.clusterId = Files.exists(dataDirectory.resolve("cluster.id"))
+                ? Files.readString(dataDirectory.resolve("cluster.id")).trim()
+                : newClusterId();
+        Files.writeString(dataDirectory.resolve("cluster.id"), clusterId);
+        int[] ports = freePorts(2);
+        this.brokerPort = ports[0];
+        this.controllerPort = ports[1];
+    }
+
+    /** Starts a broker with the test configuration and waits until it answers. */
+    public static KafkaBroker start() {
+        return start(KafkaBrokerConfig.forTests());
+    }
+
+    /** Starts a broker and waits until it answers. */
+    public static KafkaBroker start(KafkaBrokerConfig config) {
+        KafkaBroker broker;
+        try {
+            broker = new KafkaBroker(config);
+        } catch (IOException e) {
+            throw new KafkaBrokerException("cannot prepare the broker's data folder", e);
+        }
+        broker.startAgain();
+        return broker;
+    }
+
+    /** {@code 127.0.0.1:<port>}: the same across restarts of this broker. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + brokerPort;
+    }
+
+    public Path dataDirectory() {
+        return dataDirectory;
+    }
+
+    /** The broker's own log: what to read when a test sees the broker misbehave. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    public synchronized boolean isRunning() {
+        return process != null && process.isAlive();
+    }
+
+    /** Starts the broker again on the same ports and data after {@link #stop()} or {@link #kill()}. */
+    public synchronized void startAgain() {
+        if (isRunning()) {
+            throw new IllegalStateException("the broker at " + bootstrapServers() + " is already running");
+        }
+        try {
+            writeServerProperties();
+            process = launch();
+        } catch (IOException e) {
+            throw new KafkaBrokerException("cannot launch the broker JVM", e);
+        }
+        RUNNING.add(this);
+        awaitReady();
+        LOG.log(Level.INFO, "Kafka broker {0} ready (data {1})", bootstrapServers(), dataDirectory);
+    }
+
+    /** Shuts the broker down cleanly (SIGTERM) and waits for it to exit. */
+    public synchronized void stop() {
+        if (!isRunning()) {
+            return;
+        }
+        process.destroy();
+        awaitExit(STOP_TIMEOUT);
+    }
+
+    /** Kills the broker at once (SIGKILL), as a crash or a power cut would. */
+    public synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        process.destroyForcibly();
+        awaitExit(STOP_TIMEOUT);
+    }
+
+    /** Stops the broker cleanly and starts it again. */
+    public synchronized void restart() {
+        stop();
+        startAgain();
+    }
+
+    /** Creates topics that do not exist yet, with replication factor 1; existing ones are left as they are. */
+    public void createTopics(Collection<String> topics, int partitions) {
+        try (Admin admin = admin()) {
+            for (String topic : topics) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new KafkaBrokerException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e);
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while creating topics", e);
+        } catch (TimeoutException e) {
+            throw new KafkaBrokerException("the broker did not create topics within 30 s" + logTail(), e);
+        }
+    }
+
+    /** An admin client of this broker; the caller closes it. */
+    public Admin admin() {
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
+    }
+
+    /** Kills the broker and, when it created its data folder, deletes it. */
+    @Override
+    public synchronized void close() {
+        kill();
+        RUNNING.remove(this);
+        if (ownsDataDirectory) {
+            deleteRecursively(dataDirectory);
+        }
+    }
+
+    private Map<String, String> serverProperties() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("process.roles", "broker,controller");
+        properties.put("node.id", "1");
+        properties.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
+        properties.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        properties.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        properties.put("controller.listener.names", "CONTROLLER");
+        properties.put("inter.broker.listener.name", "PLAINTEXT");
+        properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        properties.put("log.dirs", dataDirectory.resolve("logs").toString());
+        properties.put("num.partitions", "3");
+        // Topics are created on purpose, with the partition count Muster needs; a typo must fail, not create a topic.
+        properties.put("auto.create.topics.enable", "false");
+        // One node: every internal topic has one replica, so transactions and consumer groups work.
+        properties.put("offsets.topic.replication.factor", "1");
+        properties.put("offsets.topic.num.partitions", "5");
+        properties.put("transaction.state.log.replication.factor", "1");
+        properties.put("transaction.state.log.min.isr", "1");
+        properties.put("transaction.state.log.num.partitions", "5");
+        properties.put("share.coordinator.state.topic.replication.factor", "1");
+        properties.put("share.coordinator.state.topic.min.isr", "1");
+        properties.put("group.initial.rebalance.delay.ms", "0");
+        // A restarted node re-registers only once its previous registration's session has expired: keep it short.
+        properties.put("broker.session.timeout.ms", "2000");
+        properties.put("broker.heartbeat.interval.ms", "500");
+        properties.putAll(config.serverProperties());
+        return properties;
+    }
+
+    private void writeServerProperties() throws IOException {
+        StringBuilder text = new StringBuilder("# written by Muster's KafkaBroker\n");
+        serverProperties().forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
+        Files.writeString(configFile, text.toString());
+    }
+
+    private Process launch() throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(config.jvmOptions());
+        command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
+        command.add("-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
+        command.add("-cp");
+        command.add(BrokerRuntime.classpath());
+        command.add(BrokerRuntime.MAIN_CLASS);
+        command.add(configFile.toString());
+        command.add(clusterId);
+        if (config.exitWithParent()) {
+            command.add("--exit-with-parent");
+        }
+        Process started = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+                .start();
+        if (!config.exitWithParent()) {
+            started.getOutputStream().close();
+        }
+        return started;
+    }
+
+    private void awaitReady() {
+        Instant deadline = Instant.now().plus(config.startTimeout());
+        KafkaBrokerException last = null;
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new KafkaBrokerException("the broker exited with status " + process.exitValue()
+                        + " while starting" + logTail());
+            }
+            try (Admin admin = admin()) {
+                if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
+                    return;
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                last = new KafkaBrokerException("not ready: " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new KafkaBrokerException("interrupted while waiting for the broker", e);
+            }
+        }
+        kill();
+        throw new KafkaBrokerException("the broker at " + bootstrapServers() + " did not answer within "
+                + config.startTimeout().toSeconds() + " s" + logTail(), last);
+    }
+
+    private void awaitExit(Duration timeout) {
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while stopping the broker", e);
+        } finally {
+            closeQuietly(process.getOutputStream());
+            RUNNING.remove(this);
+        }
+    }
+
+
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(logFile);
+            return "\n--- last lines of " + logFile + " ---\n"
+                    + String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException e) {
+            return " (no broker log at " + logFile + ")";
+        }
+    }
+
+    private static String newClusterId() {
+        // KRaft wants a base64 UUID of 22 characters, as kafka-storage random-uuid prints.
+        UUID uuid = UUID.randomUUID();
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
+        bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    }
+
+    private static int[] freePorts(int count) throws IOException {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    private static void closeQuietly(OutputStream stream) {
+        try {
+            stream.close();
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, "closing the broker's stdin failed", e);
+        }
+    }
+
+    private static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            LOG.log(Level.WARNING, "could not delete broker data " + directory, e);
+        }
+    }
+}

@@ -1,0 +1,43 @@
+package dev.muster.testing.kafka;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How to start a {@link KafkaBroker}.
+ *
+ * @param serverProperties broker settings applied over the single-node defaults (see {@link KafkaBroker})
+ * @param jvmOptions       options of the broker's JVM
+ * @param startTimeout     how long to wait for the broker to answer before giving up
+ * @param dataRoot         where the broker's data folder is created; null for the system temporary folder
+ * @param exitWithParent   whether the broker exits when the JVM that started it does (tests: yes)
+ */
+public record KafkaBrokerConfig(Map<String, String> serverProperties, List<String> jvmOptions, Duration startTimeout,
+                                Path dataRoot, boolean exitWithParent) {
+
+    /** A small, fast-starting broker JVM: enough for tests on two cores. */
+    public static final List<String> TEST_JVM_OPTIONS = List.of(
+            "-Xms128m", "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-Djava.awt.headless=true");
+
+    public KafkaBrokerConfig {
+        serverProperties = Map.copyOf(serverProperties);
+        jvmOptions = List.copyOf(jvmOptions);
+        Objects.requireNonNull(startTimeout, "startTimeout");
+    }
+
+    /** The configuration tests use: test JVM options, 60 s to start, a temporary data folder. */
+    public static KafkaBrokerConfig forTests() {
+        return new KafkaBrokerConfig(Map.of(), TEST_JVM_OPTIONS, Duration.ofSeconds(60), null, true);
+    }
+
+    /** This configuration with one more broker setting. */
+    public KafkaBrokerConfig withServerProperty(String name, String value) {
+        Map<String, String> properties = new LinkedHashMap<>(serverProperties);
+        properties.put(name, value);
+        return new KafkaBrokerConfig(properties, jvmOptions, startTimeout, dataRoot, exitWithParent);
+    }
+}
