@@ -6,4 +6,9 @@ package dev.muster.model.event;
  * @param purgeMode {@code Immediately}, {@code Graciously} or {@code Never}
  */
 public record FailoverTriggered(String fromCluster, String reason, String purgeMode) implements JobEventData {
+
+    @Override
+    public String summary() {
+        return "failing over from " + fromCluster + " (" + reason + "), purge mode " + purgeMode;
+    }
 }

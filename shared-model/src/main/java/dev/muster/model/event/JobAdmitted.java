@@ -12,4 +12,9 @@ import dev.muster.model.resource.ResourceList;
  */
 public record JobAdmitted(PyTorchJob job, PropagationPolicy policy, String quotaLeaf, ResourceList demand)
         implements JobEventData {
+
+    @Override
+    public String summary() {
+        return (quotaLeaf == null ? "admitted without quota (not queued)" : "admitted under quota leaf " + quotaLeaf) + ", demand " + demand;
+    }
 }

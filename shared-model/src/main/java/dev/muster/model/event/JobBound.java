@@ -36,4 +36,9 @@ public record JobBound(String cluster, String reservation, Map<ReplicaType, Inte
                 .collect(Collectors.joining(" "));
         return "Binding has been scheduled successfully. Result: {" + cluster + ":0,[" + counts + "]}";
     }
+
+    @Override
+    public String summary() {
+        return message;
+    }
 }

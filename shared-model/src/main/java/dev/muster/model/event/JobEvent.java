@@ -39,6 +39,11 @@ public record JobEvent(String id, String source, JobRef job, Instant time, JobEv
         return EventType.of(data);
     }
 
+    /** One log line: the job and what happened, e.g. {@code job default/pytorch-test queued (NoQuotaForNamespace): …}. */
+    public String describe() {
+        return "job " + job + " " + data.summary();
+    }
+
     /** The Kafka record key: the job's fleet UID. */
     public String key() {
         return job.uid();

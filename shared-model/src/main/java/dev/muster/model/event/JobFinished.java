@@ -6,4 +6,9 @@ package dev.muster.model.event;
  * @param outcome {@code Succeeded} or {@code Failed}
  */
 public record JobFinished(String cluster, String outcome, String message) implements JobEventData {
+
+    @Override
+    public String summary() {
+        return outcome + " on " + cluster + (message == null ? "" : ": " + message);
+    }
 }

@@ -13,4 +13,9 @@ import dev.muster.model.resource.ResourceList;
  */
 public record JobQueued(String queue, String reason, String message, Integer position, ResourceList demand)
         implements JobEventData {
+
+    @Override
+    public String summary() {
+        return "queued" + (queue == null ? "" : " in " + queue + " at position " + position) + " (" + reason + "): " + message;
+    }
 }

@@ -12,4 +12,9 @@ public record JobRejected(List<String> reasons) implements JobEventData {
     public JobRejected {
         reasons = List.copyOf(reasons);
     }
+
+    @Override
+    public String summary() {
+        return "rejected: " + String.join("; ", reasons);
+    }
 }

@@ -12,4 +12,9 @@ import dev.muster.model.job.PyTorchJobStatus;
  */
 public record MemberStatusChanged(String cluster, String state, String reason, String message, PyTorchJobStatus status)
         implements JobEventData {
+
+    @Override
+    public String summary() {
+        return "on " + cluster + " is " + state + " (" + reason + "): " + message;
+    }
 }

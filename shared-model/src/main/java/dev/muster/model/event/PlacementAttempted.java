@@ -6,4 +6,9 @@ package dev.muster.model.event;
  * @param reservation the reservation's name on the member, or null when the member has no reservation support
  */
 public record PlacementAttempted(String cluster, String reservation) implements JobEventData {
+
+    @Override
+    public String summary() {
+        return "placing on " + cluster + (reservation == null ? "" : " with reservation " + reservation);
+    }
 }

@@ -14,4 +14,9 @@ public record PlacementFailed(Map<String, String> clusterReasons, String message
     public PlacementFailed {
         clusterReasons = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(clusterReasons));
     }
+
+    @Override
+    public String summary() {
+        return "placement failed: " + message + (clusterReasons.isEmpty() ? "" : " " + clusterReasons);
+    }
 }

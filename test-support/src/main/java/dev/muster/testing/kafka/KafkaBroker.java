@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -258,6 +260,10 @@ public final class KafkaBroker implements AutoCloseable {
                 throw new KafkaBrokerException("the broker exited with status " + process.exitValue()
                         + " while starting" + logTail());
             }
+            if (!acceptsConnections()) {
+                pause();
+                continue;
+            }
             try (Admin admin = admin()) {
                 if (!admin.describeCluster().nodes().get(5, TimeUnit.SECONDS).isEmpty()) {
                     return;
@@ -272,6 +278,30 @@ public final class KafkaBroker implements AutoCloseable {
         kill();
         throw new KafkaBrokerException("the broker at " + bootstrapServers() + " did not answer within "
                 + config.startTimeout().toSeconds() + " s" + logTail(), last);
+    }
+
+    // Asking the admin client before the port is open only fills the log with connection warnings.
+    private boolean acceptsConnections() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), brokerPort), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Waits a moment between probes, returning at once if the broker exits meanwhile. */
+    private void pause() {
+        try {
+            process.onExit().get(50, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            // still running: probe again
+        } catch (ExecutionException e) {
+            throw new KafkaBrokerException("cannot watch the broker process", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while waiting for the broker", e);
+        }
     }
 
     private void awaitExit(Duration timeout) {

@@ -1,0 +1,70 @@
+package dev.muster.placement.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.placement.core.gang.GangPlacer;
+import dev.muster.testing.kafka.InjectKafkaBroker;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.service.ServiceHealthContract;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+@WithTestResource(KafkaBrokerTestResource.class)
+class AdmissionListenerTests extends ServiceHealthContract {
+
+    @InjectKafkaBroker
+    KafkaBroker broker;
+
+    @ConfigProperty(name = "mp.messaging.incoming.admissions.topic")
+    String admissionsTopic;
+
+    @ConfigProperty(name = "mp.messaging.outgoing.placements.topic")
+    String placementsTopic;
+
+    private static String resource(String name) throws Exception {
+        return new String(AdmissionListenerTests.class.getResourceAsStream("/" + name).readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theChannelsUseTheSharedTopicNames() {
+        assertThat(admissionsTopic).isEqualTo(Topics.ADMISSIONS);
+        assertThat(placementsTopic).isEqualTo(Topics.PLACEMENTS);
+    }
+
+    @Test
+    void anAdmittedSeedJobWithNoMemberClustersFailsPlacementOverTheBroker() throws Exception {
+        PyTorchJob job = Manifests.read(resource("pytorch-job.yaml"), PyTorchJob.class);
+        PropagationPolicy policy = Manifests.read(resource("propagation-policy-gang.yaml"), PropagationPolicy.class);
+        JobEvent admitted = JobEvent.create("/muster/queue-service", new JobRef("default", "pytorch-test", UUID.randomUUID().toString()),
+                Instant.now(), new JobAdmitted(job, policy, null, JobDemand.of(job).total()));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.ADMISSIONS, admitted);
+
+            JobEvent failed = client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job()), Duration.ofSeconds(30));
+
+            assertThat(failed.source()).isEqualTo(GangPlacer.SOURCE);
+            assertThat(failed.data()).isEqualTo(new PlacementFailed(Map.of(), GangPlacer.NO_MEMBERS));
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.muster.model.event;
+
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import dev.muster.model.json.MusterJson;
+
+/**
+ * The consume-decide-produce step every Muster service runs on each record it reads, free of any
+ * messaging framework: decode the event, hand it to the service's decision core, and encode what the
+ * core decided for the service's output topic. A record that cannot be decoded, or that the core fails
+ * on, becomes a {@link DeadLetter} with the reason instead of stopping the stream; nothing read is dropped.
+ * The Kafka adapter of each service sends the returned records in the same transaction as the consumed offsets.
+ */
+public final class EventProcessor {
+
+    /** The decision core of a service: the events one consumed event leads to (none is a valid answer). */
+    @FunctionalInterface
+    public interface Handler {
+        List<JobEvent> handle(JobEvent event);
+    }
+
+    /** A record as consumed. */
+    public record Consumed(String topic, int partition, long offset, String key, byte[] value) {
+    }
+
+    /** A record to produce. */
+    public record Produced(String topic, String key, byte[] value) {
+    }
+
+    private final String service;
+    private final String outputTopic;
+    private final Clock clock;
+    private final Handler handler;
+    private final Logger log;
+
+    /**
+     * @param service     the service name, e.g. {@code queue-service}: recorded on dead letters and used as the logger name
+     * @param outputTopic where the core's events go
+     */
+    public EventProcessor(String service, String outputTopic, Clock clock, Handler handler) {
+        this.service = Objects.requireNonNull(service, "service");
+        this.outputTopic = Objects.requireNonNull(outputTopic, "outputTopic");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.log = System.getLogger("dev.muster." + service);
+    }
+
+    /** What to produce for one consumed record: the core's decisions, or one dead letter. */
+    public List<Produced> process(Consumed record) {
+        JobEvent event;
+        try {
+            event = EventSerde.deserialize(record.value());
+        } catch (MalformedEventException e) {
+            return List.of(deadLetter(record, e.getMessage()));
+        }
+        List<JobEvent> decisions;
+        try {
+            decisions = handler.handle(event);
+        } catch (RuntimeException e) {
+            log.log(Level.ERROR, "processing " + event.type().cloudEventType() + " of job " + event.job() + " failed", e);
+            return List.of(deadLetter(record, "processing " + event.type().cloudEventType() + " failed: " + e));
+        }
+        List<Produced> produced = new ArrayList<>(decisions.size());
+        for (JobEvent decision : decisions) {
+            log.log(Level.INFO, decision.describe());
+            produced.add(new Produced(outputTopic, decision.key(), EventSerde.serialize(decision)));
+        }
+        return produced;
+    }
+
+    private Produced deadLetter(Consumed record, String reason) {
+        log.log(Level.WARNING, "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + reason);
+        String payload = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
+        DeadLetter letter = new DeadLetter(reason, record.topic(), record.partition(), record.offset(), record.key(),
+                payload, service, clock.instant());
+        try {
+            return new Produced(Topics.DEAD_LETTER, record.key(), MusterJson.json().writeValueAsBytes(letter));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write a dead letter", e);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.muster.model.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.EventProcessor.Consumed;
+import dev.muster.model.event.EventProcessor.Produced;
+import dev.muster.model.json.MusterJson;
+
+class EventProcessorTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T17:00:00Z"), ZoneOffset.UTC);
+    private static final JobRef JOB = new JobRef("default", "j", "uid-1");
+
+    private static Consumed consumed(byte[] value) {
+        return new Consumed(Topics.SUBMISSIONS, 2, 41, "uid-1", value);
+    }
+
+    private static DeadLetter deadLetter(Produced produced) throws Exception {
+        return MusterJson.json().readValue(produced.value(), DeadLetter.class);
+    }
+
+    @Test
+    void theCoresDecisionsGoToTheOutputTopicKeyedByJob() throws Exception {
+        JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted("by owner"));
+        EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK,
+                event -> List.of(event.followUp("/test", event.job(), CLOCK.instant(), new JobRejected(List.of("because")))));
+
+        List<Produced> produced = processor.process(consumed(EventSerde.serialize(deleted)));
+
+        assertThat(produced).singleElement().satisfies(record -> {
+            assertThat(record.topic()).isEqualTo(Topics.ADMISSIONS);
+            assertThat(record.key()).isEqualTo("uid-1");
+            assertThat(EventSerde.deserialize(record.value()).data()).isEqualTo(new JobRejected(List.of("because")));
+        });
+    }
+
+    @Test
+    void anUnreadableRecordBecomesADeadLetterWithTheReasonAndThePayload() throws Exception {
+        EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> List.of());
+
+        List<Produced> produced = processor.process(consumed("{oops".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(produced).singleElement().satisfies(record -> {
+            assertThat(record.topic()).isEqualTo(Topics.DEAD_LETTER);
+            DeadLetter letter = deadLetter(record);
+            assertThat(letter.reason()).startsWith("not JSON: ");
+            assertThat(letter.payload()).isEqualTo("{oops");
+            assertThat(letter.topic()).isEqualTo(Topics.SUBMISSIONS);
+            assertThat(letter.partition()).isEqualTo(2);
+            assertThat(letter.offset()).isEqualTo(41);
+            assertThat(letter.service()).isEqualTo("test-service");
+            assertThat(letter.time()).isEqualTo(CLOCK.instant());
+        });
+    }
+
+    @Test
+    void aCoreThatFailsOnAnEventDeadLettersItInsteadOfStoppingTheStream() throws Exception {
+        JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
+        EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> {
+            throw new IllegalStateException("boom");
+        });
+
+        List<Produced> produced = processor.process(consumed(EventSerde.serialize(deleted)));
+
+        assertThat(deadLetter(produced.get(0)).reason())
+                .isEqualTo("processing dev.muster.job.deleted failed: java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void anEventTheCoreIgnoresProducesNothing() {
+        JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
+
+        assertThat(new EventProcessor("s", Topics.ADMISSIONS, CLOCK, event -> List.of()).process(consumed(EventSerde.serialize(deleted)))).isEmpty();
+    }
+}

@@ -1,0 +1,15 @@
+package dev.muster.statussync.core;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+import dev.muster.testing.architecture.CoreRules;
+
+@AnalyzeClasses(packages = "dev.muster.statussync", importOptions = ImportOption.DoNotIncludeTests.class)
+class StatusSyncCoreArchitectureTest {
+
+    @ArchTest
+    static final ArchRule coreIsPlainJava = CoreRules.coreIsPlainJava("dev.muster.statussync.core");
+}

@@ -1,0 +1,31 @@
+package dev.muster.testing.service;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every Muster service answers once started: health UP, with its Kafka channels among the readiness
+ * checks, and Prometheus metrics. Extended by each service's tests, in-process and against the packaged jar.
+ */
+public abstract class ServiceHealthContract {
+
+    @Test
+    void healthIsUpWithKafkaReadiness() {
+        given().when().get("/q/health")
+                .then().statusCode(200)
+                .body("status", equalTo("UP"));
+        given().when().get("/q/health/ready")
+                .then().statusCode(200)
+                .body("checks.name", hasItem("SmallRye Reactive Messaging - readiness check"));
+    }
+
+    @Test
+    void metricsAreServedForPrometheus() {
+        given().when().get("/q/metrics")
+                .then().statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("jvm_memory_used_bytes"));
+    }
+}
