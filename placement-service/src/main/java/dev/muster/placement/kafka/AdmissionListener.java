@@ -6,19 +6,16 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.EventProcessor;
-import dev.muster.model.event.EventProcessor.Consumed;
 import dev.muster.model.event.Topics;
+import dev.muster.relay.TransactionalRelay;
 import dev.muster.placement.core.gang.GangPlacer;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
-import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 
 /**
  * Consumes {@link Topics#ADMISSIONS} and writes each decision of {@link GangPlacer} to
- * {@link Topics#PLACEMENTS} (unreadable records to {@link Topics#DEAD_LETTER}) in one Kafka transaction
- * with the consumed offsets.
+ * {@link Topics#PLACEMENTS} (unreadable records to {@link Topics#DEAD_LETTER}) exactly once (see {@link TransactionalRelay}).
  */
 @ApplicationScoped
 public class AdmissionListener {
@@ -26,23 +23,14 @@ public class AdmissionListener {
     static final String ADMISSIONS = "admissions";
     static final String PLACEMENTS = "placements";
 
-    private final KafkaTransactions<byte[]> transactions;
-    private final EventProcessor processor;
+    private final TransactionalRelay relay;
 
     AdmissionListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, EventProcessor processor) {
-        this.transactions = transactions;
-        this.processor = processor;
+        this.relay = new TransactionalRelay(transactions, processor);
     }
 
     @Incoming(ADMISSIONS)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
-        return transactions.withTransactionAndAck(batch, emitter -> {
-            for (KafkaRecord<String, byte[]> record : batch) {
-                long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
-                processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload()))
-                        .forEach(out -> emitter.send(KafkaRecord.of(out.topic(), out.key(), out.value())));
-            }
-            return Uni.createFrom().voidItem();
-        });
+        return relay.relay(batch);
     }
 }

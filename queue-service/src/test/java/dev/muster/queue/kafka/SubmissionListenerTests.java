@@ -80,6 +80,24 @@ class SubmissionListenerTests extends ServiceHealthContract {
     }
 
     @Test
+    void decisionsResumeAfterTheBrokerCrashesAndComesBack() throws Exception {
+        JobEvent beforeCrash = submission("before-crash", seedJob("before-crash"));
+        JobEvent afterCrash = submission("after-crash", seedJob("after-crash"));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.SUBMISSIONS, beforeCrash);
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(beforeCrash.job()), DEADLINE);
+
+            broker.kill();
+            broker.startAgain();
+            client.send(Topics.SUBMISSIONS, afterCrash);
+
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(afterCrash.job()), Duration.ofSeconds(60));
+            // Exactly once across the crash: the decision made before it is not made again.
+            assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().equals(beforeCrash.job())).hasSize(1);
+        }
+    }
+
+    @Test
     void anUnreadableRecordIsDeadLetteredAndTheNextSubmissionIsStillDecided() throws Exception {
         PyTorchJob invalid = seedJob("bad-replicas");
         invalid.getSpec().pytorchReplicaSpecs().put("Worker", new dev.muster.model.job.ReplicaSpec(-1, "OnFailure",
