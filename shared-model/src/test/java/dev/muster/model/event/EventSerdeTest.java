@@ -93,6 +93,7 @@ class EventSerdeTest {
         assertThat(wire.get("schemaversion").asInt()).isEqualTo(1);
         assertThat(wire.get("jobuid").asText()).isEqualTo(JOB.uid()).isEqualTo(event.key());
         assertThat(wire.at("/data/demand/cpu").asText()).isEqualTo("4010m");
+        assertThat(wire.get("data").has("queue")).as("null fields are left out").isFalse();
     }
 
     @Test

@@ -40,6 +40,7 @@ class UnknownFieldsTest {
                             futureContainerField: y
                 status:
                   futureStatusField: z
+                  explicitNull: null
                   conditions:
                   - type: Created
                     status: "True"
@@ -57,6 +58,7 @@ class UnknownFieldsTest {
         assertThat(written.at("/spec/pytorchReplicaSpecs/Worker/template/spec/containers/0/futureContainerField").asText())
                 .isEqualTo("y");
         assertThat(written.at("/status/futureStatusField").asText()).isEqualTo("z");
+        assertThat(written.at("/status").has("explicitNull")).as("an unknown field set to null is kept").isTrue();
     }
 
     @Test
