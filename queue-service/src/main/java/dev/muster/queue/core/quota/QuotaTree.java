@@ -1,0 +1,116 @@
+package dev.muster.queue.core.quota;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.quota.ElasticQuotaTreeValidator;
+import dev.muster.model.quota.QueueNames;
+import dev.muster.model.quota.QuotaNode;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.validation.InvalidObjectException;
+import dev.muster.model.validation.Violation;
+
+/**
+ * A validated ElasticQuotaTree as the quota core reads it: nodes by name with their path from the root,
+ * limits parsed, and each namespace's leaf. Immutable.
+ */
+public final class QuotaTree {
+
+    /**
+     * One node.
+     *
+     * @param path  node names from the root to this node
+     * @param max   the most its subtree may use, {@code kube-queue/max-jobs} included; names absent are unlimited
+     * @param min   its guaranteed share; names absent are guaranteed nothing
+     * @param queue the name of its Kube Queue {@code Queue}
+     */
+    public record Node(String name, List<String> path, List<String> children, ResourceList max, ResourceList min,
+                       Set<String> namespaces, String queue) {
+
+        public boolean isLeaf() {
+            return children.isEmpty();
+        }
+
+        /** The path for people, e.g. {@code root/child-2}. */
+        public String pathText() {
+            return String.join("/", path);
+        }
+    }
+
+    private final Map<String, Node> nodes;
+    private final Map<String, String> leafOfNamespace;
+    private final ReclaimPolicy reclaim;
+
+    private QuotaTree(Map<String, Node> nodes, Map<String, String> leafOfNamespace, ReclaimPolicy reclaim) {
+        this.nodes = Collections.unmodifiableMap(nodes);
+        this.leafOfNamespace = Map.copyOf(leafOfNamespace);
+        this.reclaim = reclaim;
+    }
+
+    /**
+     * Reads a tree.
+     *
+     * @throws InvalidObjectException with every violation, when the tree is invalid
+     */
+    public static QuotaTree of(ElasticQuotaTree tree) {
+        List<Violation> violations = new ArrayList<>(ElasticQuotaTreeValidator.validate(tree));
+        String reclaimText = tree.getMetadata() == null || tree.getMetadata().getAnnotations() == null
+                ? null : tree.getMetadata().getAnnotations().get(ReclaimPolicy.ANNOTATION);
+        Optional<ReclaimPolicy> reclaim = reclaimText == null ? Optional.of(ReclaimPolicy.PREEMPT) : ReclaimPolicy.fromText(reclaimText);
+        if (reclaim.isEmpty()) {
+            violations.add(new Violation("metadata.annotations." + ReclaimPolicy.ANNOTATION,
+                    "must be Preempt or Never, got \"" + reclaimText + "\""));
+        }
+        if (!violations.isEmpty()) {
+            String name = tree.getMetadata() == null ? "" : tree.getMetadata().getName();
+            throw new InvalidObjectException("ElasticQuotaTree " + name, violations);
+        }
+        Map<String, Node> nodes = new LinkedHashMap<>();
+        Map<String, String> leaves = new LinkedHashMap<>();
+        add(tree.getSpec().root(), List.of(), nodes, leaves);
+        return new QuotaTree(nodes, leaves, reclaim.get());
+    }
+
+    private static void add(QuotaNode node, List<String> parentPath, Map<String, Node> nodes, Map<String, String> leaves) {
+        List<String> path = new ArrayList<>(parentPath);
+        path.add(node.name());
+        List<String> children = node.childNodes().stream().map(QuotaNode::name).toList();
+        nodes.put(node.name(), new Node(node.name(), List.copyOf(path), children, node.maxResources(), node.minResources(),
+                Set.copyOf(node.boundNamespaces()), QueueNames.of(path)));
+        node.boundNamespaces().forEach(namespace -> leaves.put(namespace, node.name()));
+        node.childNodes().forEach(child -> add(child, path, nodes, leaves));
+    }
+
+    /** The leaf whose {@code namespaces} list this namespace. */
+    public Optional<Node> leafFor(String namespace) {
+        return Optional.ofNullable(leafOfNamespace.get(namespace)).map(nodes::get);
+    }
+
+    public Optional<Node> node(String name) {
+        return Optional.ofNullable(nodes.get(name));
+    }
+
+    /** The nodes from this one up to the root. */
+    public List<Node> pathToRoot(Node node) {
+        List<Node> path = new ArrayList<>(node.path().size());
+        for (int i = node.path().size() - 1; i >= 0; i--) {
+            path.add(nodes.get(node.path().get(i)));
+        }
+        return path;
+    }
+
+    /** Every node, root first, depth first. */
+    public List<Node> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    public ReclaimPolicy reclaim() {
+        return reclaim;
+    }
+}

@@ -1,0 +1,226 @@
+package dev.muster.queue.core.quota;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+
+import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.quota.QuotaDecision.Admitted;
+import dev.muster.queue.core.quota.QuotaTree.Node;
+
+/** Invariants of quota admission over random valid trees and random streams of jobs. */
+class QuotaAdmissionProperties {
+
+    /** One step of a stream: submit a job, release or give back an earlier one, or let time pass. */
+    sealed interface Step {
+    }
+
+    record Submit(int leaf, int cpu, int gpu, int priority) implements Step {
+    }
+
+    record Release(int job) implements Step {
+    }
+
+    record GiveBack(int job) implements Step {
+    }
+
+    record Wait(int minutes) implements Step {
+    }
+
+    record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever) {
+    }
+
+    @Provide
+    Arbitrary<Scenario> scenarios() {
+        Arbitrary<String> trees = Combinators.combine(
+                Arbitraries.integers().between(4, 64),
+                Arbitraries.integers().between(2, 16),
+                Arbitraries.integers().between(2, 3),
+                Arbitraries.integers().between(0, 2),
+                Arbitraries.integers().between(1, 6),
+                Arbitraries.of(true, false)).as(QuotaAdmissionProperties::treeYaml);
+        Arbitrary<Step> steps = Arbitraries.frequencyOf(
+                Tuple.of(5, Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.integers().between(0, 24),
+                        Arbitraries.integers().between(0, 6), Arbitraries.integers().between(-1, 2)).as(Submit::new)),
+                Tuple.of(3, Arbitraries.integers().between(0, 40).map(Release::new)),
+                Tuple.of(1, Arbitraries.integers().between(0, 40).map(GiveBack::new)),
+                Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
+        return Combinators.combine(trees, steps.list().ofMinSize(5).ofMaxSize(60), Arbitraries.of(true, false), Arbitraries.of(true, false))
+                .as(Scenario::new);
+    }
+
+    /**
+     * A valid three-level tree: children's max within the parent's, children's min summing within the parent's,
+     * each leaf binding its own namespace.
+     */
+    private static String treeYaml(int rootCpu, int rootGpu, int children, int grandchildren, int maxJobs, boolean withMin) {
+        StringBuilder root = new StringBuilder("name: root\nmax: {cpu: %d, nvidia.com/gpu: %d}\n".formatted(rootCpu, rootGpu));
+        if (withMin) {
+            root.append("min: {cpu: %d, nvidia.com/gpu: %d}\n".formatted(rootCpu, rootGpu));
+        }
+        root.append("children:\n");
+        for (int c = 0; c < children; c++) {
+            int cpu = Math.max(1, rootCpu * (c + 2) / (children + 2));
+            int gpu = Math.max(1, rootGpu * (c + 2) / (children + 2));
+            String min = withMin ? ", min: {cpu: %d, nvidia.com/gpu: %d}".formatted(rootCpu / children, rootGpu / children) : "";
+            if (grandchildren == 0) {
+                root.append("- {name: n%d, max: {cpu: %d, nvidia.com/gpu: %d, kube-queue/max-jobs: %d}%s, namespaces: [ns%d]}\n"
+                        .formatted(c, cpu, gpu, maxJobs, min, c));
+            } else {
+                root.append("- name: n%d\n  max: {cpu: %d, nvidia.com/gpu: %d}\n".formatted(c, cpu, gpu));
+                if (withMin) {
+                    root.append("  min: {cpu: %d, nvidia.com/gpu: %d}\n".formatted(rootCpu / children, rootGpu / children));
+                }
+                root.append("  children:\n");
+                for (int g = 0; g < grandchildren; g++) {
+                    root.append("  - {name: n%d-%d, max: {cpu: %d, kube-queue/max-jobs: %d}, namespaces: [ns%d-%d]}\n"
+                            .formatted(c, g, Math.max(1, cpu / 2 + g), maxJobs, c, g));
+                }
+            }
+        }
+        return root.toString();
+    }
+
+    private static final class Run {
+
+        final QuotaAdmission quota;
+        final QuotaTree tree;
+        final List<QuotaJob> submitted = new ArrayList<>();
+        final Set<String> released = new HashSet<>();
+        /** Jobs their owner deleted while they waited: rightly never admitted. */
+        final Set<String> deletedWhileWaiting = new HashSet<>();
+        final Set<String> everAdmitted = new HashSet<>();
+        Instant now = QuotaFixtures.T0;
+
+        Run(Scenario scenario) {
+            tree = QuotaFixtures.tree(scenario.reclaimNever() ? "muster.dev/reclaim: Never" : "", scenario.treeYaml());
+            Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
+            quota = new QuotaAdmission(tree, new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict));
+        }
+
+        List<Node> leaves() {
+            return tree.nodes().stream().filter(Node::isLeaf).toList();
+        }
+
+        void apply(Step step) {
+            List<QuotaDecision> decisions;
+            if (step instanceof Submit submit) {
+                Node leaf = leaves().get(submit.leaf() % leaves().size());
+                String namespace = leaf.namespaces().iterator().next();
+                QuotaJob job = new QuotaJob("job-" + submitted.size(), namespace, "job-" + submitted.size(),
+                        ResourceList.parse(Map.of("cpu", String.valueOf(submit.cpu()), "nvidia.com/gpu", String.valueOf(submit.gpu()))),
+                        submit.priority(), now, submitted.size());
+                submitted.add(job);
+                decisions = quota.submit(job, now);
+            } else if (step instanceof Release release) {
+                decisions = live(release.job()).map(job -> {
+                    released.add(job.uid());
+                    if (quota.isWaiting(job.uid())) {
+                        deletedWhileWaiting.add(job.uid());
+                    }
+                    return quota.release(job.uid(), now);
+                }).orElse(List.of());
+            } else if (step instanceof GiveBack giveBack) {
+                decisions = live(giveBack.job()).map(job -> quota.giveBack(job.uid(), now)).orElse(List.of());
+            } else {
+                now = now.plus(Duration.ofMinutes(((Wait) step).minutes()));
+                decisions = quota.reevaluate(now);
+            }
+            decisions.stream().filter(Admitted.class::isInstance).forEach(admitted -> everAdmitted.add(admitted.job().uid()));
+        }
+
+        java.util.Optional<QuotaJob> live(int index) {
+            if (submitted.isEmpty()) {
+                return java.util.Optional.empty();
+            }
+            QuotaJob job = submitted.get(index % submitted.size());
+            return released.contains(job.uid()) ? java.util.Optional.empty() : java.util.Optional.of(job);
+        }
+
+        void assertInvariants() {
+            Map<String, ResourceList> expected = new LinkedHashMap<>();
+            for (QuotaJob job : quota.admittedJobs()) {
+                Node leaf = tree.leafFor(job.namespace()).orElseThrow();
+                tree.pathToRoot(leaf).forEach(node -> expected.merge(node.name(), job.charge(), ResourceList::plus));
+            }
+            for (Node node : tree.nodes()) {
+                ResourceList usage = quota.usage(node.name());
+                assertThat(usage.exceeding(node.max())).as("over max at %s: %s > %s", node.pathText(), usage, node.max()).isEmpty();
+                assertThat(usage).as("usage of %s is the sum of its admitted jobs", node.pathText())
+                        .isEqualTo(expected.getOrDefault(node.name(), ResourceList.empty()).plus(zeroLike(usage)));
+            }
+            for (QuotaJob job : submitted) {
+                boolean admitted = quota.isAdmitted(job.uid());
+                boolean waiting = quota.isWaiting(job.uid());
+                assertThat(admitted && waiting).as("%s both admitted and waiting", job.ref()).isFalse();
+                assertThat(admitted || waiting || released.contains(job.uid())).as("%s lost", job.ref()).isTrue();
+            }
+        }
+
+        /** Released jobs leave zero amounts behind in usage; equality of lists compares the names too. */
+        private static ResourceList zeroLike(ResourceList usage) {
+            ResourceList zeros = ResourceList.empty();
+            for (String name : usage.names()) {
+                zeros = zeros.with(name, BigDecimal.ZERO);
+            }
+            return zeros;
+        }
+    }
+
+    @Property(tries = 300)
+    void noNodeIsEverOverAdmittedAndNoJobIsLost(@ForAll("scenarios") Scenario scenario) {
+        Run run = new Run(scenario);
+        for (Step step : scenario.steps()) {
+            run.apply(step);
+            run.assertInvariants();
+        }
+    }
+
+    @Property(tries = 300)
+    void everyJobThatCanFitIsAdmittedOnceCapacityFreesAndUsageReturnsToZero(@ForAll("scenarios") Scenario scenario) {
+        Run run = new Run(scenario);
+        scenario.steps().forEach(run::apply);
+
+        // Let every admitted job finish, round after round, with time enough for any backoff.
+        for (int round = 0; round <= run.submitted.size() + 2 && (!run.quota.admittedJobs().isEmpty() || anyFitsWaiting(run)); round++) {
+            for (QuotaJob job : run.quota.admittedJobs()) {
+                run.apply(new Release(run.submitted.indexOf(job)));
+            }
+            run.apply(new Wait(15));
+            run.assertInvariants();
+        }
+
+        for (QuotaJob job : run.submitted) {
+            if (fitsAlone(run.tree, job) && !run.deletedWhileWaiting.contains(job.uid())) {
+                assertThat(run.everAdmitted).as("%s (%s) was never admitted", job.ref(), job.demand()).contains(job.uid());
+            }
+        }
+        run.tree.nodes().forEach(node -> assertThat(run.quota.usage(node.name()).exceeding(ResourceList.empty())).isEmpty());
+        run.tree.nodes().forEach(node -> assertThat(run.quota.usage(node.name()).names().stream()
+                .allMatch(name -> run.quota.usage(node.name()).amount(name).signum() == 0)).as("usage of %s back to zero", node.pathText()).isTrue());
+    }
+
+    private static boolean anyFitsWaiting(Run run) {
+        return run.submitted.stream().anyMatch(job -> run.quota.isWaiting(job.uid()) && fitsAlone(run.tree, job));
+    }
+
+    private static boolean fitsAlone(QuotaTree tree, QuotaJob job) {
+        return tree.pathToRoot(tree.leafFor(job.namespace()).orElseThrow()).stream().allMatch(node -> job.charge().fitsWithin(node.max()));
+    }
+}
