@@ -3,6 +3,7 @@ package dev.muster.model.policy;
 import java.util.List;
 import java.util.Set;
 
+import dev.muster.model.label.LabelSelectors;
 import dev.muster.model.policy.PropagationPolicySpec.ApplicationFailover;
 import dev.muster.model.policy.PropagationPolicySpec.ReplicaScheduling;
 import dev.muster.model.policy.PropagationPolicySpec.ResourceSelector;
@@ -43,10 +44,14 @@ public final class PropagationPolicyValidator {
                 if (selector.kind() == null || selector.kind().isBlank()) {
                     violations.add(path + ".kind", "is required");
                 }
+                LabelSelectors.validate(path + ".labelSelector", selector.labelSelector(), violations);
             }
         }
         if (spec.placement() != null && spec.placement().replicaScheduling() != null) {
             validateReplicaScheduling(spec.placement().replicaScheduling(), violations);
+        }
+        if (spec.placement() != null && spec.placement().clusterAffinity() != null) {
+            LabelSelectors.validate("spec.placement.clusterAffinity.labelSelector", spec.placement().clusterAffinity().labelSelector(), violations);
         }
         if (spec.failover() != null && spec.failover().application() != null) {
             validateFailover(spec.failover().application(), violations);
