@@ -56,6 +56,7 @@ public final class QuotaAdmission {
     private final Map<String, ResourceList> used = new HashMap<>();
     private final Map<String, Admission> admitted = new LinkedHashMap<>();
     private final Map<String, Wait> waiting = new LinkedHashMap<>();
+    private final Set<String> changed = new LinkedHashSet<>();
 
     private record Admission(QuotaJob job, String leaf, Instant admittedAt) {
     }
@@ -112,16 +113,16 @@ public final class QuotaAdmission {
         if (admitted.containsKey(job.uid()) || waiting.containsKey(job.uid())) {
             return List.of();
         }
-        waiting.put(job.uid(), new Wait(job, leafOf(job), null, null, 0, null, null));
+        putWaiting(job.uid(), new Wait(job, leafOf(job), null, null, 0, null, null));
         return evaluate(now);
     }
 
     /** A job finished, failed for good or was deleted: its quota is released and waiting jobs are re-evaluated. */
     public List<QuotaDecision> release(String uid, Instant now) {
-        Admission admission = admitted.remove(uid);
+        Admission admission = removeAdmitted(uid);
         if (admission != null) {
             uncharge(admission.job(), admission.leaf(), used);
-        } else if (waiting.remove(uid) == null) {
+        } else if (removeWaiting(uid) == null) {
             return List.of();
         }
         return evaluate(now);
@@ -132,7 +133,7 @@ public final class QuotaAdmission {
      * not before a backoff that doubles with each give-back.
      */
     public List<QuotaDecision> giveBack(String uid, Instant now) {
-        Admission admission = admitted.remove(uid);
+        Admission admission = removeAdmitted(uid);
         if (admission == null) {
             return List.of();
         }
@@ -140,7 +141,7 @@ public final class QuotaAdmission {
         Wait previous = waiting.get(uid);
         int giveBacks = previous == null ? 1 : previous.giveBacks() + 1;
         Duration backoff = settings.giveBackBackoff().multipliedBy(1L << Math.min(giveBacks - 1, 10));
-        waiting.put(uid, new Wait(admission.job(), admission.leaf(), null, now.plus(backoff), giveBacks, null, null));
+        putWaiting(uid, new Wait(admission.job(), admission.leaf(), null, now.plus(backoff), giveBacks, null, null));
         return evaluate(now);
     }
 
@@ -167,8 +168,10 @@ public final class QuotaAdmission {
         tree = newTree;
         used.clear();
         admitted.values().forEach(admission -> charge(admission.job(), admission.leaf(), used));
-        waiting.replaceAll((uid, wait) -> new Wait(wait.job(), leafOf(wait.job()), wait.waitingSince(), wait.notBefore(),
-                wait.giveBacks(), wait.reason(), wait.message()));
+        for (Wait wait : List.copyOf(waiting.values())) {
+            putWaiting(wait.job().uid(), new Wait(wait.job(), leafOf(wait.job()), wait.waitingSince(), wait.notBefore(),
+                    wait.giveBacks(), wait.reason(), wait.message()));
+        }
         return evaluate(now);
     }
 
@@ -202,6 +205,51 @@ public final class QuotaAdmission {
 
     public Optional<QuotaTree> tree() {
         return Optional.ofNullable(tree);
+    }
+
+    /** The job's standing, if quota knows the job. */
+    public Optional<JobStanding> standing(String uid) {
+        Admission admission = admitted.get(uid);
+        if (admission != null) {
+            return Optional.of(new JobStanding(admission.job(), admission.leaf(), admission.admittedAt(), null, null, 0, null, null));
+        }
+        Wait wait = waiting.get(uid);
+        return wait == null ? Optional.empty() : Optional.of(new JobStanding(wait.job(), wait.leaf(), null, wait.waitingSince(),
+                wait.notBefore(), wait.giveBacks(), wait.reason(), wait.message()));
+    }
+
+    /**
+     * The jobs whose standing changed since the last call: the service persists each one's new
+     * {@link #standing} (or its removal, when there is none) together with the decisions.
+     */
+    public Set<String> drainChanges() {
+        Set<String> drained = Set.copyOf(changed);
+        changed.clear();
+        return drained;
+    }
+
+    /**
+     * A quota core in the state the standings describe, as persisted by a service that stopped. Usage is
+     * recomputed from the admitted jobs; nothing is decided until the next event.
+     *
+     * @throws IllegalArgumentException when a standing names a leaf the tree does not have
+     */
+    public static QuotaAdmission restore(QuotaTree tree, QuotaSettings settings, java.util.Collection<JobStanding> standings) {
+        QuotaAdmission quota = new QuotaAdmission(tree, settings);
+        standings.stream().sorted(Comparator.comparingLong(standing -> standing.job().sequence())).forEach(standing -> {
+            if (standing.leaf() != null && (tree == null || tree.node(standing.leaf()).isEmpty())) {
+                throw new IllegalArgumentException("job " + standing.job().ref() + " stands in quota leaf \"" + standing.leaf()
+                        + "\", which the tree does not have");
+            }
+            if (standing.admitted()) {
+                quota.admitted.put(standing.job().uid(), new Admission(standing.job(), standing.leaf(), standing.admittedAt()));
+                quota.charge(standing.job(), standing.leaf(), quota.used);
+            } else {
+                quota.waiting.put(standing.job().uid(), new Wait(standing.job(), standing.leaf(), standing.waitingSince(),
+                        standing.notBefore(), standing.giveBacks(), standing.reason(), standing.message()));
+            }
+        });
+        return quota;
     }
 
     // --- evaluation -----------------------------------------------------------------------------------------
@@ -278,7 +326,7 @@ public final class QuotaAdmission {
             return;
         }
         Wait current = wait.waitingSince() == null ? wait.since(now) : wait;
-        waiting.put(current.job().uid(), current);
+        putWaiting(current.job().uid(), current);
         if (isStarving(current, now)) {
             for (Node node : path) {
                 held.merge(node.name(), charge, ResourceList::plus);
@@ -291,9 +339,9 @@ public final class QuotaAdmission {
     }
 
     private void admit(Wait wait, Instant now, List<QuotaDecision> decisions) {
-        waiting.remove(wait.job().uid());
+        removeWaiting(wait.job().uid());
         charge(wait.job(), wait.leaf(), used);
-        admitted.put(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now));
+        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
     }
 
@@ -327,7 +375,7 @@ public final class QuotaAdmission {
         if (reason.equals(wait.reason()) && message.equals(wait.message())) {
             return;
         }
-        waiting.put(wait.job().uid(), wait.reported(reason, message));
+        putWaiting(wait.job().uid(), wait.reported(reason, message));
         decisions.add(new Waiting(wait.job(), queue, position, reason, message));
     }
 
@@ -349,9 +397,9 @@ public final class QuotaAdmission {
                 continue;
             }
             for (Admission victim : victims) {
-                admitted.remove(victim.job().uid());
+                removeAdmitted(victim.job().uid());
                 uncharge(victim.job(), victim.leaf(), used);
-                waiting.put(victim.job().uid(), new Wait(victim.job(), victim.leaf(), null, null, 0, null, null));
+                putWaiting(victim.job().uid(), new Wait(victim.job(), victim.leaf(), null, null, 0, null, null));
                 decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
                         + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
             }
@@ -435,6 +483,34 @@ public final class QuotaAdmission {
     }
 
     // --- bookkeeping ----------------------------------------------------------------------------------------
+
+    // Every write goes through these, so drainChanges() knows exactly which standings to persist.
+    private void putWaiting(String uid, Wait wait) {
+        if (!wait.equals(waiting.put(uid, wait))) {
+            changed.add(uid);
+        }
+    }
+
+    private Wait removeWaiting(String uid) {
+        Wait removed = waiting.remove(uid);
+        if (removed != null) {
+            changed.add(uid);
+        }
+        return removed;
+    }
+
+    private void putAdmitted(String uid, Admission admission) {
+        admitted.put(uid, admission);
+        changed.add(uid);
+    }
+
+    private Admission removeAdmitted(String uid) {
+        Admission removed = admitted.remove(uid);
+        if (removed != null) {
+            changed.add(uid);
+        }
+        return removed;
+    }
 
     private String leafOf(QuotaJob job) {
         return tree == null ? null : tree.leafFor(job.namespace()).map(Node::name).orElse(null);

@@ -99,8 +99,12 @@ class QuotaAdmissionProperties {
 
     private static final class Run {
 
-        final QuotaAdmission quota;
+        QuotaAdmission quota;
         final QuotaTree tree;
+        final QuotaSettings settings;
+        /** What a service would have persisted: each changed standing, removed when the job is gone. */
+        final Map<String, JobStanding> persisted = new LinkedHashMap<>();
+        final List<List<QuotaDecision>> decisionsPerStep = new ArrayList<>();
         final List<QuotaJob> submitted = new ArrayList<>();
         final Set<String> released = new HashSet<>();
         /** Jobs their owner deleted while they waited: rightly never admitted. */
@@ -111,7 +115,19 @@ class QuotaAdmissionProperties {
         Run(Scenario scenario) {
             tree = QuotaFixtures.tree(scenario.reclaimNever() ? "muster.dev/reclaim: Never" : "", scenario.treeYaml());
             Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
-            quota = new QuotaAdmission(tree, new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict));
+            settings = new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict);
+            quota = new QuotaAdmission(tree, settings);
+        }
+
+        /** A crash and restart: a new core restored from the persisted standings alone. */
+        void restart() {
+            quota = QuotaAdmission.restore(tree, settings, persisted.values());
+        }
+
+        void persistChanges() {
+            for (String uid : quota.drainChanges()) {
+                quota.standing(uid).ifPresentOrElse(standing -> persisted.put(uid, standing), () -> persisted.remove(uid));
+            }
         }
 
         List<Node> leaves() {
@@ -143,6 +159,8 @@ class QuotaAdmissionProperties {
                 decisions = quota.reevaluate(now);
             }
             decisions.stream().filter(Admitted.class::isInstance).forEach(admitted -> everAdmitted.add(admitted.job().uid()));
+            decisionsPerStep.add(decisions);
+            persistChanges();
         }
 
         java.util.Optional<QuotaJob> live(int index) {
@@ -214,6 +232,28 @@ class QuotaAdmissionProperties {
         run.tree.nodes().forEach(node -> assertThat(run.quota.usage(node.name()).exceeding(ResourceList.empty())).isEmpty());
         run.tree.nodes().forEach(node -> assertThat(run.quota.usage(node.name()).names().stream()
                 .allMatch(name -> run.quota.usage(node.name()).amount(name).signum() == 0)).as("usage of %s back to zero", node.pathText()).isTrue());
+    }
+
+    @Property(tries = 300)
+    void aCoreRestoredFromPersistedStandingsDecidesExactlyAsOneThatNeverStopped(@ForAll("scenarios") Scenario scenario,
+                                                                               @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 60) int crashAfter) {
+        Run steady = new Run(scenario);
+        Run crashed = new Run(scenario);
+        int cut = Math.min(crashAfter, scenario.steps().size());
+
+        for (int i = 0; i < scenario.steps().size(); i++) {
+            if (i == cut) {
+                crashed.restart();
+            }
+            steady.apply(scenario.steps().get(i));
+            crashed.apply(scenario.steps().get(i));
+        }
+
+        assertThat(crashed.decisionsPerStep).isEqualTo(steady.decisionsPerStep);
+        for (QuotaJob job : steady.submitted) {
+            assertThat(crashed.quota.standing(job.uid())).as("standing of %s", job.ref()).isEqualTo(steady.quota.standing(job.uid()));
+        }
+        assertThat(crashed.persisted).isEqualTo(steady.persisted);
     }
 
     private static boolean anyFitsWaiting(Run run) {
