@@ -29,6 +29,9 @@ class GangPackerProperties {
             assertThat(placed.nodes()).hasSize(gang.size());
             Map<String, ResourceList> used = new HashMap<>();
             gang.forEach(pod -> used.merge(placed.nodes().get(pod.name()), pod.request(), ResourceList::plus));
+            Map<String, NodeState> byName = new HashMap<>();
+            nodes.forEach(node -> byName.put(node.name(), node));
+            gang.forEach(pod -> assertThat(NodeFit.filter(pod, byName.get(placed.nodes().get(pod.name())))).isEmpty());
             for (NodeState node : nodes) {
                 assertThat(used.getOrDefault(node.name(), ResourceList.empty()).fitsWithin(node.free()))
                         .as("node %s over-committed", node.name()).isTrue();
