@@ -24,7 +24,16 @@ public final class EventProcessor {
     /** The decision core of a service: the events one consumed event leads to (none is a valid answer). */
     @FunctionalInterface
     public interface Handler {
-        List<JobEvent> handle(JobEvent event);
+        List<? extends MusterEvent> handle(MusterEvent event);
+    }
+
+    /**
+     * The state a stateful core changed while handling the last event, as records for its compacted state
+     * topic (a null value removes a key); produced in the same transaction as the decisions.
+     */
+    @FunctionalInterface
+    public interface StateChanges {
+        List<Produced> drain();
     }
 
     /** A record as consumed. */
@@ -39,6 +48,7 @@ public final class EventProcessor {
     private final String outputTopic;
     private final Clock clock;
     private final Handler handler;
+    private final StateChanges stateChanges;
     private final Logger log;
 
     /**
@@ -46,6 +56,12 @@ public final class EventProcessor {
      * @param outputTopic where the core's events go
      */
     public EventProcessor(String service, String outputTopic, Clock clock, Handler handler) {
+        this(service, outputTopic, clock, handler, List::of);
+    }
+
+    /** For a stateful core: its state changes are produced after its decisions, in the same transaction. */
+    public EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges) {
+        this.stateChanges = Objects.requireNonNull(stateChanges, "stateChanges");
         this.service = Objects.requireNonNull(service, "service");
         this.outputTopic = Objects.requireNonNull(outputTopic, "outputTopic");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -55,24 +71,26 @@ public final class EventProcessor {
 
     /** What to produce for one consumed record: the core's decisions, or one dead letter. */
     public List<Produced> process(Consumed record) {
-        JobEvent event;
+        MusterEvent event;
         try {
             event = EventSerde.deserialize(record.value());
         } catch (MalformedEventException e) {
             return List.of(deadLetter(record, e.getMessage()));
         }
-        List<JobEvent> decisions;
+        List<? extends MusterEvent> decisions;
         try {
             decisions = handler.handle(event);
         } catch (RuntimeException e) {
-            log.log(Level.ERROR, "processing " + event.type().cloudEventType() + " of job " + event.job() + " failed", e);
+            log.log(Level.ERROR, "processing " + event.type().cloudEventType() + " of " + event.subject() + " failed", e);
+            stateChanges.drain();
             return List.of(deadLetter(record, "processing " + event.type().cloudEventType() + " failed: " + e));
         }
         List<Produced> produced = new ArrayList<>(decisions.size());
-        for (JobEvent decision : decisions) {
+        for (MusterEvent decision : decisions) {
             log.log(Level.INFO, decision.describe());
             produced.add(new Produced(outputTopic, decision.key(), EventSerde.serialize(decision)));
         }
+        produced.addAll(stateChanges.drain());
         return produced;
     }
 

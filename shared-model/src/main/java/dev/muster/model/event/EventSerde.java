@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.muster.model.json.MusterJson;
 
 /**
- * Writes and reads job events as CloudEvents 1.0 in JSON structured mode, the one wire format of every
+ * Writes and reads Muster events as CloudEvents 1.0 in JSON structured mode, the one wire format of every
  * Muster topic:
  * <pre>{@code
  * {"specversion":"1.0","id":"…","source":"/muster/queue-service","type":"dev.muster.job.queued",
@@ -21,7 +21,8 @@ import dev.muster.model.json.MusterJson;
  *  "schemaversion":1,"jobuid":"…","data":{…}}
  * }</pre>
  * {@code schemaversion} and {@code jobuid} are CloudEvents extension attributes: the version of the
- * {@code data} schema, and the job's fleet UID (also the Kafka key).
+ * {@code data} schema, and, on job events, the job's fleet UID (also the Kafka key). Configuration events
+ * ({@code dev.muster.config.*}) carry no {@code jobuid}; their key is {@code Kind/namespace/name}.
  */
 public final class EventSerde {
 
@@ -40,14 +41,15 @@ public final class EventSerde {
                             String datacontenttype, int schemaversion, String jobuid, JsonNode data) {
     }
 
-    public static byte[] serialize(JobEvent event) {
-        JobRef job = event.job();
+    public static byte[] serialize(MusterEvent event) {
+        Object data = event instanceof JobEvent job ? job.data() : ((ConfigEvent) event).data();
+        String jobUid = event instanceof JobEvent job ? job.job().uid() : null;
         Envelope envelope = new Envelope(SPEC_VERSION, event.id(), event.source(), event.type().cloudEventType(),
-                job.subject(), event.time(), CONTENT_TYPE, SCHEMA_VERSION, job.uid(), JSON.valueToTree(event.data()));
+                event.subject(), event.time(), CONTENT_TYPE, SCHEMA_VERSION, jobUid, JSON.valueToTree(data));
         try {
             return JSON.writeValueAsBytes(envelope);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write " + event.type() + " event of " + job, e);
+            throw new IllegalStateException("cannot write " + event.type() + " event of " + event.subject(), e);
         }
     }
 
@@ -56,7 +58,7 @@ public final class EventSerde {
      *
      * @throws MalformedEventException saying which attribute or field is wrong, fit for a dead-letter record
      */
-    public static JobEvent deserialize(byte[] payload) throws MalformedEventException {
+    public static MusterEvent deserialize(byte[] payload) throws MalformedEventException {
         if (payload == null || payload.length == 0) {
             throw new MalformedEventException("empty record");
         }
@@ -83,14 +85,17 @@ public final class EventSerde {
         }
         String id = required(node, "id");
         String source = required(node, "source");
-        JobRef job = job(required(node, "subject"), required(node, "jobuid"));
+        String subject = required(node, "subject");
+        JobRef job = type.isJobEvent() ? job(subject, required(node, "jobuid")) : null;
         Instant time = time(required(node, "time"));
         JsonNode data = node.get("data");
         if (data == null || !data.isObject()) {
             throw new MalformedEventException("missing data object of " + typeName);
         }
         try {
-            return new JobEvent(id, source, job, time, JSON.treeToValue(data, type.dataType()));
+            Object value = JSON.treeToValue(data, type.dataType());
+            return job != null ? new JobEvent(id, source, job, time, (JobEventData) value)
+                    : new ConfigEvent(id, source, time, (ConfigEventData) value);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new MalformedEventException("data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
         }

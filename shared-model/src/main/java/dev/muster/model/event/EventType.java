@@ -3,7 +3,7 @@ package dev.muster.model.event;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The CloudEvents {@code type} of each job event and the record its {@code data} is read into. */
+/** The CloudEvents {@code type} of each event and the record its {@code data} is read into. */
 public enum EventType {
 
     SUBMITTED("dev.muster.job.submitted", JobSubmitted.class),
@@ -16,12 +16,17 @@ public enum EventType {
     BOUND("dev.muster.job.bound", JobBound.class),
     MEMBER_STATUS_CHANGED("dev.muster.job.member-status-changed", MemberStatusChanged.class),
     FAILOVER_TRIGGERED("dev.muster.job.failover-triggered", FailoverTriggered.class),
-    FINISHED("dev.muster.job.finished", JobFinished.class);
+    FINISHED("dev.muster.job.finished", JobFinished.class),
+    PREEMPTED("dev.muster.job.preempted", JobPreempted.class),
+    POLICY_APPLIED("dev.muster.config.policy-applied", PolicyApplied.class),
+    POLICY_DELETED("dev.muster.config.policy-deleted", PolicyDeleted.class),
+    QUOTA_TREE_APPLIED("dev.muster.config.quota-tree-applied", QuotaTreeApplied.class),
+    QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class);
 
     private final String cloudEventType;
-    private final Class<? extends JobEventData> dataType;
+    private final Class<?> dataType;
 
-    EventType(String cloudEventType, Class<? extends JobEventData> dataType) {
+    EventType(String cloudEventType, Class<?> dataType) {
         this.cloudEventType = cloudEventType;
         this.dataType = dataType;
     }
@@ -31,15 +36,20 @@ public enum EventType {
         return cloudEventType;
     }
 
-    public Class<? extends JobEventData> dataType() {
+    public Class<?> dataType() {
         return dataType;
+    }
+
+    /** Whether events of this type are about one job (keyed by its UID) rather than configuration. */
+    public boolean isJobEvent() {
+        return JobEventData.class.isAssignableFrom(dataType);
     }
 
     public static Optional<EventType> fromCloudEventType(String type) {
         return Arrays.stream(values()).filter(value -> value.cloudEventType.equals(type)).findFirst();
     }
 
-    public static EventType of(JobEventData data) {
+    public static EventType of(Object data) {
         return Arrays.stream(values()).filter(value -> value.dataType == data.getClass()).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no event type for " + data.getClass().getName()));
     }

@@ -14,7 +14,7 @@ import java.util.UUID;
  * @param job    the job, whose UID is the Kafka key
  * @param time   when it happened
  */
-public record JobEvent(String id, String source, JobRef job, Instant time, JobEventData data) {
+public record JobEvent(String id, String source, JobRef job, Instant time, JobEventData data) implements MusterEvent {
 
     public JobEvent {
         Objects.requireNonNull(id, "id");
@@ -35,16 +35,24 @@ public record JobEvent(String id, String source, JobRef job, Instant time, JobEv
         return new JobEvent(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(), source, job, time, data);
     }
 
+    @Override
     public EventType type() {
         return EventType.of(data);
     }
 
     /** One log line: the job and what happened, e.g. {@code job default/pytorch-test queued (NoQuotaForNamespace): …}. */
+    @Override
     public String describe() {
         return "job " + job + " " + data.summary();
     }
 
+    @Override
+    public String subject() {
+        return job.subject();
+    }
+
     /** The Kafka record key: the job's fleet UID. */
+    @Override
     public String key() {
         return job.uid();
     }

@@ -11,19 +11,24 @@ public final class Topics {
 
     /** Jobs submitted and deleted, written by users (the Kafka path) and by the fleet API ingress. */
     public static final String SUBMISSIONS = "muster.job.submissions";
-    /** Queued, admitted and rejected jobs, written by the queue service. */
+    /** Queued, admitted, rejected and preempted jobs, written by the queue service. */
     public static final String ADMISSIONS = "muster.job.admissions";
     /** Placement attempts, failures and bindings, written by the placement service. */
     public static final String PLACEMENTS = "muster.job.placements";
     /** Member job status, failovers and finished jobs, written by the status-sync service. */
     public static final String MEMBER_STATUS = "muster.job.member-status";
+    /** PropagationPolicies and the ElasticQuotaTree as applied, keyed by Kind/namespace/name; one partition, compacted. */
+    public static final String FLEET_CONFIG = "muster.fleet.config";
+    /** The queue service's own state (tree, policies, each job's standing), keyed per object; compacted. */
+    public static final String QUEUE_STATE = "muster.queue.state";
     /** Member cluster nodes and pods, written by the status-sync service and keyed by cluster. */
     public static final String INVENTORY = "muster.cluster.inventory";
     /** Records no service could read, with the reason and the original payload. */
     public static final String DEAD_LETTER = "muster.dead-letter";
 
     /** Every topic, in the order of the flow. */
-    public static final List<String> ALL = List.of(SUBMISSIONS, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY, DEAD_LETTER);
+    public static final List<String> ALL = List.of(SUBMISSIONS, FLEET_CONFIG, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY,
+            QUEUE_STATE, DEAD_LETTER);
 
     private Topics() {
     }

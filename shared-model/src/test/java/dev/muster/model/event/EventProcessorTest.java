@@ -31,14 +31,14 @@ class EventProcessorTest {
     void theCoresDecisionsGoToTheOutputTopicKeyedByJob() throws Exception {
         JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted("by owner"));
         EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK,
-                event -> List.of(event.followUp("/test", event.job(), CLOCK.instant(), new JobRejected(List.of("because")))));
+                event -> List.of(((JobEvent) event).followUp("/test", ((JobEvent) event).job(), CLOCK.instant(), new JobRejected(List.of("because")))));
 
         List<Produced> produced = processor.process(consumed(EventSerde.serialize(deleted)));
 
         assertThat(produced).singleElement().satisfies(record -> {
             assertThat(record.topic()).isEqualTo(Topics.ADMISSIONS);
             assertThat(record.key()).isEqualTo("uid-1");
-            assertThat(EventSerde.deserialize(record.value()).data()).isEqualTo(new JobRejected(List.of("because")));
+            assertThat(((JobEvent) EventSerde.deserialize(record.value())).data()).isEqualTo(new JobRejected(List.of("because")));
         });
     }
 
@@ -72,6 +72,31 @@ class EventProcessorTest {
 
         assertThat(deadLetter(produced.get(0)).reason())
                 .isEqualTo("processing dev.muster.job.deleted failed: java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void aStatefulCoresStateChangesFollowItsDecisionsAndAreDroppedWhenItFails() throws Exception {
+        JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
+        List<Produced> pending = new java.util.ArrayList<>();
+        EventProcessor.StateChanges drain = () -> {
+            List<Produced> drained = List.copyOf(pending);
+            pending.clear();
+            return drained;
+        };
+        EventProcessor stateful = new EventProcessor("s", Topics.ADMISSIONS, CLOCK, event -> {
+            pending.add(new Produced(Topics.QUEUE_STATE, "uid-1", null));
+            return List.of(((JobEvent) event).followUp("/s", JOB, CLOCK.instant(), new JobRejected(List.of("r"))));
+        }, drain);
+        EventProcessor failing = new EventProcessor("s", Topics.ADMISSIONS, CLOCK, event -> {
+            pending.add(new Produced(Topics.QUEUE_STATE, "uid-1", null));
+            throw new IllegalStateException("boom");
+        }, drain);
+
+        assertThat(stateful.process(consumed(EventSerde.serialize(deleted)))).extracting(Produced::topic)
+                .containsExactly(Topics.ADMISSIONS, Topics.QUEUE_STATE);
+        assertThat(failing.process(consumed(EventSerde.serialize(deleted)))).extracting(Produced::topic)
+                .containsExactly(Topics.DEAD_LETTER);
+        assertThat(pending).isEmpty();
     }
 
     @Test

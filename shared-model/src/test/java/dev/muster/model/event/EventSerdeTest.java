@@ -26,6 +26,7 @@ import dev.muster.model.json.Manifests;
 import dev.muster.model.json.MusterJson;
 import dev.muster.model.json.SeedManifests;
 import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
 
 class EventSerdeTest {
@@ -49,14 +50,50 @@ class EventSerdeTest {
                 new MemberStatusChanged("cluster-a", "Running", "JobRunning", "all pods running",
                         new PyTorchJobStatus(List.of(new JobCondition("Running", "True", "JobRunning", "", null, null)), null, null, null, null, null)),
                 new FailoverTriggered("cluster-a", "MemberUnreachable", "Immediately"),
-                new JobFinished("cluster-a", "Succeeded", "job completed"));
+                new JobFinished("cluster-a", "Succeeded", "job completed"),
+                new JobPreempted("b/guaranteed", "preempted to return borrowed capacity"));
+    }
+
+    private static List<ConfigEventData> oneOfEachConfigType() {
+        PropagationPolicy policy = Manifests.read(SeedManifests.text(SeedManifests.POLICY_GANG_QUEUE), PropagationPolicy.class);
+        ElasticQuotaTree tree = Manifests.read(SeedManifests.text(SeedManifests.ELASTIC_QUOTA_TREE), ElasticQuotaTree.class);
+        return List.of(new PolicyApplied(policy), new PolicyDeleted("default", "example-policy"), new QuotaTreeApplied(tree),
+                new QuotaTreeDeleted("kube-system", "elasticquotatree"));
     }
 
     @Test
     void everyEventTypeIsCoveredHere() {
         Set<EventType> covered = oneOfEachType().stream().map(EventType::of).collect(Collectors.toSet());
+        oneOfEachConfigType().forEach(data -> covered.add(EventType.of(data)));
 
         assertThat(covered).isEqualTo(EnumSet.allOf(EventType.class));
+    }
+
+    @Test
+    void everyConfigEventTypeRoundTripsKeyedByKindNamespaceAndName() throws Exception {
+        for (ConfigEventData data : oneOfEachConfigType()) {
+            ConfigEvent event = ConfigEvent.create("/muster/fleet-ingress", TIME, data);
+
+            MusterEvent read = EventSerde.deserialize(EventSerde.serialize(event));
+
+            assertThat(read).isInstanceOf(ConfigEvent.class);
+            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree)/[a-z-]+/[a-z-]+");
+            assertThat(MusterJson.json().valueToTree(((ConfigEvent) read).data()).toString())
+                    .isEqualTo(MusterJson.json().valueToTree(data).toString());
+        }
+        JsonNode wire = MusterJson.json().readTree(EventSerde.serialize(ConfigEvent.create("/x", TIME, new PolicyDeleted("default", "p"))));
+        assertThat(wire.has("jobuid")).isFalse();
+        assertThat(wire.get("subject").asText()).isEqualTo("default/p");
+    }
+
+    @Test
+    void aConfigEventWithoutItsObjectIsRefused() {
+        String payload = "{\"specversion\":\"1.0\",\"type\":\"dev.muster.config.policy-applied\",\"id\":\"1\",\"source\":\"s\","
+                + "\"subject\":\"a/b\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":{}}";
+
+        assertThatThrownBy(() -> EventSerde.deserialize(payload.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(MalformedEventException.class)
+                .hasMessageContaining("policy with metadata.name and metadata.namespace is required");
     }
 
     @Test
@@ -64,7 +101,7 @@ class EventSerdeTest {
         for (JobEventData data : oneOfEachType()) {
             JobEvent event = JobEvent.create("/muster/test", JOB, TIME, data);
 
-            JobEvent read = EventSerde.deserialize(EventSerde.serialize(event));
+            JobEvent read = (JobEvent) EventSerde.deserialize(EventSerde.serialize(event));
 
             assertThat(read.id()).isEqualTo(event.id());
             assertThat(read.type()).isEqualTo(event.type());
@@ -144,7 +181,10 @@ class EventSerdeTest {
 
     @Test
     void everyTopicIsListedOnce() {
-        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(6);
-        assertThat(Arrays.stream(EventType.values()).map(EventType::cloudEventType)).allMatch(type -> type.startsWith("dev.muster.job."));
+        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(8);
+        assertThat(Arrays.stream(EventType.values()).filter(EventType::isJobEvent).map(EventType::cloudEventType))
+                .allMatch(type -> type.startsWith("dev.muster.job."));
+        assertThat(Arrays.stream(EventType.values()).filter(type -> !type.isJobEvent()).map(EventType::cloudEventType))
+                .allMatch(type -> type.startsWith("dev.muster.config."));
     }
 }

@@ -30,6 +30,7 @@ import dev.muster.model.event.DeadLetter;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MalformedEventException;
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.json.MusterJson;
 
 /**
@@ -53,8 +54,8 @@ public final class JobEventClient implements AutoCloseable {
                 new StringSerializer(), new ByteArraySerializer());
     }
 
-    /** Produces one event, keyed by its job's UID, and waits until the broker has it. */
-    public void send(String topic, JobEvent event) {
+    /** Produces one event, keyed as Muster keys it, and waits until the broker has it. */
+    public void send(String topic, MusterEvent event) {
         sendRaw(topic, event.key(), EventSerde.serialize(event));
     }
 
@@ -79,7 +80,9 @@ public final class JobEventClient implements AutoCloseable {
         List<String> seen = new ArrayList<>();
         Optional<JobEvent> found = scan(topic, timeout, record -> {
             try {
-                JobEvent event = EventSerde.deserialize(record.value());
+                if (!(EventSerde.deserialize(record.value()) instanceof JobEvent event)) {
+                    return Optional.empty();
+                }
                 seen.add(event.type() + " " + event.job());
                 return matching.test(event) ? Optional.of(event) : Optional.empty();
             } catch (MalformedEventException e) {
@@ -96,7 +99,9 @@ public final class JobEventClient implements AutoCloseable {
         List<JobEvent> events = new ArrayList<>();
         scan(topic, Duration.ZERO, record -> {
             try {
-                events.add(EventSerde.deserialize(record.value()));
+                if (EventSerde.deserialize(record.value()) instanceof JobEvent event) {
+                    events.add(event);
+                }
             } catch (MalformedEventException e) {
                 // the caller asked for events; dead letters are read with awaitDeadLetter
             }

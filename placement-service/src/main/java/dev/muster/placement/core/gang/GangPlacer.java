@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PlacementFailed;
 
 /**
@@ -24,8 +25,8 @@ public final class GangPlacer {
     }
 
     /** The events a consumed event leads to; events other than admissions lead to none yet. */
-    public List<JobEvent> handle(JobEvent event) {
-        if (!(event.data() instanceof JobAdmitted)) {
+    public List<JobEvent> handle(MusterEvent consumed) {
+        if (!(consumed instanceof JobEvent event) || !(event.data() instanceof JobAdmitted)) {
             return List.of();
         }
         return List.of(event.followUp(SOURCE, event.job(), clock.instant(), new PlacementFailed(Map.of(), NO_MEMBERS)));

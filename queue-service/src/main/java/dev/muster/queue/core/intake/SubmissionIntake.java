@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.List;
 
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobSubmitted;
@@ -31,8 +32,8 @@ public final class SubmissionIntake {
     }
 
     /** The events a consumed event leads to; events other than submissions lead to none yet. */
-    public List<JobEvent> handle(JobEvent event) {
-        if (!(event.data() instanceof JobSubmitted submitted)) {
+    public List<JobEvent> handle(MusterEvent consumed) {
+        if (!(consumed instanceof JobEvent event) || !(event.data() instanceof JobSubmitted submitted)) {
             return List.of();
         }
         PyTorchJob job = submitted.job();

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.MemberStatusChanged;
 
 /**
@@ -29,8 +30,8 @@ public final class MemberStatusTracker {
     }
 
     /** The events a consumed event leads to. */
-    public List<JobEvent> handle(JobEvent event) {
-        if (!(event.data() instanceof JobBound bound) || members.contains(bound.cluster())) {
+    public List<JobEvent> handle(MusterEvent consumed) {
+        if (!(consumed instanceof JobEvent event) || !(event.data() instanceof JobBound bound) || members.contains(bound.cluster())) {
             return List.of();
         }
         MemberStatusChanged unknown = new MemberStatusChanged(bound.cluster(), UNKNOWN, MEMBER_NOT_CONFIGURED,

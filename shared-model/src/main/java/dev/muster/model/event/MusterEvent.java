@@ -1,0 +1,24 @@
+package dev.muster.model.event;
+
+import java.time.Instant;
+
+/** Any event on a Muster topic: a job's lifecycle ({@link JobEvent}) or a change of fleet configuration ({@link ConfigEvent}). */
+public sealed interface MusterEvent permits JobEvent, ConfigEvent {
+
+    String id();
+
+    String source();
+
+    Instant time();
+
+    EventType type();
+
+    /** The Kafka record key: a job's fleet UID, or a configuration object's {@code Kind/namespace/name}. */
+    String key();
+
+    /** The CloudEvents subject: {@code namespace/name} of the job or object. */
+    String subject();
+
+    /** One log line for an operator. */
+    String describe();
+}
