@@ -8,8 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-
 import dev.muster.model.json.MusterJson;
 
 /**
@@ -80,6 +78,9 @@ public final class EventProcessor {
         List<? extends MusterEvent> decisions;
         try {
             decisions = handler.handle(event);
+        } catch (RejectedEventException e) {
+            stateChanges.drain();
+            return List.of(deadLetter(record, e.getMessage()));
         } catch (RuntimeException e) {
             log.log(Level.ERROR, "processing " + event.type().cloudEventType() + " of " + event.subject() + " failed", e);
             stateChanges.drain();
@@ -99,10 +100,6 @@ public final class EventProcessor {
         String payload = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
         DeadLetter letter = new DeadLetter(reason, record.topic(), record.partition(), record.offset(), record.key(),
                 payload, service, clock.instant());
-        try {
-            return new Produced(Topics.DEAD_LETTER, record.key(), MusterJson.json().writeValueAsBytes(letter));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a dead letter", e);
-        }
+        return new Produced(Topics.DEAD_LETTER, record.key(), MusterJson.toBytes(letter));
     }
 }

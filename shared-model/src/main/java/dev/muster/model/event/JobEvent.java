@@ -31,7 +31,15 @@ public record JobEvent(String id, String source, JobRef job, Instant time, JobEv
 
     /** An event caused by this one; its id is derived from this event's id, the job and the new type. */
     public JobEvent followUp(String source, JobRef job, Instant time, JobEventData data) {
-        String seed = id + "|" + job.uid() + "|" + EventType.of(data).cloudEventType();
+        return causedBy(this, source, job, time, data);
+    }
+
+    /**
+     * An event about a job caused by any event (a job's or a configuration change); its id is derived from
+     * the cause's id, the job and the new type, so processing the same cause twice yields the same ids.
+     */
+    public static JobEvent causedBy(MusterEvent cause, String source, JobRef job, Instant time, JobEventData data) {
+        String seed = cause.id() + "|" + job.uid() + "|" + EventType.of(data).cloudEventType();
         return new JobEvent(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(), source, job, time, data);
     }
 

@@ -1,6 +1,7 @@
 package dev.muster.model.event;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The Kafka topics Muster's services exchange events on. Each topic has one writer; every job event is
@@ -29,6 +30,12 @@ public final class Topics {
     /** Every topic, in the order of the flow. */
     public static final List<String> ALL = List.of(SUBMISSIONS, FLEET_CONFIG, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY,
             QUEUE_STATE, DEAD_LETTER);
+
+    /** Topics that hold the latest record per key: compacted, never trimmed by age. */
+    public static final Set<String> COMPACTED = Set.of(FLEET_CONFIG, QUEUE_STATE);
+
+    /** Topics that keep one total order across all their keys: a single partition. */
+    public static final Set<String> SINGLE_PARTITION = Set.of(FLEET_CONFIG);
 
     private Topics() {
     }

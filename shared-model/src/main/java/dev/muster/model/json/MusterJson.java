@@ -36,6 +36,28 @@ public final class MusterJson {
         return YAML;
     }
 
+    /** The value as JSON bytes. */
+    public static byte[] toBytes(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + value.getClass().getSimpleName() + " as JSON", e);
+        }
+    }
+
+    /**
+     * Reads JSON bytes as the given type.
+     *
+     * @throws IllegalArgumentException saying why, when the bytes are not that type's JSON
+     */
+    public static <T> T fromBytes(byte[] json, Class<T> type) {
+        try {
+            return JSON.readValue(json, type);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read " + type.getSimpleName() + " from JSON: " + firstLine(e.getMessage()), e);
+        }
+    }
+
     /** The first line of an exception message: parser messages go on with source excerpts a user does not need. */
     public static String firstLine(String message) {
         if (message == null) {

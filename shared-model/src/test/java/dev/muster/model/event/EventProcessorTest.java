@@ -100,6 +100,17 @@ class EventProcessorTest {
     }
 
     @Test
+    void anEventTheCoreRejectsIsDeadLetteredWithTheCoresReasonAlone() throws Exception {
+        JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
+        EventProcessor processor = new EventProcessor("s", Topics.ADMISSIONS, CLOCK, event -> {
+            throw new RejectedEventException("only one ElasticQuotaTree is supported");
+        });
+
+        assertThat(deadLetter(processor.process(consumed(EventSerde.serialize(deleted))).get(0)).reason())
+                .isEqualTo("only one ElasticQuotaTree is supported");
+    }
+
+    @Test
     void anEventTheCoreIgnoresProducesNothing() {
         JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
 

@@ -110,6 +110,20 @@ public final class JobEventClient implements AutoCloseable {
         return events;
     }
 
+    /** The latest value of every key on a compacted topic now, as the topic's owner would restore it. */
+    public Map<String, byte[]> latestByKey(String topic) {
+        Map<String, byte[]> latest = new java.util.LinkedHashMap<>();
+        scan(topic, Duration.ZERO, record -> {
+            if (record.value() == null) {
+                latest.remove(record.key());
+            } else {
+                latest.put(record.key(), record.value());
+            }
+            return Optional.<Void>empty();
+        });
+        return latest;
+    }
+
     /** Waits for the first dead letter that matches. */
     public DeadLetter awaitDeadLetter(String topic, Predicate<DeadLetter> matching, Duration timeout) {
         List<String> seen = new ArrayList<>();

@@ -156,21 +156,22 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** Creates topics that do not exist yet, with replication factor 1; existing ones are left as they are. */
     public void createTopics(Collection<String> topics, int partitions) {
+        topics.forEach(topic -> createTopic(topic, partitions, Map.of()));
+    }
+
+    /** Creates one topic with topic-level settings (e.g. {@code cleanup.policy=compact}) unless it exists. */
+    public void createTopic(String topic, int partitions, Map<String, String> settings) {
         try (Admin admin = admin()) {
-            for (String topic : topics) {
-                try {
-                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new KafkaBrokerException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e);
-                    }
-                }
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1).configs(settings))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new KafkaBrokerException("cannot create topic " + topic + ": " + e.getCause().getMessage(), e);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaBrokerException("interrupted while creating topics", e);
         } catch (TimeoutException e) {
-            throw new KafkaBrokerException("the broker did not create topics within 30 s" + logTail(), e);
+            throw new KafkaBrokerException("the broker did not create topic " + topic + " within 30 s" + logTail(), e);
         }
     }
 

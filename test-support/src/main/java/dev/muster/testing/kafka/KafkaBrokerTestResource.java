@@ -6,7 +6,8 @@ import dev.muster.model.event.Topics;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
- * Starts a real Kafka broker for a Quarkus test, creates every Muster topic, and points the service at it
+ * Starts a real Kafka broker for a Quarkus test, creates every Muster topic (compacted and single-partition
+ * where {@link Topics} says so), and points the service at it
  * ({@code kafka.bootstrap.servers}). Tests reach the broker through a field marked {@link InjectKafkaBroker},
  * e.g. to stop and restart it. Init argument {@code partitions} (default 3) sets the topics' partition count.
  */
@@ -25,7 +26,10 @@ public final class KafkaBrokerTestResource implements QuarkusTestResourceLifecyc
     @Override
     public Map<String, String> start() {
         broker = KafkaBroker.start();
-        broker.createTopics(Topics.ALL, partitions);
+        for (String topic : Topics.ALL) {
+            broker.createTopic(topic, Topics.SINGLE_PARTITION.contains(topic) ? 1 : partitions,
+                    Topics.COMPACTED.contains(topic) ? Map.of("cleanup.policy", "compact") : Map.of());
+        }
         return Map.of("kafka.bootstrap.servers", broker.bootstrapServers());
     }
 

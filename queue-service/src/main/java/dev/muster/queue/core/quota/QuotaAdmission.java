@@ -175,6 +175,26 @@ public final class QuotaAdmission {
         return evaluate(now);
     }
 
+    /**
+     * Removes the tree: every waiting job then waits with {@code NoQuotaForNamespace}.
+     *
+     * @throws TreeChangeRejectedException when jobs are admitted under it
+     */
+    public List<QuotaDecision> removeTree(Instant now) throws TreeChangeRejectedException {
+        if (!admitted.isEmpty()) {
+            throw new TreeChangeRejectedException("cannot delete the ElasticQuotaTree: " + admitted.size()
+                    + " admitted job(s) are charged to it (" + admitted.values().stream().map(admission -> admission.job().ref())
+                    .collect(Collectors.joining(", ")) + ")");
+        }
+        tree = null;
+        used.clear();
+        for (Wait wait : List.copyOf(waiting.values())) {
+            putWaiting(wait.job().uid(), new Wait(wait.job(), null, wait.waitingSince(), wait.notBefore(), wait.giveBacks(),
+                    wait.reason(), wait.message()));
+        }
+        return evaluate(now);
+    }
+
     /** Re-evaluates waiting jobs as time passes: backoffs expire and the starvation guard starts to hold capacity. */
     public List<QuotaDecision> reevaluate(Instant now) {
         return evaluate(now);

@@ -7,29 +7,30 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
+import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.relay.TransactionalRelay;
-import dev.muster.queue.core.intake.SubmissionIntake;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 
 /**
- * Consumes {@link Topics#SUBMISSIONS} and writes each decision of {@link SubmissionIntake} to
- * {@link Topics#ADMISSIONS} (unreadable records to {@link Topics#DEAD_LETTER}) exactly once (see {@link TransactionalRelay}).
+ * Consumes {@link Topics#SUBMISSIONS}, {@link Topics#FLEET_CONFIG} and {@link Topics#MEMBER_STATUS} and writes
+ * each decision of {@link FleetQueue} to {@link Topics#ADMISSIONS}, and its state to {@link Topics#QUEUE_STATE},
+ * exactly once (see {@link TransactionalRelay}).
  */
 @ApplicationScoped
-public class SubmissionListener {
+public class QueueInputListener {
 
-    static final String SUBMISSIONS = "submissions";
+    static final String INPUTS = "inputs";
     static final String ADMISSIONS = "admissions";
 
     private final TransactionalRelay relay;
 
-    SubmissionListener(@Channel(ADMISSIONS) KafkaTransactions<byte[]> transactions, EventProcessor processor) {
+    QueueInputListener(@Channel(ADMISSIONS) KafkaTransactions<byte[]> transactions, EventProcessor processor) {
         this.relay = new TransactionalRelay(transactions, processor);
     }
 
-    @Incoming(SUBMISSIONS)
+    @Incoming(INPUTS)
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         return relay.relay(batch);
     }

@@ -1,0 +1,318 @@
+package dev.muster.queue.core.queueing;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobPreempted;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.PolicyApplied;
+import dev.muster.model.event.PolicyDeleted;
+import dev.muster.model.event.QuotaTreeApplied;
+import dev.muster.model.event.QuotaTreeDeleted;
+import dev.muster.model.event.RejectedEventException;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobValidator;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.policy.PropagationPolicyValidator;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.validation.InvalidObjectException;
+import dev.muster.model.validation.Violation;
+import dev.muster.queue.core.policy.PolicyResolver;
+import dev.muster.queue.core.queueing.QueueState.Entry;
+import dev.muster.queue.core.queueing.QueueState.TrackedJob;
+import dev.muster.queue.core.quota.JobStanding;
+import dev.muster.queue.core.quota.QuotaAdmission;
+import dev.muster.queue.core.quota.QuotaDecision;
+import dev.muster.queue.core.quota.QuotaJob;
+import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.queue.core.quota.QuotaTree;
+import dev.muster.queue.core.quota.TreeChangeRejectedException;
+
+/**
+ * The queue service's whole decision: every event it consumes (submissions, deletions, finished jobs,
+ * policy and quota tree changes) in, the queued, admitted, rejected and preempted events out, and the
+ * state records that let a restarted service carry on exactly where this one stopped.
+ * <p>
+ * A submitted job is validated, resolved once against the policies, and then either bypasses quota
+ * (admitted at once, when its policy does not suspend scheduling) or waits in the quota core. A job no
+ * policy matches is not Muster's: it produces no event, but is kept, so that a policy applied later picks it up.
+ * Not thread-safe: the service feeds it one event at a time.
+ */
+public final class FleetQueue {
+
+    public static final String SOURCE = "/muster/queue-service";
+    private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
+
+    private final QuotaSettings settings;
+    private final Map<String, Integer> priorityClasses;
+    private final Clock clock;
+    private final PolicyResolver policies = new PolicyResolver();
+    private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
+    private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
+    private ElasticQuotaTree appliedTree;
+    private QuotaAdmission quota;
+    private long sequence;
+
+    /**
+     * @param priorityClasses PriorityClass values by name; a job naming an unknown class gets priority 0
+     */
+    public FleetQueue(QuotaSettings settings, Map<String, Integer> priorityClasses, Clock clock) {
+        this.settings = settings;
+        this.priorityClasses = Map.copyOf(priorityClasses);
+        this.clock = clock;
+        this.quota = new QuotaAdmission(null, settings);
+    }
+
+    /** A queue in the state its persisted records describe. */
+    public static FleetQueue restore(QuotaSettings settings, Map<String, Integer> priorityClasses, Clock clock,
+                                     Collection<Entry> records) {
+        FleetQueue queue = new FleetQueue(settings, priorityClasses, clock);
+        List<JobStanding> standings = new ArrayList<>();
+        for (Entry record : records) {
+            if (record.value() == null) {
+                continue;
+            }
+            if (QueueState.TREE.equals(record.key())) {
+                queue.appliedTree = QueueState.tree(record.value());
+            } else if (QueueState.isPolicy(record.key())) {
+                queue.policies.apply(QueueState.policy(record.value()));
+            } else if (QueueState.isJob(record.key())) {
+                TrackedJob job = QueueState.job(record.value());
+                queue.jobs.put(job.ref().uid(), job);
+                if (job.standing() != null) {
+                    standings.add(job.standing());
+                    queue.sequence = Math.max(queue.sequence, job.standing().job().sequence());
+                }
+            }
+        }
+        QuotaTree tree = queue.appliedTree == null ? null : QuotaTree.of(queue.appliedTree);
+        queue.quota = QuotaAdmission.restore(tree, settings, standings);
+        return queue;
+    }
+
+    /**
+     * The events one consumed event leads to.
+     *
+     * @throws RejectedEventException for a configuration change that cannot be accepted, with the reason
+     */
+    public List<JobEvent> handle(MusterEvent event) {
+        Instant now = clock.instant();
+        List<JobEvent> out = new ArrayList<>();
+        if (event instanceof ConfigEvent config) {
+            List<QuotaDecision> decisions = switch (config.type()) {
+                case POLICY_APPLIED -> applyPolicy(((PolicyApplied) config.data()).policy(), event, now, out);
+                case POLICY_DELETED -> deletePolicy((PolicyDeleted) config.data());
+                case QUOTA_TREE_APPLIED -> applyTree(((QuotaTreeApplied) config.data()).tree(), now);
+                case QUOTA_TREE_DELETED -> deleteTree((QuotaTreeDeleted) config.data(), now);
+                default -> List.of();
+            };
+            out.addAll(toEvents(decisions, event, now));
+        } else if (event instanceof JobEvent job) {
+            if (job.data() instanceof JobSubmitted submitted) {
+                submit(job, submitted.job(), now, out);
+            } else if (job.data() instanceof JobDeleted || job.data() instanceof JobFinished) {
+                out.addAll(toEvents(release(job.job().uid(), now), event, now));
+            }
+        }
+        recordChanges();
+        return out;
+    }
+
+    /** The state records changed by the events handled since the last call, for the compacted state topic. */
+    public List<Entry> drainState() {
+        List<Entry> drained = new ArrayList<>();
+        pendingState.forEach((key, value) -> drained.add(new Entry(key, value)));
+        pendingState.clear();
+        return drained;
+    }
+
+    /** The jobs tracked now, for metrics and explanations. */
+    public Collection<TrackedJob> jobs() {
+        return List.copyOf(jobs.values());
+    }
+
+    public QuotaAdmission quota() {
+        return quota;
+    }
+
+    // --- jobs -------------------------------------------------------------------------------------------------
+
+    private void submit(JobEvent event, PyTorchJob job, Instant now, List<JobEvent> out) {
+        String uid = event.job().uid();
+        if (jobs.containsKey(uid)) {
+            return;
+        }
+        if (job == null) {
+            out.add(event.followUp(SOURCE, event.job(), now, new JobRejected(List.of("data.job: is required"))));
+            return;
+        }
+        List<Violation> violations = PyTorchJobValidator.validate(job);
+        if (!violations.isEmpty()) {
+            out.add(event.followUp(SOURCE, event.job(), now, new JobRejected(violations.stream().map(Violation::toString).toList())));
+            return;
+        }
+        TrackedJob tracked = new TrackedJob(event.job(), job, null, JobDemand.of(job).total(), null);
+        Optional<PropagationPolicy> policy = policies.resolve(job);
+        if (policy.isEmpty()) {
+            LOG.log(System.Logger.Level.DEBUG, "job " + event.job() + " matches no PropagationPolicy; it is not Muster's until one does");
+            jobs.put(uid, tracked);
+            pendingState.put(QueueState.jobKey(uid), QueueState.encode(tracked));
+            return;
+        }
+        out.addAll(place(tracked, policy.get(), event, now));
+    }
+
+    /** A job with its effective policy: bypasses quota, or enters its queue. */
+    private List<JobEvent> place(TrackedJob tracked, PropagationPolicy policy, MusterEvent cause, Instant now) {
+        TrackedJob matched = new TrackedJob(tracked.ref(), tracked.job(), policy, tracked.demand(), null);
+        if (!policy.getSpec().queued()) {
+            forget(tracked.ref().uid());
+            return List.of(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job(), policy, null, tracked.demand())));
+        }
+        jobs.put(tracked.ref().uid(), matched);
+        QuotaJob quotaJob = new QuotaJob(tracked.ref().uid(), tracked.ref().namespace(), tracked.ref().name(), tracked.demand(),
+                priorityOf(tracked.job()), cause.time(), ++sequence);
+        return toEvents(quota.submit(quotaJob, now), cause, now);
+    }
+
+    private List<QuotaDecision> release(String uid, Instant now) {
+        if (!jobs.containsKey(uid)) {
+            return List.of();
+        }
+        forget(uid);
+        return quota.release(uid, now);
+    }
+
+    private void forget(String uid) {
+        if (jobs.remove(uid) != null) {
+            pendingState.put(QueueState.jobKey(uid), null);
+        }
+    }
+
+    private int priorityOf(PyTorchJob job) {
+        if (job.getSpec().runPolicy() == null || job.getSpec().runPolicy().schedulingPolicy() == null
+                || job.getSpec().runPolicy().schedulingPolicy().priorityClass() == null) {
+            return 0;
+        }
+        return priorityClasses.getOrDefault(job.getSpec().runPolicy().schedulingPolicy().priorityClass(), 0);
+    }
+
+    // --- configuration ----------------------------------------------------------------------------------------
+
+    private List<QuotaDecision> applyPolicy(PropagationPolicy policy, MusterEvent cause, Instant now, List<JobEvent> out) {
+        List<Violation> violations = PropagationPolicyValidator.validate(policy);
+        if (!violations.isEmpty()) {
+            throw new RejectedEventException(new InvalidObjectException("PropagationPolicy " + policy.getMetadata().getNamespace()
+                    + "/" + policy.getMetadata().getName(), violations).getMessage());
+        }
+        policies.apply(policy);
+        pendingState.put(QueueState.policyKey(policy.getMetadata().getNamespace(), policy.getMetadata().getName()), QueueState.encode(policy));
+        // Jobs that matched no policy so far may be Muster's now.
+        for (TrackedJob waiting : List.copyOf(jobs.values())) {
+            if (waiting.policy() == null) {
+                policies.resolve(waiting.job()).ifPresent(matched -> out.addAll(place(waiting, matched, cause, now)));
+            }
+        }
+        return List.of();
+    }
+
+    private List<QuotaDecision> deletePolicy(PolicyDeleted deleted) {
+        policies.delete(deleted.namespace(), deleted.name());
+        pendingState.put(QueueState.policyKey(deleted.namespace(), deleted.name()), null);
+        return List.of();
+    }
+
+    private List<QuotaDecision> applyTree(ElasticQuotaTree tree, Instant now) {
+        String name = tree.getMetadata().getNamespace() + "/" + tree.getMetadata().getName();
+        if (appliedTree != null && !(appliedTree.getMetadata().getNamespace() + "/" + appliedTree.getMetadata().getName()).equals(name)) {
+            throw new RejectedEventException("ElasticQuotaTree " + name + " rejected: only one tree is supported and "
+                    + appliedTree.getMetadata().getNamespace() + "/" + appliedTree.getMetadata().getName() + " is applied");
+        }
+        QuotaTree parsed;
+        try {
+            parsed = QuotaTree.of(tree);
+        } catch (InvalidObjectException e) {
+            throw new RejectedEventException(e.getMessage());
+        }
+        try {
+            List<QuotaDecision> decisions = quota.replaceTree(parsed, now);
+            appliedTree = tree;
+            pendingState.put(QueueState.TREE, QueueState.encode(tree));
+            return decisions;
+        } catch (TreeChangeRejectedException e) {
+            throw new RejectedEventException("ElasticQuotaTree " + name + " rejected: " + e.getMessage());
+        }
+    }
+
+    private List<QuotaDecision> deleteTree(QuotaTreeDeleted deleted, Instant now) {
+        if (appliedTree == null || !appliedTree.getMetadata().getName().equals(deleted.name())) {
+            return List.of();
+        }
+        try {
+            List<QuotaDecision> decisions = quota.removeTree(now);
+            appliedTree = null;
+            pendingState.put(QueueState.TREE, null);
+            return decisions;
+        } catch (TreeChangeRejectedException e) {
+            throw new RejectedEventException(e.getMessage());
+        }
+    }
+
+    // --- decisions to events and state ------------------------------------------------------------------------
+
+    private List<JobEvent> toEvents(List<QuotaDecision> decisions, MusterEvent cause, Instant now) {
+        List<JobEvent> events = new ArrayList<>(decisions.size());
+        for (QuotaDecision decision : decisions) {
+            TrackedJob tracked = jobs.get(decision.job().uid());
+            if (tracked == null) {
+                continue;
+            }
+            if (decision instanceof QuotaDecision.Admitted admitted) {
+                events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job(), tracked.policy(), admitted.leaf(), tracked.demand())));
+            } else if (decision instanceof QuotaDecision.Waiting waiting) {
+                events.add(followUp(cause, tracked.ref(), now, new JobQueued(waiting.queue(), waiting.reason(), waiting.message(),
+                        waiting.position() == 0 ? null : waiting.position(), tracked.demand())));
+            } else if (decision instanceof QuotaDecision.Preempted preempted) {
+                events.add(followUp(cause, tracked.ref(), now, new JobPreempted(preempted.by().ref(), preempted.message())));
+            }
+        }
+        return events;
+    }
+
+    private static JobEvent followUp(MusterEvent cause, JobRef job, Instant now, JobEventData data) {
+        return JobEvent.causedBy(cause, SOURCE, job, now, data);
+    }
+
+    /** Persists the standing of every job whose standing the quota core changed, and of jobs that left. */
+    private void recordChanges() {
+        for (String uid : quota.drainChanges()) {
+            TrackedJob tracked = jobs.get(uid);
+            if (tracked == null) {
+                pendingState.put(QueueState.jobKey(uid), null);
+            } else {
+                TrackedJob current = new TrackedJob(tracked.ref(), tracked.job(), tracked.policy(), tracked.demand(),
+                        quota.standing(uid).orElse(null));
+                jobs.put(uid, current);
+                pendingState.put(QueueState.jobKey(uid), QueueState.encode(current));
+            }
+        }
+    }
+
+}

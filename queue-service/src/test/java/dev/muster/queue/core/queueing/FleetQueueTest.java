@@ -1,0 +1,192 @@
+package dev.muster.queue.core.queueing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.PolicyApplied;
+import dev.muster.model.event.QuotaTreeApplied;
+import dev.muster.model.event.RejectedEventException;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.queueing.QueueState.Entry;
+import dev.muster.queue.core.quota.QuotaSettings;
+
+class FleetQueueTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T17:00:00Z");
+    private static final Clock CLOCK = Clock.fixed(T0, ZoneOffset.UTC);
+    private static final ResourceList SEED_DEMAND = ResourceList.parse(Map.of("cpu", "4010m", "memory", "4Gi"));
+
+    private final FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), Map.of("high", 1000), CLOCK);
+
+    static String seed(String name) {
+        try (InputStream in = FleetQueueTest.class.getResourceAsStream("/seed/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static ConfigEvent seedTree() {
+        return ConfigEvent.create("/test", T0, new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class)));
+    }
+
+    static ConfigEvent policy(String file) {
+        return ConfigEvent.create("/test", T0, new PolicyApplied(Manifests.read(seed(file), PropagationPolicy.class)));
+    }
+
+    static JobEvent submitted(String name, int second) {
+        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
+        job.getMetadata().setName(name);
+        return JobEvent.create("/test", new JobRef("default", name, name + "-uid"), T0.plusSeconds(second), new JobSubmitted(job));
+    }
+
+    static JobEvent finished(String name) {
+        return JobEvent.create("/test", new JobRef("default", name, name + "-uid"), T0, new JobFinished("cluster-a", "Succeeded", null));
+    }
+
+    @Test
+    void theSeedWalkthroughOneJobRunsTheSecondWaitsThenRuns() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+
+        List<JobEvent> first = queue.handle(submitted("pytorch-test", 1));
+        List<JobEvent> second = queue.handle(submitted("pytorch-test-2", 2));
+        List<JobEvent> afterFinish = queue.handle(finished("pytorch-test"));
+
+        assertThat(first).singleElement().satisfies(event -> {
+            assertThat(event.job().name()).isEqualTo("pytorch-test");
+            assertThat(event.data()).isInstanceOfSatisfying(JobAdmitted.class, admitted -> {
+                assertThat(admitted.quotaLeaf()).isEqualTo("child-2");
+                assertThat(admitted.policy().getMetadata().getName()).isEqualTo("example-policy");
+                assertThat(admitted.job().getMetadata().getName()).isEqualTo("pytorch-test");
+                assertThat(admitted.demand()).isEqualTo(SEED_DEMAND);
+            });
+        });
+        assertThat(second).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobQueued.class, queued -> {
+            assertThat(queued.reason()).isEqualTo("QuotaExceeded");
+            assertThat(queued.message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+            assertThat(queued.position()).isEqualTo(1);
+            assertThat(queued.queue()).startsWith("root-child-2-");
+        });
+        assertThat(afterFinish).singleElement().satisfies(event -> {
+            assertThat(event.job().name()).isEqualTo("pytorch-test-2");
+            assertThat(event.data()).isInstanceOf(JobAdmitted.class);
+        });
+    }
+
+    @Test
+    void aPolicyWithoutSuspensionSendsTheJobStraightToPlacement() {
+        queue.handle(policy("propagation-policy-gang.yaml"));
+
+        assertThat(queue.handle(submitted("pytorch-test", 1))).singleElement().extracting(JobEvent::data)
+                .isInstanceOfSatisfying(JobAdmitted.class, admitted -> assertThat(admitted.quotaLeaf()).isNull());
+        assertThat(queue.jobs()).isEmpty();
+    }
+
+    @Test
+    void aJobNoPolicyMatchesProducesNothingUntilAPolicyArrives() {
+        assertThat(queue.handle(submitted("pytorch-test", 1))).isEmpty();
+
+        List<JobEvent> onPolicy = queue.handle(policy("propagation-policy-gang-queue.yaml"));
+
+        assertThat(onPolicy).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobQueued.class, queued ->
+                assertThat(queued.reason()).isEqualTo("NoQuotaForNamespace"));
+    }
+
+    @Test
+    void anInvalidJobIsRejectedWithEveryReason() {
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent bad = submitted("pytorch-test", 1);
+        ((JobSubmitted) bad.data()).job().getSpec().pytorchReplicaSpecs().remove("Master");
+        ((JobSubmitted) bad.data()).job().getSpec().pytorchReplicaSpecs().computeIfPresent("Worker",
+                (type, spec) -> new dev.muster.model.job.ReplicaSpec(0, spec.restartPolicy(), spec.template()));
+
+        assertThat(queue.handle(bad)).singleElement().extracting(JobEvent::data)
+                .isEqualTo(new JobRejected(List.of("spec.pytorchReplicaSpecs: total replicas must be > 0, got 0")));
+    }
+
+    @Test
+    void aSecondTreeAnInvalidTreeAndATreeThatStrandsJobsAreRefusedWithTheReason() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        ElasticQuotaTree other = Manifests.read(seed("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: other"), ElasticQuotaTree.class);
+        ElasticQuotaTree invalid = Manifests.read(seed("elastic-quota-tree.yaml").replace("kube-queue/max-jobs: 1 ", "kube-queue/max-jobs: -1 "), ElasticQuotaTree.class);
+        ElasticQuotaTree renamedLeaf = Manifests.read(seed("elastic-quota-tree.yaml").replace("- name: child-2", "- name: child-3"), ElasticQuotaTree.class);
+
+        assertThatThrownBy(() -> queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(other))))
+                .isInstanceOf(RejectedEventException.class)
+                .hasMessage("ElasticQuotaTree kube-system/other rejected: only one tree is supported and kube-system/elasticquotatree is applied");
+        assertThatThrownBy(() -> queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(invalid))))
+                .hasMessage("ElasticQuotaTree elasticquotatree is invalid: spec.root.children[0].max.kube-queue/max-jobs: must not be negative, got -1");
+        assertThatThrownBy(() -> queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(renamedLeaf))))
+                .hasMessage("ElasticQuotaTree kube-system/elasticquotatree rejected: cannot remove quota leaf \"child-2\": 1 admitted job(s) charged to it (default/pytorch-test)");
+    }
+
+    @Test
+    void aJobDeletedWhileWaitingLeavesItsQueueQuietly() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        List<JobEvent> deleted = queue.handle(JobEvent.create("/t", new JobRef("default", "pytorch-test-2", "pytorch-test-2-uid"), T0, new JobDeleted("owner")));
+
+        assertThat(deleted).isEmpty();
+        assertThat(queue.handle(finished("pytorch-test"))).isEmpty();
+        assertThat(queue.jobs()).isEmpty();
+    }
+
+    @Test
+    void aQueueRestoredFromItsStateRecordsDecidesAsTheOneThatStopped() {
+        Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+        List<Object> inputs = List.of(seedTree(), policy("propagation-policy-gang-queue.yaml"), submitted("pytorch-test", 1),
+                submitted("pytorch-test-2", 2), submitted("pytorch-test-3", 3));
+        for (Object input : inputs) {
+            queue.handle((dev.muster.model.event.MusterEvent) input);
+            compact(stateTopic, queue.drainState());
+        }
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of("high", 1000), CLOCK,
+                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+
+        JobEvent finish = finished("pytorch-test");
+        assertThat(restored.handle(finish)).isEqualTo(queue.handle(finish));
+        assertThat(restored.quota().queue("child-2")).isEqualTo(queue.quota().queue("child-2"));
+        assertThat(stateTopic).containsKeys("tree", "policy/default/example-policy", "job/pytorch-test-uid");
+    }
+
+    private static void compact(Map<String, byte[]> topic, List<Entry> records) {
+        for (Entry record : records) {
+            if (record.value() == null) {
+                topic.remove(record.key());
+            } else {
+                topic.put(record.key(), record.value());
+            }
+        }
+    }
+}

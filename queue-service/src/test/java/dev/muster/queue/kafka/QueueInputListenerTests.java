@@ -1,0 +1,172 @@
+package dev.muster.queue.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.DeadLetter;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.PolicyApplied;
+import dev.muster.model.event.QuotaTreeApplied;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.ReplicaSpec;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.queueing.FleetQueue;
+import dev.muster.testing.kafka.InjectKafkaBroker;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.service.ServiceHealthContract;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+@QuarkusTest
+@WithTestResource(KafkaBrokerTestResource.class)
+class QueueInputListenerTests extends ServiceHealthContract {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    @InjectKafkaBroker
+    KafkaBroker broker;
+
+    @ConfigProperty(name = "mp.messaging.incoming.inputs.topics")
+    List<String> inputTopics;
+
+    @ConfigProperty(name = "mp.messaging.outgoing.admissions.topic")
+    String admissionsTopic;
+
+    private static String seed(String name) {
+        try (InputStream in = QueueInputListenerTests.class.getResourceAsStream("/seed/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The seed's queue policy, in a namespace of the test's own so tests do not share quota. */
+    private static ConfigEvent queuePolicyIn(String namespace) {
+        PropagationPolicy policy = Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class);
+        policy.getMetadata().setNamespace(namespace);
+        return ConfigEvent.create("/test", Instant.now(), new PolicyApplied(policy));
+    }
+
+    private static JobEvent submission(String namespace, String name) {
+        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
+        job.getMetadata().setName(name);
+        job.getMetadata().setNamespace(namespace);
+        return JobEvent.create("/test", new JobRef(namespace, name, UUID.randomUUID().toString()), Instant.now(), new JobSubmitted(job));
+    }
+
+    private static JobEvent decisionOn(JobEventClient client, JobEvent about, Class<?> type) {
+        return client.await(Topics.ADMISSIONS, event -> event.job().equals(about.job()) && type.isInstance(event.data()), DEADLINE);
+    }
+
+    @Test
+    void theChannelsUseTheSharedTopicNames() {
+        assertThat(inputTopics).containsExactly(Topics.SUBMISSIONS, Topics.FLEET_CONFIG, Topics.MEMBER_STATUS);
+        assertThat(admissionsTopic).isEqualTo(Topics.ADMISSIONS);
+    }
+
+    @Test
+    void theSeedWalkthroughOverTheBrokerOneJobRunsTheSecondWaitsThenRuns() {
+        JobEvent first = submission("default", "pytorch-test");
+        JobEvent second = submission("default", "pytorch-test-2");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
+                    new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class))));
+            client.send(Topics.FLEET_CONFIG, queuePolicyIn("default"));
+            client.send(Topics.SUBMISSIONS, first);
+            client.send(Topics.SUBMISSIONS, second);
+
+            JobEvent admitted = decisionOn(client, first, JobAdmitted.class);
+            JobEvent queued = decisionOn(client, second, JobQueued.class);
+            client.send(Topics.MEMBER_STATUS, JobEvent.create("/test", first.job(), Instant.now(), new JobFinished("cluster-a", "Succeeded", null)));
+            JobEvent admittedAfter = decisionOn(client, second, JobAdmitted.class);
+
+            assertThat(admitted.source()).isEqualTo(FleetQueue.SOURCE);
+            assertThat(((JobAdmitted) admitted.data()).quotaLeaf()).isEqualTo("child-2");
+            assertThat(((JobAdmitted) admitted.data()).demand()).isEqualTo(ResourceList.parse(Map.of("cpu", "4010m", "memory", "4Gi")));
+            assertThat(((JobQueued) queued.data()).message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+            assertThat(((JobAdmitted) admittedAfter.data()).quotaLeaf()).isEqualTo("child-2");
+            // The service's state is on its compacted topic, as a restarted instance would read it.
+            assertThat(client.latestByKey(Topics.QUEUE_STATE)).containsKeys("tree", "policy/default/example-policy",
+                    "job/" + second.job().uid()).doesNotContainKey("job/" + first.job().uid());
+        }
+    }
+
+    @Test
+    void decisionsResumeAfterTheBrokerCrashesAndComesBack() {
+        JobEvent beforeCrash = submission("crash", "before-crash");
+        JobEvent afterCrash = submission("crash", "after-crash");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, queuePolicyIn("crash"));
+            client.send(Topics.SUBMISSIONS, beforeCrash);
+            decisionOn(client, beforeCrash, JobQueued.class);
+
+            broker.kill();
+            broker.startAgain();
+            client.send(Topics.SUBMISSIONS, afterCrash);
+
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(afterCrash.job()), Duration.ofSeconds(60));
+            // Exactly once across the crash: the decision made before it is not made again.
+            assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().equals(beforeCrash.job())).hasSize(1);
+        }
+    }
+
+    @Test
+    void anUnreadableRecordIsDeadLetteredAndTheNextSubmissionIsStillDecided() {
+        JobEvent invalid = submission("dead-letters", "bad-replicas");
+        PyTorchJob job = ((JobSubmitted) invalid.data()).job();
+        job.getSpec().pytorchReplicaSpecs().put("Worker", new ReplicaSpec(-1, "OnFailure", job.getSpec().pytorchReplicaSpecs().get("Worker").template()));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.sendRaw(Topics.SUBMISSIONS, "garbage-key", "this is not an event".getBytes(StandardCharsets.UTF_8));
+            client.send(Topics.SUBMISSIONS, invalid);
+
+            DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> "garbage-key".equals(dead.key()), DEADLINE);
+            JobEvent rejected = decisionOn(client, invalid, JobRejected.class);
+
+            assertThat(letter.reason()).startsWith("not JSON: ");
+            assertThat(letter.payload()).isEqualTo("this is not an event");
+            assertThat(letter.service()).isEqualTo("queue-service");
+            assertThat(rejected.data()).isEqualTo(new JobRejected(List.of("spec.pytorchReplicaSpecs.Worker.replicas: must be >= 0, got -1")));
+        }
+    }
+
+    @Test
+    void aSecondQuotaTreeIsDeadLetteredWithTheReason() {
+        ElasticQuotaTree first = Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class);
+        ElasticQuotaTree second = Manifests.read(seed("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: another-tree"),
+                ElasticQuotaTree.class);
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(first)));
+            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(second)));
+
+            DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> dead.reason().contains("another-tree"), DEADLINE);
+
+            assertThat(letter.reason()).isEqualTo("ElasticQuotaTree kube-system/another-tree rejected: only one tree is supported"
+                    + " and kube-system/elasticquotatree is applied");
+            assertThat(letter.topic()).isEqualTo(Topics.FLEET_CONFIG);
+        }
+    }
+}
