@@ -2,7 +2,6 @@ package dev.muster.testing.kafka;
 
 import java.util.Map;
 
-import dev.muster.model.event.Topics;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /**
@@ -26,10 +25,7 @@ public final class KafkaBrokerTestResource implements QuarkusTestResourceLifecyc
     @Override
     public Map<String, String> start() {
         broker = KafkaBroker.start();
-        for (String topic : Topics.ALL) {
-            broker.createTopic(topic, Topics.SINGLE_PARTITION.contains(topic) ? 1 : partitions,
-                    Topics.COMPACTED.contains(topic) ? Map.of("cleanup.policy", "compact") : Map.of());
-        }
+        MusterTopics.create(broker, partitions);
         return Map.of("kafka.bootstrap.servers", broker.bootstrapServers());
     }
 

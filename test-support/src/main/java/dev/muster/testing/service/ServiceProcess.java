@@ -1,0 +1,107 @@
+package dev.muster.testing.service;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A packaged Muster service ({@code java -jar quarkus-run.jar}) run as its own process, as in production: for
+ * tests that kill a service at an arbitrary moment and start it again.
+ */
+public final class ServiceProcess implements AutoCloseable {
+
+    private final Path jar;
+    private final Map<String, String> properties;
+    private final int port;
+    private final Path log;
+    private Process process;
+
+    private ServiceProcess(Path jar, Map<String, String> properties, int port, Path log) {
+        this.jar = jar;
+        this.properties = Map.copyOf(properties);
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Starts the service with these system properties on a free HTTP port and waits until it is ready. */
+    public static ServiceProcess start(Path jar, Map<String, String> properties, Duration timeout) throws IOException {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " does not exist: package the service first (mvn package)");
+        }
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        // Beside the build output, so a failing test can point at it and a clean build removes it.
+        Path logs = Files.createDirectories(Path.of("target", "service-logs"));
+        ServiceProcess service = new ServiceProcess(jar, properties, port, Files.createTempFile(logs, jar.getFileName() + "-", ".log"));
+        service.startAgain(timeout);
+        return service;
+    }
+
+    /** Starts the service again after {@link #kill()}, with the same settings. */
+    public void startAgain(Duration timeout) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx256m");
+        command.add("-Dquarkus.http.port=" + port);
+        properties.forEach((name, value) -> command.add("-D" + name + "=" + value));
+        command.add("-jar");
+        command.add(jar.toString());
+        process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        awaitReady(timeout);
+    }
+
+    /** Kills the service at once (SIGKILL), as a crash would. */
+    public void kill() throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The service's combined output, for a failing test to show. */
+    public Path log() {
+        return log;
+    }
+
+    private void awaitReady(Duration timeout) {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the service exited with status " + process.exitValue() + "; see " + log);
+            }
+            try {
+                if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return;
+                }
+                process.onExit().get(200, TimeUnit.MILLISECONDS);
+            } catch (IOException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // not up yet: ask again until the deadline
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the service", e);
+            }
+        }
+        throw new IllegalStateException("the service was not ready within " + timeout + "; see " + log);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        kill();
+    }
+}
