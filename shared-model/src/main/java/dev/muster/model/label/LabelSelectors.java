@@ -43,14 +43,21 @@ public final class LabelSelectors {
     }
 
     private static boolean holds(LabelSelectorRequirement requirement, Map<String, String> labels) {
-        String value = labels.get(requirement.getKey());
-        List<String> values = requirement.getValues() == null ? List.of() : requirement.getValues();
-        return switch (requirement.getOperator()) {
-            case "In" -> value != null && values.contains(value);
-            case "NotIn" -> value == null || !values.contains(value);
+        return holds(requirement.getOperator(), labels.get(requirement.getKey()), requirement.getValues());
+    }
+
+    /**
+     * Whether a label's value (null when the label is absent) satisfies a set-based requirement: {@code In},
+     * {@code NotIn}, {@code Exists} or {@code DoesNotExist}, as label selectors and node selector terms share them.
+     */
+    public static boolean holds(String operator, String value, List<String> values) {
+        List<String> allowed = values == null ? List.of() : values;
+        return switch (operator) {
+            case "In" -> value != null && allowed.contains(value);
+            case "NotIn" -> value == null || !allowed.contains(value);
             case "Exists" -> value != null;
             case "DoesNotExist" -> value == null;
-            default -> throw new IllegalArgumentException("unknown label selector operator " + requirement.getOperator());
+            default -> throw new IllegalArgumentException("unknown label selector operator " + operator);
         };
     }
 

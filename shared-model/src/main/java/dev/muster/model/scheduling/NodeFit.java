@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.muster.model.label.LabelSelectors;
 import dev.muster.model.resource.Quantities;
 import io.fabric8.kubernetes.api.model.NodeSelector;
 import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
@@ -103,12 +104,9 @@ public final class NodeFit {
         String value = labels.get(requirement.getKey());
         List<String> values = requirement.getValues() == null ? List.of() : requirement.getValues();
         return switch (requirement.getOperator()) {
-            case "In" -> value != null && values.contains(value);
-            case "NotIn" -> value == null || !values.contains(value);
-            case "Exists" -> value != null;
-            case "DoesNotExist" -> value == null;
             case "Gt" -> value != null && values.size() == 1 && compareIntegers(value, values.get(0)) > 0;
             case "Lt" -> value != null && values.size() == 1 && compareIntegers(value, values.get(0)) < 0;
+            case "In", "NotIn", "Exists", "DoesNotExist" -> LabelSelectors.holds(requirement.getOperator(), value, values);
             default -> false;
         };
     }
