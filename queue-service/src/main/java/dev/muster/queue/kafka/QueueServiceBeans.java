@@ -7,6 +7,7 @@ import jakarta.inject.Singleton;
 
 import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
+import dev.muster.queue.core.queueing.FleetQueue;
 
 /** Wires the plain-Java core into CDI. */
 public class QueueServiceBeans {
@@ -14,6 +15,8 @@ public class QueueServiceBeans {
     @Produces
     @Singleton
     EventProcessor inputProcessor(QueueStateStore store) {
-        return new EventProcessor("queue-service", Topics.ADMISSIONS, Clock.systemUTC(), store::handle, store::drainState);
+        // The queue service is where submissions enter: a job whose record cannot be read is told why.
+        return new EventProcessor("queue-service", Topics.ADMISSIONS, Clock.systemUTC(), store::handle, store::drainState)
+                .rejectingUnreadableJobs(FleetQueue.SOURCE);
     }
 }

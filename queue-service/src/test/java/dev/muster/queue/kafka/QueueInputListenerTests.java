@@ -154,6 +154,43 @@ class QueueInputListenerTests extends ServiceHealthContract {
     }
 
     @Test
+    void aProducerMaySendTheManifestAsYamlAndAnUnreadableOneRejectsItsJob() {
+        String yaml = seed("pytorch-job.yaml").replace("namespace: default", "namespace: yaml-path").replace("name: pytorch-test\n", "name: from-yaml\n");
+        String readable = envelope("yaml-path/from-yaml", "uid-yaml-1", quoted(yaml));
+        String unreadable = envelope("yaml-path/wrong-kind", "uid-yaml-2", quoted("apiVersion: batch/v1\nkind: Job\nmetadata: {name: wrong-kind}\n"));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, queuePolicyIn("yaml-path"));
+            client.sendRaw(Topics.SUBMISSIONS, "uid-yaml-1", readable.getBytes(StandardCharsets.UTF_8));
+            client.sendRaw(Topics.SUBMISSIONS, "uid-yaml-2", unreadable.getBytes(StandardCharsets.UTF_8));
+
+            JobEvent queued = client.await(Topics.ADMISSIONS, event -> event.job().uid().equals("uid-yaml-1"), DEADLINE);
+            JobEvent rejected = client.await(Topics.ADMISSIONS, event -> event.job().uid().equals("uid-yaml-2"), DEADLINE);
+            DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> "uid-yaml-2".equals(dead.key()), DEADLINE);
+
+            assertThat(queued.data()).isInstanceOf(JobQueued.class);
+            assertThat(rejected.data()).isInstanceOfSatisfying(JobRejected.class, data -> assertThat(data.reasons()).containsExactly(
+                    "submitted manifest: unknown kind \"Job\" (apiVersion \"batch/v1\"); Muster accepts PyTorchJob (kubeflow.org/v1),"
+                            + " PropagationPolicy (policy.one.alibabacloud.com/v1alpha1), ElasticQuotaTree (scheduling.sigs.k8s.io/v1beta1),"
+                            + " Queue (scheduling.x-k8s.io/v1alpha1), QueueUnit (scheduling.x-k8s.io/v1alpha1)"));
+            assertThat(letter.reason()).isEqualTo(((JobRejected) rejected.data()).reasons().get(0));
+        }
+    }
+
+    private static String envelope(String subject, String uid, String data) {
+        return "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.submitted\",\"id\":\"" + UUID.randomUUID() + "\","
+                + "\"source\":\"/producer\",\"subject\":\"" + subject + "\",\"jobuid\":\"" + uid + "\","
+                + "\"time\":\"2026-11-29T17:00:00Z\",\"data\":" + data + "}";
+    }
+
+    private static String quoted(String text) {
+        try {
+            return dev.muster.model.json.MusterJson.json().writeValueAsString(text);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void aSecondQuotaTreeIsDeadLetteredWithTheReason() {
         ElasticQuotaTree first = Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class);
         ElasticQuotaTree second = Manifests.read(seed("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: another-tree"),

@@ -47,6 +47,7 @@ public final class EventProcessor {
     private final Clock clock;
     private final Handler handler;
     private final StateChanges stateChanges;
+    private final String rejectionSource;
     private final Logger log;
 
     /**
@@ -59,6 +60,12 @@ public final class EventProcessor {
 
     /** For a stateful core: its state changes are produced after its decisions, in the same transaction. */
     public EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges) {
+        this(service, outputTopic, clock, handler, stateChanges, null);
+    }
+
+    private EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges,
+                           String rejectionSource) {
+        this.rejectionSource = rejectionSource;
         this.stateChanges = Objects.requireNonNull(stateChanges, "stateChanges");
         this.service = Objects.requireNonNull(service, "service");
         this.outputTopic = Objects.requireNonNull(outputTopic, "outputTopic");
@@ -67,12 +74,23 @@ public final class EventProcessor {
         this.log = System.getLogger("dev.muster." + service);
     }
 
-    /** What to produce for one consumed record: the core's decisions, or one dead letter. */
+    /**
+     * This processor, also telling a job that its record could not be read: a {@code rejected} event from the
+     * given source on the output topic, beside the dead letter. For the service that accepts submissions.
+     */
+    public EventProcessor rejectingUnreadableJobs(String source) {
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"));
+    }
+
+    /** What to produce for one consumed record: the core's decisions, or a dead letter (and the job's rejection). */
     public List<Produced> process(Consumed record) {
         MusterEvent event;
         try {
             event = EventSerde.deserialize(record.value());
         } catch (MalformedEventException e) {
+            if (rejectionSource != null && e.job().isPresent()) {
+                return List.of(deadLetter(record, e.getMessage()), rejection(record, e.job().get(), e.getMessage()));
+            }
             return List.of(deadLetter(record, e.getMessage()));
         }
         List<? extends MusterEvent> decisions;
@@ -93,6 +111,15 @@ public final class EventProcessor {
         }
         produced.addAll(stateChanges.drain());
         return produced;
+    }
+
+    private Produced rejection(Consumed record, JobRef job, String reason) {
+        // The id comes from the record's place in the log, so reading the record again rejects it with the same id.
+        String seed = record.topic() + "-" + record.partition() + "@" + record.offset() + "|rejected";
+        JobEvent rejected = new JobEvent(java.util.UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(),
+                rejectionSource, job, clock.instant(), new JobRejected(List.of(reason)));
+        log.log(Level.INFO, rejected.describe());
+        return new Produced(outputTopic, job.uid(), EventSerde.serialize(rejected));
     }
 
     private Produced deadLetter(Consumed record, String reason) {

@@ -10,7 +10,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.ManifestException;
+import dev.muster.model.json.Manifests;
 import dev.muster.model.json.MusterJson;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 
 /**
  * Writes and reads Muster events as CloudEvents 1.0 in JSON structured mode, the one wire format of every
@@ -87,18 +91,61 @@ public final class EventSerde {
         String source = required(node, "source");
         String subject = required(node, "subject");
         JobRef job = type.isJobEvent() ? job(subject, required(node, "jobuid")) : null;
-        Instant time = time(required(node, "time"));
+        Instant time;
+        try {
+            time = time(required(node, "time"));
+        } catch (MalformedEventException e) {
+            throw new MalformedEventException(job, e.getMessage());
+        }
         JsonNode data = node.get("data");
+        if (type == EventType.SUBMITTED) {
+            return new JobEvent(id, source, job, time, new JobSubmitted(submittedJob(job, data)));
+        }
         if (data == null || !data.isObject()) {
-            throw new MalformedEventException("missing data object of " + typeName);
+            throw new MalformedEventException(job, "missing data object of " + typeName);
         }
         try {
             Object value = JSON.treeToValue(data, type.dataType());
             return job != null ? new JobEvent(id, source, job, time, (JobEventData) value)
                     : new ConfigEvent(id, source, time, (ConfigEventData) value);
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new MalformedEventException("data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
+            throw new MalformedEventException(job, "data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
         }
+    }
+
+    /**
+     * The manifest of a submission. Producers may send it as the data object itself, as JSON or YAML text, or
+     * as {@code {"job": manifest}}; a manifest without a name or namespace takes them from the subject.
+     */
+    private static PyTorchJob submittedJob(JobRef job, JsonNode data) throws MalformedEventException {
+        PyTorchJob manifest;
+        try {
+            if (data != null && data.isTextual()) {
+                manifest = Manifests.read(data.asText(), PyTorchJob.class);
+            } else if (data != null && data.isObject() && data.has("job") && !data.has("kind")) {
+                manifest = Manifests.read(data.get("job"), PyTorchJob.class);
+            } else if (data != null && data.isObject()) {
+                manifest = Manifests.read(data, PyTorchJob.class);
+            } else {
+                throw new MalformedEventException(job, "data of " + EventType.SUBMITTED.cloudEventType()
+                        + " must be a PyTorchJob manifest: an object, JSON or YAML text, or {\"job\": manifest}");
+            }
+        } catch (ManifestException e) {
+            throw new MalformedEventException(job, "submitted manifest: " + e.getMessage());
+        }
+        ObjectMeta metadata = manifest.getMetadata() == null ? new ObjectMeta() : manifest.getMetadata();
+        manifest.setMetadata(metadata);
+        if (metadata.getNamespace() == null) {
+            metadata.setNamespace(job.namespace());
+        }
+        if (metadata.getName() == null) {
+            metadata.setName(job.name());
+        }
+        if (!metadata.getNamespace().equals(job.namespace()) || !metadata.getName().equals(job.name())) {
+            throw new MalformedEventException(job, "submitted manifest is " + metadata.getNamespace() + "/" + metadata.getName()
+                    + " but the event's subject is " + job.subject());
+        }
+        return manifest;
     }
 
     private static String required(JsonNode node, String attribute) throws MalformedEventException {

@@ -1,9 +1,24 @@
 package dev.muster.model.event;
 
-/** Thrown when a record on a topic is not a job event Muster can read; the message is the dead-letter reason. */
+import java.util.Optional;
+
+/** Thrown when a record on a topic is not an event Muster can read; the message is the dead-letter reason. */
 public final class MalformedEventException extends Exception {
 
+    private final transient JobRef job;
+
     public MalformedEventException(String message) {
+        this(null, message);
+    }
+
+    /** @param job the job the record's envelope names, when it can be read, so that the job can be told */
+    public MalformedEventException(JobRef job, String message) {
         super(message);
+        this.job = job;
+    }
+
+    /** The job the unreadable record was about, when its envelope says. */
+    public Optional<JobRef> job() {
+        return Optional.ofNullable(job);
     }
 }

@@ -43,7 +43,19 @@ public final class Manifests {
      * @throws ManifestException when the text is not one manifest of a kind Muster knows, or a field has the wrong type
      */
     public static HasMetadata read(String text) {
-        JsonNode tree = readTree(text);
+        return read(readTree(text));
+    }
+
+    /**
+     * Reads one manifest already parsed as JSON into the API type its {@code apiVersion} and {@code kind} name.
+     *
+     * @throws ManifestException as {@link #read(String)} does
+     */
+    public static HasMetadata read(JsonNode tree) {
+        if (tree == null || !tree.isObject()) {
+            throw new ManifestException("manifest must be an object with apiVersion and kind, got "
+                    + (tree == null ? "nothing" : tree.getNodeType()));
+        }
         String apiVersion = tree.path("apiVersion").asText("");
         String kind = tree.path("kind").asText("");
         if (kind.isEmpty() || apiVersion.isEmpty()) {
@@ -64,7 +76,15 @@ public final class Manifests {
      * @throws ManifestException when it is not, or cannot be read
      */
     public static <T extends HasMetadata> T read(String text, Class<T> type) {
-        HasMetadata object = read(text);
+        return ofType(read(text), type);
+    }
+
+    /** Reads one manifest already parsed as JSON that must be of the given type. */
+    public static <T extends HasMetadata> T read(JsonNode tree, Class<T> type) {
+        return ofType(read(tree), type);
+    }
+
+    private static <T extends HasMetadata> T ofType(HasMetadata object, Class<T> type) {
         if (!type.isInstance(object)) {
             throw new ManifestException("expected kind " + HasMetadata.getKind(type) + ", got " + object.getKind());
         }

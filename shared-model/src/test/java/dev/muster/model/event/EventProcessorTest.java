@@ -62,6 +62,23 @@ class EventProcessorTest {
     }
 
     @Test
+    void anUnreadableSubmissionOfAKnownJobIsDeadLetteredAndTheJobIsRejectedWithTheReason() throws Exception {
+        String payload = "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.submitted\",\"id\":\"1\",\"source\":\"/p\","
+                + "\"subject\":\"default/j\",\"jobuid\":\"uid-1\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":42}";
+        EventProcessor processor = new EventProcessor("queue-service", Topics.ADMISSIONS, CLOCK, event -> List.of())
+                .rejectingUnreadableJobs("/muster/queue-service");
+
+        List<Produced> produced = processor.process(consumed(payload.getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(produced).extracting(Produced::topic).containsExactly(Topics.DEAD_LETTER, Topics.ADMISSIONS);
+        JobEvent rejected = (JobEvent) EventSerde.deserialize(produced.get(1).value());
+        assertThat(rejected.job()).isEqualTo(JOB);
+        assertThat(rejected.source()).isEqualTo("/muster/queue-service");
+        assertThat(((JobRejected) rejected.data()).reasons()).containsExactly(deadLetter(produced.get(0)).reason());
+        assertThat(deadLetter(produced.get(0)).reason()).startsWith("data of dev.muster.job.submitted must be a PyTorchJob manifest");
+    }
+
+    @Test
     void aCoreThatFailsOnAnEventDeadLettersItInsteadOfStoppingTheStream() throws Exception {
         JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
         EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> {

@@ -173,6 +173,49 @@ class EventSerdeTest {
                 .hasMessageStartingWith(reason.strip());
     }
 
+    private static String submission(String data) {
+        return "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.submitted\",\"id\":\"1\",\"source\":\"/producer\","
+                + "\"subject\":\"team-a/train\",\"jobuid\":\"u-1\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":" + data + "}";
+    }
+
+    private static final String MANIFEST = "{\"apiVersion\":\"kubeflow.org/v1\",\"kind\":\"PyTorchJob\",\"metadata\":{\"name\":\"train\"},"
+            + "\"spec\":{\"pytorchReplicaSpecs\":{\"Worker\":{\"replicas\":2}}}}";
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "the manifest itself|" + "MANIFEST",
+            "wrapped as job|WRAPPED",
+            "YAML text|YAML",
+    })
+    void aSubmissionCarriesItsManifestAsAnObjectOrAsText(String form, String which) throws Exception {
+        String data = switch (which) {
+            case "MANIFEST" -> MANIFEST;
+            case "WRAPPED" -> "{\"job\":" + MANIFEST + "}";
+            default -> MusterJson.json().writeValueAsString("apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: train}\n"
+                    + "spec:\n  pytorchReplicaSpecs:\n    Worker: {replicas: 2}\n");
+        };
+
+        JobEvent event = (JobEvent) EventSerde.deserialize(submission(data).getBytes(StandardCharsets.UTF_8));
+
+        PyTorchJob job = ((JobSubmitted) event.data()).job();
+        assertThat(job.getMetadata().getNamespace()).as("taken from the subject").isEqualTo("team-a");
+        assertThat(job.getSpec().pytorchReplicaSpecs().get("Worker").replicas()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnreadableSubmissionNamesItsJobSoTheJobCanBeTold() {
+        String wrongKind = submission("\"apiVersion: batch/v1\\nkind: Job\\nmetadata: {name: train}\\n\"");
+        String otherName = submission(MANIFEST.replace("\"name\":\"train\"", "\"name\":\"other\""));
+
+        assertThatThrownBy(() -> EventSerde.deserialize(wrongKind.getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOfSatisfying(MalformedEventException.class, e -> {
+                    assertThat(e.job()).contains(new JobRef("team-a", "train", "u-1"));
+                    assertThat(e.getMessage()).startsWith("submitted manifest: unknown kind \"Job\" (apiVersion \"batch/v1\")");
+                });
+        assertThatThrownBy(() -> EventSerde.deserialize(otherName.getBytes(StandardCharsets.UTF_8)))
+                .hasMessage("submitted manifest is team-a/other but the event's subject is team-a/train");
+    }
+
     @Test
     void anEmptyRecordIsRefused() {
         assertThatThrownBy(() -> EventSerde.deserialize(new byte[0])).hasMessage("empty record");
