@@ -28,6 +28,7 @@ import dev.muster.model.event.Topics;
 import dev.muster.queue.config.QueueConfig;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.queue.core.queueing.QueueState.Entry;
+import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
@@ -48,14 +49,21 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     private static final Duration POLL = Duration.ofMillis(200);
 
     private final QueueConfig config;
+    private final QueueMetrics metrics;
     private final String bootstrapServers;
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
 
-    QueueStateStore(QueueConfig config, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+    QueueStateStore(QueueConfig config, QueueMetrics metrics, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.config = config;
+        this.metrics = metrics;
         this.bootstrapServers = bootstrapServers;
         this.queue = new FleetQueue(settings(), config.priorityClasses(), clock);
+        metrics.observe(this::snapshot);
+    }
+
+    private synchronized QueueMetrics.Snapshot snapshot() {
+        return QueueMetrics.snapshotOf(queue.quota(), clock.instant());
     }
 
     @Override
@@ -66,15 +74,32 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     }
 
     /** Hands one consumed event to the queue; serialized with restores, which may run on the consumer's thread. */
-    synchronized List<JobEvent> handle(MusterEvent event) {
-        return queue.handle(event);
+    List<JobEvent> handle(MusterEvent event) {
+        long start = System.nanoTime();
+        List<JobEvent> out;
+        QuotaAdmission quota;
+        synchronized (this) {
+            out = queue.handle(event);
+            quota = queue.quota();
+        }
+        // Outside the lock: a scrape reading a gauge takes this lock, and registering meters takes the registry's.
+        metrics.recorded(out, System.nanoTime() - start, quota);
+        return out;
     }
 
     synchronized List<Produced> drainState() {
         return queue.drainState().stream().map(entry -> new Produced(Topics.QUEUE_STATE, entry.key(), entry.value())).toList();
     }
 
-    private synchronized void restore() {
+    private void restore() {
+        QuotaAdmission quota;
+        synchronized (this) {
+            quota = restoreLocked();
+        }
+        metrics.recorded(List.of(), 0, quota);
+    }
+
+    private QuotaAdmission restoreLocked() {
         long start = System.nanoTime();
         Map<String, byte[]> latest = readStateTopic();
         List<Entry> entries = new ArrayList<>();
@@ -82,6 +107,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         queue = FleetQueue.restore(settings(), config.priorityClasses(), clock, entries);
         LOG.infof("queue state restored from %s: %d records, %d tracked jobs, in %d ms", Topics.QUEUE_STATE, entries.size(),
                 queue.jobs().size(), (System.nanoTime() - start) / 1_000_000);
+        return queue.quota();
     }
 
     /** The latest value of every key on the state topic (tombstones removing keys), up to its end now. */

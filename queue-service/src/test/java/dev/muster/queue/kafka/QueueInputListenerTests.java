@@ -96,10 +96,10 @@ class QueueInputListenerTests extends ServiceHealthContract {
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
                     new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class))));
             client.send(Topics.FLEET_CONFIG, queuePolicyIn("default"));
+            // Jobs are keyed apart, so on different partitions: submit the second once the first is decided, as the seed does.
             client.send(Topics.SUBMISSIONS, first);
-            client.send(Topics.SUBMISSIONS, second);
-
             JobEvent admitted = decisionOn(client, first, JobAdmitted.class);
+            client.send(Topics.SUBMISSIONS, second);
             JobEvent queued = decisionOn(client, second, JobQueued.class);
             client.send(Topics.MEMBER_STATUS, JobEvent.create("/test", first.job(), Instant.now(), new JobFinished("cluster-a", "Succeeded", null)));
             JobEvent admittedAfter = decisionOn(client, second, JobAdmitted.class);
@@ -112,6 +112,12 @@ class QueueInputListenerTests extends ServiceHealthContract {
             // The service's state is on its compacted topic, as a restarted instance would read it.
             assertThat(client.latestByKey(Topics.QUEUE_STATE)).containsKeys("tree", "policy/default/example-policy",
                     "job/" + second.job().uid()).doesNotContainKey("job/" + first.job().uid());
+            String metrics = io.restassured.RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+            assertThat(metrics).containsPattern("muster_queue_admissions_total [1-9]")
+                    .containsPattern("muster_quota_max\\{node=\"root/child-2\",resource=\"kube-queue/max-jobs\"} 1\\.0")
+                    .containsPattern("muster_quota_used\\{node=\"root/child-2\",resource=\"kube-queue/max-jobs\"} 1\\.0")
+                    .containsPattern("muster_queue_depth\\{leaf=\"child-2\",queue=\"root-child-2-[a-z0-9]{5}\"} 0\\.0")
+                    .contains("muster_queue_decision_seconds_count");
         }
     }
 

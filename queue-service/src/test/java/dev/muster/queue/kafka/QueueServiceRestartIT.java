@@ -70,9 +70,10 @@ class QueueServiceRestartIT {
                     new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class))));
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
                     new PolicyApplied(Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class))));
+            // Jobs are keyed apart, so on different partitions: submit the second once the first is decided, as the seed does.
             client.send(Topics.SUBMISSIONS, first);
-            client.send(Topics.SUBMISSIONS, second);
             client.await(Topics.ADMISSIONS, event -> event.job().equals(first.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+            client.send(Topics.SUBMISSIONS, second);
             client.await(Topics.ADMISSIONS, event -> event.job().equals(second.job()) && event.data() instanceof JobQueued, DEADLINE);
 
             service.kill();

@@ -210,6 +210,32 @@ public final class QuotaAdmission {
         return waiting.values().stream().filter(wait -> leaf.equals(wait.leaf())).map(Wait::job).sorted(QUEUE_ORDER).toList();
     }
 
+    /**
+     * One queue's depth and its longest-waiting job's submission time.
+     *
+     * @param oldestSubmitted null when the queue is empty
+     */
+    public record QueueSummary(String leaf, String queue, int depth, Instant oldestSubmitted) {
+    }
+
+    /** Every leaf's queue in one pass over the waiting jobs, for metrics. */
+    public List<QueueSummary> queueSummaries() {
+        if (tree == null) {
+            return List.of();
+        }
+        Map<String, Integer> depth = new HashMap<>();
+        Map<String, Instant> oldest = new HashMap<>();
+        for (Wait wait : waiting.values()) {
+            if (wait.leaf() != null) {
+                depth.merge(wait.leaf(), 1, Integer::sum);
+                oldest.merge(wait.leaf(), wait.job().submittedAt(), (a, b) -> a.isBefore(b) ? a : b);
+            }
+        }
+        return tree.nodes().stream().filter(Node::isLeaf)
+                .map(leaf -> new QueueSummary(leaf.name(), leaf.queue(), depth.getOrDefault(leaf.name(), 0), oldest.get(leaf.name())))
+                .toList();
+    }
+
     public boolean isAdmitted(String uid) {
         return admitted.containsKey(uid);
     }
