@@ -14,7 +14,8 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 
 /**
- * Consumes {@link Topics#SUBMISSIONS}, {@link Topics#FLEET_CONFIG} and {@link Topics#MEMBER_STATUS} and writes
+ * Consumes {@link Topics#SUBMISSIONS}, {@link Topics#FLEET_CONFIG}, {@link Topics#MEMBER_STATUS} and
+ * {@link Topics#PLACEMENTS} (jobs given back) and writes
  * each decision of {@link FleetQueue} to {@link Topics#ADMISSIONS}, and its state to {@link Topics#QUEUE_STATE},
  * exactly once (see {@link TransactionalRelay}).
  */

@@ -84,7 +84,7 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void theChannelsUseTheSharedTopicNames() {
-        assertThat(inputTopics).containsExactly(Topics.SUBMISSIONS, Topics.FLEET_CONFIG, Topics.MEMBER_STATUS);
+        assertThat(inputTopics).containsExactly(Topics.SUBMISSIONS, Topics.FLEET_CONFIG, Topics.MEMBER_STATUS, Topics.PLACEMENTS);
         assertThat(admissionsTopic).isEqualTo(Topics.ADMISSIONS);
     }
 

@@ -51,7 +51,8 @@ class EventSerdeTest {
                         new PyTorchJobStatus(List.of(new JobCondition("Running", "True", "JobRunning", "", null, null)), null, null, null, null, null)),
                 new FailoverTriggered("cluster-a", "MemberUnreachable", "Immediately"),
                 new JobFinished("cluster-a", "Succeeded", "job completed"),
-                new JobPreempted("b/guaranteed", "preempted to return borrowed capacity"));
+                new JobPreempted("b/guaranteed", "preempted to return borrowed capacity"),
+                new JobGivenBack("fits on no member cluster for 10m"));
     }
 
     private static List<ConfigEventData> oneOfEachConfigType() {

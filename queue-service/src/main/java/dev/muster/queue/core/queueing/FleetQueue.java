@@ -15,6 +15,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
 import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
@@ -46,8 +47,8 @@ import dev.muster.queue.core.quota.QuotaTree;
 import dev.muster.queue.core.quota.TreeChangeRejectedException;
 
 /**
- * The queue service's whole decision: every event it consumes (submissions, deletions, finished jobs,
- * policy and quota tree changes) in, the queued, admitted, rejected and preempted events out, and the
+ * The queue service's whole decision: every event it consumes (submissions, deletions, finished jobs, jobs
+ * placement gives back, policy and quota tree changes) in, the queued, admitted, rejected and preempted events out, and the
  * state records that let a restarted service carry on exactly where this one stopped.
  * <p>
  * A submitted job is validated, resolved once against the policies, and then either bypasses quota
@@ -129,6 +130,8 @@ public final class FleetQueue {
                 submit(job, submitted.job(), now, out);
             } else if (job.data() instanceof JobDeleted || job.data() instanceof JobFinished) {
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
+            } else if (job.data() instanceof JobGivenBack) {
+                out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
             }
         }
         recordChanges();

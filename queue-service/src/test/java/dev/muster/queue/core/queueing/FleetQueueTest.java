@@ -149,6 +149,22 @@ class FleetQueueTest {
     }
 
     @Test
+    void aJobPlacementGivesBackFreesItsSlotAndWaitsOutItsBackoff() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        List<JobEvent> givenBack = queue.handle(JobEvent.create("/muster/placement-service",
+                new JobRef("default", "pytorch-test", "pytorch-test-uid"), T0, new dev.muster.model.event.JobGivenBack("fits nowhere")));
+
+        assertThat(givenBack).extracting(event -> event.job().name() + " " + event.data().getClass().getSimpleName())
+                .containsExactlyInAnyOrder("pytorch-test-2 JobAdmitted", "pytorch-test JobQueued");
+        assertThat(givenBack).filteredOn(event -> event.job().name().equals("pytorch-test")).singleElement()
+                .extracting(event -> ((JobQueued) event.data()).reason()).isEqualTo("Backoff");
+    }
+
+    @Test
     void aJobDeletedWhileWaitingLeavesItsQueueQuietly() {
         queue.handle(seedTree());
         queue.handle(policy("propagation-policy-gang-queue.yaml"));
