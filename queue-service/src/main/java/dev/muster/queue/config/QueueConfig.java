@@ -23,6 +23,21 @@ public interface QueueConfig {
     /** Quota leaves whose queue is strict FIFO (nothing passes a head that does not fit). Default: none. */
     Optional<Set<String>> strictFifoLeaves();
 
+    /** The fleet API server users apply manifests to (the {@code kubectl} path). */
+    FleetApi fleetApi();
+
+    /** How the service follows the fleet API. */
+    interface FleetApi {
+
+        /** Whether to watch the fleet API for PyTorchJobs, PropagationPolicies and the ElasticQuotaTree. Default true. */
+        @WithDefault("true")
+        boolean watch();
+
+        /** How often the watches re-list everything, to heal any gap. Default 10 minutes. */
+        @WithDefault("10m")
+        Duration resync();
+    }
+
     /** PriorityClass values by name, e.g. {@code muster.queue.priority-classes.high=1000}; unknown classes count 0. */
     Map<String, Integer> priorityClasses();
 }

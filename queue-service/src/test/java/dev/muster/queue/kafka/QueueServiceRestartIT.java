@@ -65,7 +65,8 @@ class QueueServiceRestartIT {
         JobEvent first = submission("pytorch-test");
         JobEvent second = submission("pytorch-test-2");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
-             ServiceProcess service = ServiceProcess.start(JAR, Map.of("kafka.bootstrap.servers", broker.bootstrapServers()), DEADLINE)) {
+             ServiceProcess service = ServiceProcess.start(JAR, Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
+                     "muster.queue.fleet-api.watch", "false"), DEADLINE)) {
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
                     new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class))));
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),

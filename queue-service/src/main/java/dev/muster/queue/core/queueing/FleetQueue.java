@@ -66,6 +66,7 @@ public final class FleetQueue {
     private final Clock clock;
     private final PolicyResolver policies = new PolicyResolver();
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
+    private final java.util.Set<String> finished = new java.util.HashSet<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
     private ElasticQuotaTree appliedTree;
     private QuotaAdmission quota;
@@ -94,6 +95,8 @@ public final class FleetQueue {
                 queue.appliedTree = QueueState.tree(record.value());
             } else if (QueueState.isPolicy(record.key())) {
                 queue.policies.apply(QueueState.policy(record.value()));
+            } else if (QueueState.isFinished(record.key())) {
+                queue.finished.add(QueueState.finished(record.value()).uid());
             } else if (QueueState.isJob(record.key())) {
                 TrackedJob job = QueueState.job(record.value());
                 queue.jobs.put(job.ref().uid(), job);
@@ -128,7 +131,15 @@ public final class FleetQueue {
         } else if (event instanceof JobEvent job) {
             if (job.data() instanceof JobSubmitted submitted) {
                 submit(job, submitted.job(), now, out);
-            } else if (job.data() instanceof JobDeleted || job.data() instanceof JobFinished) {
+            } else if (job.data() instanceof JobFinished) {
+                if (finished.add(job.job().uid())) {
+                    pendingState.put(QueueState.finishedKey(job.job().uid()), QueueState.encode(job.job()));
+                }
+                out.addAll(toEvents(release(job.job().uid(), now), event, now));
+            } else if (job.data() instanceof JobDeleted) {
+                if (finished.remove(job.job().uid())) {
+                    pendingState.put(QueueState.finishedKey(job.job().uid()), null);
+                }
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobGivenBack) {
                 out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
@@ -159,7 +170,8 @@ public final class FleetQueue {
 
     private void submit(JobEvent event, PyTorchJob job, Instant now, List<JobEvent> out) {
         String uid = event.job().uid();
-        if (jobs.containsKey(uid)) {
+        if (jobs.containsKey(uid) || finished.contains(uid)) {
+            // Already queued, or already ran: a job listed again after a restart is not run twice.
             return;
         }
         if (job == null) {

@@ -10,13 +10,16 @@ import dev.muster.queue.core.quota.JobStanding;
 
 /**
  * The queue service's state as records of its compacted state topic: the applied tree ({@value #TREE}), each
- * policy ({@code policy/<namespace>/<name>}) and each job it tracks ({@code job/<uid>}). A null value removes a key.
+ * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}) and each job that finished
+ * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again). A null value
+ * removes a key.
  */
 public final class QueueState {
 
     public static final String TREE = "tree";
     private static final String POLICY_PREFIX = "policy/";
     private static final String JOB_PREFIX = "job/";
+    private static final String FINISHED_PREFIX = "finished/";
 
     private QueueState() {
     }
@@ -40,6 +43,18 @@ public final class QueueState {
 
     static String jobKey(String uid) {
         return JOB_PREFIX + uid;
+    }
+
+    static String finishedKey(String uid) {
+        return FINISHED_PREFIX + uid;
+    }
+
+    static boolean isFinished(String key) {
+        return key.startsWith(FINISHED_PREFIX);
+    }
+
+    static JobRef finished(byte[] value) {
+        return decode(value, JobRef.class);
     }
 
     static boolean isPolicy(String key) {

@@ -165,6 +165,18 @@ class FleetQueueTest {
     }
 
     @Test
+    void aFinishedJobSubmittedAgainIsNotRunAgainUntilItIsDeleted() {
+        queue.handle(policy("propagation-policy-gang.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        queue.handle(finished("pytorch-test"));
+
+        assertThat(queue.handle(submitted("pytorch-test", 1))).as("listed again after a restart").isEmpty();
+        queue.handle(JobEvent.create("/t", new JobRef("default", "pytorch-test", "pytorch-test-uid"), T0, new JobDeleted("owner")));
+        assertThat(queue.drainState()).extracting(Entry::key).contains("finished/pytorch-test-uid");
+        assertThat(queue.handle(submitted("pytorch-test", 1))).as("a new submission once deleted").hasSize(1);
+    }
+
+    @Test
     void aJobDeletedWhileWaitingLeavesItsQueueQuietly() {
         queue.handle(seedTree());
         queue.handle(policy("propagation-policy-gang-queue.yaml"));

@@ -1,0 +1,95 @@
+package dev.muster.queue.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.testing.kafka.InjectKafkaBroker;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+
+/** The kubectl path: the seed's manifests applied to a fleet API server are queued and admitted as on the Kafka path. */
+@QuarkusTest
+@WithTestResource(KafkaBrokerTestResource.class)
+@WithKubernetesTestServer(crud = true)
+@TestProfile(FleetIngressTests.WatchingTheFleetApi.class)
+class FleetIngressTests {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    /** Turns the fleet API watch on, which the test profile otherwise leaves off. */
+    public static class WatchingTheFleetApi implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("muster.queue.fleet-api.watch", "true");
+        }
+    }
+
+    @InjectKafkaBroker
+    KafkaBroker broker;
+
+    @Inject
+    KubernetesClient fleet;
+
+    private static String seed(String name) {
+        try (InputStream in = FleetIngressTests.class.getResourceAsStream("/seed/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private PyTorchJob applyJob(String name) {
+        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
+        job.getMetadata().setName(name);
+        return fleet.resource(job).create();
+    }
+
+    private static JobEvent decision(JobEventClient client, PyTorchJob job, Class<?> type) {
+        return client.await(Topics.ADMISSIONS, event -> event.job().uid().equals(job.getMetadata().getUid())
+                && type.isInstance(event.data()), DEADLINE);
+    }
+
+    @Test
+    void theSeedAppliedToTheFleetApiRunsOneJobAndQueuesTheSecondUntilTheFirstIsDeleted() {
+        fleet.resource(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class)).create();
+        fleet.resource(Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class)).create();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            PyTorchJob first = applyJob("pytorch-test");
+            JobEvent admitted = decision(client, first, JobAdmitted.class);
+            PyTorchJob second = applyJob("pytorch-test-2");
+            JobEvent queued = decision(client, second, JobQueued.class);
+
+            fleet.resource(first).delete();
+
+            decision(client, second, JobAdmitted.class);
+            assertThat(((JobAdmitted) admitted.data()).quotaLeaf()).isEqualTo("child-2");
+            assertThat(((JobQueued) queued.data()).message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+            assertThat(client.readAll(Topics.SUBMISSIONS)).filteredOn(event -> event.job().uid().equals(first.getMetadata().getUid()))
+                    .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobSubmitted", "JobDeleted");
+        }
+    }
+}
