@@ -20,6 +20,10 @@ public interface QueueConfig {
     @WithDefault("30s")
     Duration giveBackBackoff();
 
+    /** How often the queues are re-evaluated for decisions only time changes (backoffs, starvation). Default 5 s. */
+    @WithDefault("5s")
+    Duration reevaluationInterval();
+
     /** Quota leaves whose queue is strict FIFO (nothing passes a head that does not fit). Default: none. */
     Optional<Set<String>> strictFifoLeaves();
 

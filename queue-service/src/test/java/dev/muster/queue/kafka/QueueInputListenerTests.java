@@ -197,6 +197,29 @@ class QueueInputListenerTests extends ServiceHealthContract {
     }
 
     @Test
+    void aJobGivenBackIsAdmittedAgainWhenItsBackoffExpiresWithNoOtherEvent() {
+        JobEvent job = submission("give-back", "returned");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            // The seed's tree plus a leaf of this test's own: child-2's single slot belongs to the seed test.
+            String tree = seed("elastic-quota-tree.yaml") + "    - name: give-back\n      max:\n        kube-queue/max-jobs: 1\n"
+                    + "      namespaces:\n        - give-back\n";
+            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(Manifests.read(tree,
+                    ElasticQuotaTree.class))));
+            client.send(Topics.FLEET_CONFIG, queuePolicyIn("give-back"));
+            client.send(Topics.SUBMISSIONS, job);
+            decisionOn(client, job, JobAdmitted.class);
+
+            client.send(Topics.PLACEMENTS, JobEvent.create("/muster/placement-service", job.job(), Instant.now(),
+                    new dev.muster.model.event.JobGivenBack("fits on no member cluster")));
+
+            JobEvent backoff = decisionOn(client, job, JobQueued.class);
+            assertThat(((JobQueued) backoff.data()).reason()).isEqualTo("Backoff");
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobAdmitted
+                    && event.time().isAfter(backoff.time()), DEADLINE);
+        }
+    }
+
+    @Test
     void aSecondQuotaTreeIsDeadLetteredWithTheReason() {
         ElasticQuotaTree first = Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class);
         ElasticQuotaTree second = Manifests.read(seed("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: another-tree"),

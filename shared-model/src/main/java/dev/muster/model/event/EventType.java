@@ -22,7 +22,8 @@ public enum EventType {
     POLICY_APPLIED("dev.muster.config.policy-applied", PolicyApplied.class),
     POLICY_DELETED("dev.muster.config.policy-deleted", PolicyDeleted.class),
     QUOTA_TREE_APPLIED("dev.muster.config.quota-tree-applied", QuotaTreeApplied.class),
-    QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class);
+    QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class),
+    QUEUE_TICK("dev.muster.config.queue-tick", QueueTick.class);
 
     private final String cloudEventType;
     private final Class<?> dataType;

@@ -59,7 +59,7 @@ class EventSerdeTest {
         PropagationPolicy policy = Manifests.read(SeedManifests.text(SeedManifests.POLICY_GANG_QUEUE), PropagationPolicy.class);
         ElasticQuotaTree tree = Manifests.read(SeedManifests.text(SeedManifests.ELASTIC_QUOTA_TREE), ElasticQuotaTree.class);
         return List.of(new PolicyApplied(policy), new PolicyDeleted("default", "example-policy"), new QuotaTreeApplied(tree),
-                new QuotaTreeDeleted("kube-system", "elasticquotatree"));
+                new QuotaTreeDeleted("kube-system", "elasticquotatree"), new QueueTick());
     }
 
     @Test
@@ -78,7 +78,7 @@ class EventSerdeTest {
             MusterEvent read = EventSerde.deserialize(EventSerde.serialize(event));
 
             assertThat(read).isInstanceOf(ConfigEvent.class);
-            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree)/[a-z-]+/[a-z-]+");
+            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree|QueueTick)/[a-z-]+/[a-z-]+");
             assertThat(MusterJson.json().valueToTree(((ConfigEvent) read).data()).toString())
                     .isEqualTo(MusterJson.json().valueToTree(data).toString());
         }

@@ -125,6 +125,7 @@ public final class FleetQueue {
                 case POLICY_DELETED -> deletePolicy((PolicyDeleted) config.data());
                 case QUOTA_TREE_APPLIED -> applyTree(((QuotaTreeApplied) config.data()).tree(), now);
                 case QUOTA_TREE_DELETED -> deleteTree((QuotaTreeDeleted) config.data(), now);
+                case QUEUE_TICK -> quota.reevaluate(now);
                 default -> List.of();
             };
             out.addAll(toEvents(decisions, event, now));
