@@ -151,11 +151,14 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
             DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> "garbage-key".equals(dead.key()), DEADLINE);
             JobEvent rejected = decisionOn(client, invalid, JobRejected.class);
+            DeadLetter invalidLetter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> invalid.key().equals(dead.key()), DEADLINE);
 
             assertThat(letter.reason()).startsWith("not JSON: ");
             assertThat(letter.payload()).isEqualTo("this is not an event");
             assertThat(letter.service()).isEqualTo("queue-service");
             assertThat(rejected.data()).isEqualTo(new JobRejected(List.of("spec.pytorchReplicaSpecs.Worker.replicas: must be >= 0, got -1")));
+            assertThat(invalidLetter.reason()).isEqualTo("spec.pytorchReplicaSpecs.Worker.replicas: must be >= 0, got -1");
+            assertThat(invalidLetter.payload()).contains("\"replicas\":-1");
         }
     }
 

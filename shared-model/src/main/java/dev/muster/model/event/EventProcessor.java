@@ -75,8 +75,9 @@ public final class EventProcessor {
     }
 
     /**
-     * This processor, also telling a job that its record could not be read: a {@code rejected} event from the
-     * given source on the output topic, beside the dead letter. For the service that accepts submissions.
+     * This processor, also telling a job that its record could not be read or was refused: a {@code rejected}
+     * event from the given source on the output topic, beside the dead letter. For the service that accepts
+     * submissions.
      */
     public EventProcessor rejectingUnreadableJobs(String source) {
         return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"));
@@ -89,7 +90,7 @@ public final class EventProcessor {
             event = EventSerde.deserialize(record.value());
         } catch (MalformedEventException e) {
             if (rejectionSource != null && e.job().isPresent()) {
-                return List.of(deadLetter(record, e.getMessage()), rejection(record, e.job().get(), e.getMessage()));
+                return List.of(deadLetter(record, e.getMessage()), rejection(record, e.job().get(), List.of(e.getMessage())));
             }
             return List.of(deadLetter(record, e.getMessage()));
         }
@@ -98,6 +99,9 @@ public final class EventProcessor {
             decisions = handler.handle(event);
         } catch (RejectedEventException e) {
             stateChanges.drain();
+            if (rejectionSource != null && e.job().isPresent()) {
+                return List.of(deadLetter(record, e.getMessage()), rejection(record, e.job().get(), e.reasons()));
+            }
             return List.of(deadLetter(record, e.getMessage()));
         } catch (RuntimeException e) {
             log.log(Level.ERROR, "processing " + event.type().cloudEventType() + " of " + event.subject() + " failed", e);
@@ -113,11 +117,11 @@ public final class EventProcessor {
         return produced;
     }
 
-    private Produced rejection(Consumed record, JobRef job, String reason) {
+    private Produced rejection(Consumed record, JobRef job, List<String> reasons) {
         // The id comes from the record's place in the log, so reading the record again rejects it with the same id.
         String seed = record.topic() + "-" + record.partition() + "@" + record.offset() + "|rejected";
         JobEvent rejected = new JobEvent(java.util.UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(),
-                rejectionSource, job, clock.instant(), new JobRejected(List.of(reason)));
+                rejectionSource, job, clock.instant(), new JobRejected(reasons));
         log.log(Level.INFO, rejected.describe());
         return new Produced(outputTopic, job.uid(), EventSerde.serialize(rejected));
     }

@@ -128,6 +128,20 @@ class EventProcessorTest {
     }
 
     @Test
+    void aJobTheCoreRefusesIsDeadLetteredAndRejectedWithEveryReason() throws Exception {
+        JobEvent submitted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
+        EventProcessor processor = new EventProcessor("queue-service", Topics.ADMISSIONS, CLOCK, event -> {
+            throw new RejectedEventException(JOB, List.of("first reason", "second reason"));
+        }).rejectingUnreadableJobs("/muster/queue-service");
+
+        List<Produced> produced = processor.process(consumed(EventSerde.serialize(submitted)));
+
+        assertThat(deadLetter(produced.get(0)).reason()).isEqualTo("first reason; second reason");
+        assertThat(((JobEvent) EventSerde.deserialize(produced.get(1).value())).data())
+                .isEqualTo(new JobRejected(List.of("first reason", "second reason")));
+    }
+
+    @Test
     void anEventTheCoreIgnoresProducesNothing() {
         JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted(null));
 

@@ -19,7 +19,6 @@ import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
-import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PolicyApplied;
@@ -114,7 +113,8 @@ public final class FleetQueue {
     /**
      * The events one consumed event leads to.
      *
-     * @throws RejectedEventException for a configuration change that cannot be accepted, with the reason
+     * @throws RejectedEventException for an invalid job (naming it) or a configuration change that cannot be
+     *                                accepted, with every reason
      */
     public List<JobEvent> handle(MusterEvent event) {
         Instant now = clock.instant();
@@ -176,13 +176,12 @@ public final class FleetQueue {
             return;
         }
         if (job == null) {
-            out.add(event.followUp(SOURCE, event.job(), now, new JobRejected(List.of("data.job: is required"))));
-            return;
+            throw new RejectedEventException(event.job(), List.of("data.job: is required"));
         }
         List<Violation> violations = PyTorchJobValidator.validate(job);
         if (!violations.isEmpty()) {
-            out.add(event.followUp(SOURCE, event.job(), now, new JobRejected(violations.stream().map(Violation::toString).toList())));
-            return;
+            // Bad input: dead-lettered with the payload, and the job told every reason (see EventProcessor).
+            throw new RejectedEventException(event.job(), violations.stream().map(Violation::toString).toList());
         }
         TrackedJob tracked = new TrackedJob(event.job(), job, null, JobDemand.of(job).total(), null);
         Optional<PropagationPolicy> policy = policies.resolve(job);

@@ -22,7 +22,6 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
-import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.QuotaTreeApplied;
@@ -126,8 +125,12 @@ class FleetQueueTest {
         ((JobSubmitted) bad.data()).job().getSpec().pytorchReplicaSpecs().computeIfPresent("Worker",
                 (type, spec) -> new dev.muster.model.job.ReplicaSpec(0, spec.restartPolicy(), spec.template()));
 
-        assertThat(queue.handle(bad)).singleElement().extracting(JobEvent::data)
-                .isEqualTo(new JobRejected(List.of("spec.pytorchReplicaSpecs: total replicas must be > 0, got 0")));
+        assertThatThrownBy(() -> queue.handle(bad))
+                .isInstanceOfSatisfying(RejectedEventException.class, rejected -> {
+                    assertThat(rejected.job()).contains(bad.job());
+                    assertThat(rejected.reasons()).containsExactly("spec.pytorchReplicaSpecs: total replicas must be > 0, got 0");
+                });
+        assertThat(queue.jobs()).isEmpty();
     }
 
     @Test
