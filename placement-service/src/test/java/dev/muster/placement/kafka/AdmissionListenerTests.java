@@ -2,7 +2,6 @@ package dev.muster.placement.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -25,6 +24,7 @@ import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
 import dev.muster.testing.service.ServiceHealthContract;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -42,9 +42,6 @@ class AdmissionListenerTests extends ServiceHealthContract {
     @ConfigProperty(name = "mp.messaging.outgoing.placements.topic")
     String placementsTopic;
 
-    private static String resource(String name) throws Exception {
-        return new String(AdmissionListenerTests.class.getResourceAsStream("/" + name).readAllBytes(), StandardCharsets.UTF_8);
-    }
 
     @Test
     void theChannelsUseTheSharedTopicNames() {
@@ -54,8 +51,8 @@ class AdmissionListenerTests extends ServiceHealthContract {
 
     @Test
     void anAdmittedSeedJobWithNoMemberClustersFailsPlacementOverTheBroker() throws Exception {
-        PyTorchJob job = Manifests.read(resource("pytorch-job.yaml"), PyTorchJob.class);
-        PropagationPolicy policy = Manifests.read(resource("propagation-policy-gang.yaml"), PropagationPolicy.class);
+        PyTorchJob job = Seed.job("default", "pytorch-test");
+        PropagationPolicy policy = Manifests.read(Seed.text(Seed.POLICY_GANG), PropagationPolicy.class);
         JobEvent admitted = JobEvent.create("/muster/queue-service", new JobRef("default", "pytorch-test", UUID.randomUUID().toString()),
                 Instant.now(), new JobAdmitted(job, policy, null, JobDemand.of(job).total()));
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {

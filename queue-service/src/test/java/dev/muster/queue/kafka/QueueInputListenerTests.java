@@ -37,6 +37,7 @@ import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
 import dev.muster.testing.service.ServiceHealthContract;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -56,27 +57,8 @@ class QueueInputListenerTests extends ServiceHealthContract {
     @ConfigProperty(name = "mp.messaging.outgoing.admissions.topic")
     String admissionsTopic;
 
-    private static String seed(String name) {
-        try (InputStream in = QueueInputListenerTests.class.getResourceAsStream("/seed/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
-    /** The seed's queue policy, in a namespace of the test's own so tests do not share quota. */
-    private static ConfigEvent queuePolicyIn(String namespace) {
-        PropagationPolicy policy = Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class);
-        policy.getMetadata().setNamespace(namespace);
-        return ConfigEvent.create("/test", Instant.now(), new PolicyApplied(policy));
-    }
 
-    private static JobEvent submission(String namespace, String name) {
-        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
-        job.getMetadata().setName(name);
-        job.getMetadata().setNamespace(namespace);
-        return JobEvent.create("/test", new JobRef(namespace, name, UUID.randomUUID().toString()), Instant.now(), new JobSubmitted(job));
-    }
 
     private static JobEvent decisionOn(JobEventClient client, JobEvent about, Class<?> type) {
         return client.await(Topics.ADMISSIONS, event -> event.job().equals(about.job()) && type.isInstance(event.data()), DEADLINE);
@@ -90,12 +72,11 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void theSeedWalkthroughOverTheBrokerOneJobRunsTheSecondWaitsThenRuns() {
-        JobEvent first = submission("default", "pytorch-test");
-        JobEvent second = submission("default", "pytorch-test-2");
+        JobEvent first = Seed.submission("default", "pytorch-test");
+        JobEvent second = Seed.submission("default", "pytorch-test-2");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
-            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
-                    new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class))));
-            client.send(Topics.FLEET_CONFIG, queuePolicyIn("default"));
+            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
             // Jobs are keyed apart, so on different partitions: submit the second once the first is decided, as the seed does.
             client.send(Topics.SUBMISSIONS, first);
             JobEvent admitted = decisionOn(client, first, JobAdmitted.class);
@@ -123,10 +104,10 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void decisionsResumeAfterTheBrokerCrashesAndComesBack() {
-        JobEvent beforeCrash = submission("crash", "before-crash");
-        JobEvent afterCrash = submission("crash", "after-crash");
+        JobEvent beforeCrash = Seed.submission("crash", "before-crash");
+        JobEvent afterCrash = Seed.submission("crash", "after-crash");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
-            client.send(Topics.FLEET_CONFIG, queuePolicyIn("crash"));
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("crash"));
             client.send(Topics.SUBMISSIONS, beforeCrash);
             decisionOn(client, beforeCrash, JobQueued.class);
 
@@ -142,7 +123,7 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void anUnreadableRecordIsDeadLetteredAndTheNextSubmissionIsStillDecided() {
-        JobEvent invalid = submission("dead-letters", "bad-replicas");
+        JobEvent invalid = Seed.submission("dead-letters", "bad-replicas");
         PyTorchJob job = ((JobSubmitted) invalid.data()).job();
         job.getSpec().pytorchReplicaSpecs().put("Worker", new ReplicaSpec(-1, "OnFailure", job.getSpec().pytorchReplicaSpecs().get("Worker").template()));
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
@@ -164,11 +145,11 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void aProducerMaySendTheManifestAsYamlAndAnUnreadableOneRejectsItsJob() {
-        String yaml = seed("pytorch-job.yaml").replace("namespace: default", "namespace: yaml-path").replace("name: pytorch-test\n", "name: from-yaml\n");
+        String yaml = Seed.text("pytorch-job.yaml").replace("namespace: default", "namespace: yaml-path").replace("name: pytorch-test\n", "name: from-yaml\n");
         String readable = envelope("yaml-path/from-yaml", "uid-yaml-1", quoted(yaml));
         String unreadable = envelope("yaml-path/wrong-kind", "uid-yaml-2", quoted("apiVersion: batch/v1\nkind: Job\nmetadata: {name: wrong-kind}\n"));
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
-            client.send(Topics.FLEET_CONFIG, queuePolicyIn("yaml-path"));
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("yaml-path"));
             client.sendRaw(Topics.SUBMISSIONS, "uid-yaml-1", readable.getBytes(StandardCharsets.UTF_8));
             client.sendRaw(Topics.SUBMISSIONS, "uid-yaml-2", unreadable.getBytes(StandardCharsets.UTF_8));
 
@@ -201,14 +182,14 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void aJobGivenBackIsAdmittedAgainWhenItsBackoffExpiresWithNoOtherEvent() {
-        JobEvent job = submission("give-back", "returned");
+        JobEvent job = Seed.submission("give-back", "returned");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             // The seed's tree plus a leaf of this test's own: child-2's single slot belongs to the seed test.
-            String tree = seed("elastic-quota-tree.yaml") + "    - name: give-back\n      max:\n        kube-queue/max-jobs: 1\n"
+            String tree = Seed.text("elastic-quota-tree.yaml") + "    - name: give-back\n      max:\n        kube-queue/max-jobs: 1\n"
                     + "      namespaces:\n        - give-back\n";
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(Manifests.read(tree,
                     ElasticQuotaTree.class))));
-            client.send(Topics.FLEET_CONFIG, queuePolicyIn("give-back"));
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("give-back"));
             client.send(Topics.SUBMISSIONS, job);
             decisionOn(client, job, JobAdmitted.class);
 
@@ -224,8 +205,8 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @Test
     void aSecondQuotaTreeIsDeadLetteredWithTheReason() {
-        ElasticQuotaTree first = Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class);
-        ElasticQuotaTree second = Manifests.read(seed("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: another-tree"),
+        ElasticQuotaTree first = Manifests.read(Seed.text("elastic-quota-tree.yaml"), ElasticQuotaTree.class);
+        ElasticQuotaTree second = Manifests.read(Seed.text("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: another-tree"),
                 ElasticQuotaTree.class);
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(first)));

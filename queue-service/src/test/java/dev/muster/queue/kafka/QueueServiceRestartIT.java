@@ -2,37 +2,25 @@ package dev.muster.queue.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
-import dev.muster.model.event.JobRef;
-import dev.muster.model.event.JobSubmitted;
-import dev.muster.model.event.PolicyApplied;
-import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.Topics;
-import dev.muster.model.job.PyTorchJob;
-import dev.muster.model.json.Manifests;
-import dev.muster.model.policy.PropagationPolicy;
-import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerExtension;
 import dev.muster.testing.kafka.MusterTopics;
+import dev.muster.testing.seed.Seed;
 import dev.muster.testing.service.ServiceProcess;
 
 /**
@@ -45,32 +33,18 @@ class QueueServiceRestartIT {
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-    private static String seed(String name) {
-        try (InputStream in = QueueServiceRestartIT.class.getResourceAsStream("/seed/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
-    private static JobEvent submission(String name) {
-        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
-        job.getMetadata().setName(name);
-        return JobEvent.create("/test", new JobRef("default", name, UUID.randomUUID().toString()), Instant.now(), new JobSubmitted(job));
-    }
 
     @Test
     void aKilledQueueServiceRestoresItsQueueFromKafkaAndDecidesAsIfItNeverStopped(KafkaBroker broker) throws Exception {
         MusterTopics.create(broker, 3);
-        JobEvent first = submission("pytorch-test");
-        JobEvent second = submission("pytorch-test-2");
+        JobEvent first = Seed.submission("default", "pytorch-test");
+        JobEvent second = Seed.submission("default", "pytorch-test-2");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
              ServiceProcess service = ServiceProcess.start(JAR, Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
                      "muster.queue.fleet-api.watch", "false"), DEADLINE)) {
-            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
-                    new QuotaTreeApplied(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class))));
-            client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(),
-                    new PolicyApplied(Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class))));
+            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
             // Jobs are keyed apart, so on different partitions: submit the second once the first is decided, as the seed does.
             client.send(Topics.SUBMISSIONS, first);
             client.await(Topics.ADMISSIONS, event -> event.job().equals(first.job()) && event.data() instanceof JobAdmitted, DEADLINE);

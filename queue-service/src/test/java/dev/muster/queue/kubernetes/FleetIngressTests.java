@@ -2,9 +2,6 @@ package dev.muster.queue.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 
@@ -17,13 +14,11 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.PyTorchJob;
-import dev.muster.model.json.Manifests;
-import dev.muster.model.policy.PropagationPolicy;
-import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -54,18 +49,9 @@ class FleetIngressTests {
     @Inject
     KubernetesClient fleet;
 
-    private static String seed(String name) {
-        try (InputStream in = FleetIngressTests.class.getResourceAsStream("/seed/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     private PyTorchJob applyJob(String name) {
-        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
-        job.getMetadata().setName(name);
-        return fleet.resource(job).create();
+        return fleet.resource(Seed.job("default", name)).create();
     }
 
     private static JobEvent decision(JobEventClient client, PyTorchJob job, Class<?> type) {
@@ -75,8 +61,8 @@ class FleetIngressTests {
 
     @Test
     void theSeedAppliedToTheFleetApiRunsOneJobAndQueuesTheSecondUntilTheFirstIsDeleted() {
-        fleet.resource(Manifests.read(seed("elastic-quota-tree.yaml"), ElasticQuotaTree.class)).create();
-        fleet.resource(Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class)).create();
+        fleet.resource(Seed.tree()).create();
+        fleet.resource(Seed.queuePolicy("default")).create();
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             PyTorchJob first = applyJob("pytorch-test");
             JobEvent admitted = decision(client, first, JobAdmitted.class);

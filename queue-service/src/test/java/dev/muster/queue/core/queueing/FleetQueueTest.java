@@ -3,9 +3,6 @@ package dev.muster.queue.core.queueing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -33,6 +30,7 @@ import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.queueing.QueueState.Entry;
 import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.testing.seed.Seed;
 
 class FleetQueueTest {
 
@@ -43,11 +41,7 @@ class FleetQueueTest {
     private final FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), Map.of("high", 1000), CLOCK);
 
     static String seed(String name) {
-        try (InputStream in = FleetQueueTest.class.getResourceAsStream("/seed/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
+        return Seed.text(name);
     }
 
     static ConfigEvent seedTree() {
