@@ -331,12 +331,20 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static String newClusterId() {
-        // KRaft wants a base64 UUID of 22 characters, as kafka-storage random-uuid prints.
-        UUID uuid = UUID.randomUUID();
-        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
-        bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    /**
+     * A base64 UUID of 22 characters, as {@code kafka-storage random-uuid} prints. Like Kafka's own, never one
+     * that starts with '-': the storage tool would read it as an option and refuse to format.
+     */
+    static String newClusterId() {
+        while (true) {
+            UUID uuid = UUID.randomUUID();
+            java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
+            bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
+            String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+            if (!id.startsWith("-")) {
+                return id;
+            }
+        }
     }
 
     private static int[] freePorts(int count) throws IOException {

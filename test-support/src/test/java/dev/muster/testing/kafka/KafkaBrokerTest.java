@@ -55,6 +55,15 @@ class KafkaBrokerTest {
     }
 
     @Test
+    @Order(0)
+    void clusterIdsAreNeverReadAsACommandLineOption() {
+        // One random id in 64 would start with '-'; ten thousand make the chance of missing that nil.
+        for (int i = 0; i < 10_000; i++) {
+            assertThat(KafkaBroker.newClusterId()).hasSize(22).doesNotStartWith("-");
+        }
+    }
+
+    @Test
     @Order(1)
     void aProducedEventCanBeConsumed(KafkaBroker broker) {
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
