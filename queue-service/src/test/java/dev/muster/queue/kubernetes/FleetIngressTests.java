@@ -35,11 +35,14 @@ class FleetIngressTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-    /** Turns the fleet API watch on, which the test profile otherwise leaves off. */
+    /**
+     * Turns the fleet API watch on, which the test profile otherwise leaves off, and re-lists every second:
+     * a re-list delivers every object again, as after a watch gap, and must not duplicate anything.
+     */
     public static class WatchingTheFleetApi implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("muster.queue.fleet-api.watch", "true");
+            return Map.of("muster.queue.fleet-api.watch", "true", "muster.queue.fleet-api.resync", "1s");
         }
     }
 
@@ -74,8 +77,14 @@ class FleetIngressTests {
             decision(client, second, JobAdmitted.class);
             assertThat(((JobAdmitted) admitted.data()).quotaLeaf()).isEqualTo("child-2");
             assertThat(((JobQueued) queued.data()).message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+            // Several re-lists have happened by now; each object still produced one event per real change.
             assertThat(client.readAll(Topics.SUBMISSIONS)).filteredOn(event -> event.job().uid().equals(first.getMetadata().getUid()))
                     .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobSubmitted", "JobDeleted");
+            assertThat(client.readAll(Topics.SUBMISSIONS)).filteredOn(event -> event.job().uid().equals(second.getMetadata().getUid()))
+                    .hasSize(1);
+            assertThat(client.latestByKey(Topics.FLEET_CONFIG)).containsKey("PropagationPolicy/default/example-policy");
+            assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().uid().equals(second.getMetadata().getUid()))
+                    .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobQueued", "JobAdmitted");
         }
     }
 }

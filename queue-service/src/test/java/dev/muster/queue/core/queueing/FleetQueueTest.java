@@ -174,6 +174,18 @@ class FleetQueueTest {
     }
 
     @Test
+    void aQueuedJobSubmittedAgainAsARelistWouldIsNotQueuedTwice() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        assertThat(queue.handle(submitted("pytorch-test", 1))).isEmpty();
+        assertThat(queue.handle(submitted("pytorch-test-2", 2))).isEmpty();
+        assertThat(queue.quota().queue("child-2")).hasSize(1);
+    }
+
+    @Test
     void aJobDeletedWhileWaitingLeavesItsQueueQuietly() {
         queue.handle(seedTree());
         queue.handle(policy("propagation-policy-gang-queue.yaml"));
