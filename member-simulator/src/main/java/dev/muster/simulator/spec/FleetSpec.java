@@ -1,0 +1,100 @@
+package dev.muster.simulator.spec;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import dev.muster.model.json.MusterJson;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.validation.InvalidObjectException;
+import dev.muster.model.validation.Violation;
+import dev.muster.model.validation.Violations;
+import io.fabric8.kubernetes.api.model.Quantity;
+
+/** The simulated member clusters of a fleet, as a cluster spec file (YAML) declares them. */
+public record FleetSpec(List<ClusterSpec> clusters) {
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    public FleetSpec {
+        clusters = clusters == null ? List.of() : List.copyOf(clusters);
+    }
+
+    /**
+     * Reads and checks a spec file.
+     *
+     * @throws InvalidObjectException naming every problem, e.g. {@code clusters[1].nodePools[0].count: must be >= 1, got 0}
+     */
+    public static FleetSpec read(Path file) throws IOException {
+        return parse(Files.readString(file), file.getFileName().toString());
+    }
+
+    /** Parses and checks spec text; {@code origin} names it in errors. */
+    public static FleetSpec parse(String yaml, String origin) {
+        FleetSpec spec;
+        try {
+            spec = MusterJson.yaml().readValue(yaml, FleetSpec.class);
+        } catch (IOException e) {
+            throw new InvalidObjectException("cluster spec " + origin, List.of(new Violation("", MusterJson.firstLine(e.getMessage()))));
+        }
+        List<Violation> violations = spec.validate();
+        if (!violations.isEmpty()) {
+            throw new InvalidObjectException("cluster spec " + origin, violations);
+        }
+        return spec;
+    }
+
+    private List<Violation> validate() {
+        Violations violations = new Violations();
+        if (clusters.isEmpty()) {
+            violations.add("clusters", "must declare at least one cluster");
+        }
+        Set<String> names = new HashSet<>();
+        for (int c = 0; c < clusters.size(); c++) {
+            ClusterSpec cluster = clusters.get(c);
+            String path = "clusters[" + c + "]";
+            if (cluster.name() == null || !DNS_LABEL.matcher(cluster.name()).matches()) {
+                violations.add(path + ".name", "must be a DNS label, got " + (cluster.name() == null ? "nothing" : "\"" + cluster.name() + "\""));
+            } else if (!names.add(cluster.name())) {
+                violations.add(path + ".name", "duplicate cluster name \"" + cluster.name() + "\"");
+            }
+            List<NodePoolSpec> pools = cluster.nodePools();
+            for (int p = 0; p < pools.size(); p++) {
+                NodePoolSpec pool = pools.get(p);
+                String poolPath = path + ".nodePools[" + p + "]";
+                if (pool.name() == null || !DNS_LABEL.matcher(pool.name()).matches()) {
+                    violations.add(poolPath + ".name", "must be a DNS label");
+                }
+                if (pool.count() < 1) {
+                    violations.add(poolPath + ".count", "must be >= 1, got " + pool.count());
+                }
+                violations.quantities(poolPath + ".allocatable", quantities(pool.allocatable()));
+            }
+        }
+        return violations.list();
+    }
+
+    /** The pool's allocatable as a resource list; call only on a spec {@link #parse} accepted. */
+    public static ResourceList allocatable(NodePoolSpec pool) {
+        return ResourceList.parse(pool.allocatable());
+    }
+
+    private static Map<String, Quantity> quantities(Map<String, String> texts) {
+        Map<String, Quantity> map = new java.util.LinkedHashMap<>();
+        texts.forEach((name, text) -> map.put(name, text == null ? null : new Quantity(text)));
+        return map;
+    }
+
+    /** Names every cluster, in the order declared. */
+    public List<String> clusterNames() {
+        List<String> list = new ArrayList<>();
+        clusters.forEach(cluster -> list.add(cluster.name()));
+        return list;
+    }
+}

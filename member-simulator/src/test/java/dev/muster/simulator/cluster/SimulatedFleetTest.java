@@ -1,0 +1,85 @@
+package dev.muster.simulator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.muster.model.resource.ResourceList;
+import dev.muster.simulator.spec.FleetSpec;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/** Each simulated cluster is observed only through its API server, reached with its kubeconfig, as Muster will. */
+class SimulatedFleetTest {
+
+    private static KubernetesClient connect(Path kubeconfig) throws Exception {
+        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+    }
+
+    @Test
+    void everyClusterServesItsNodesAtItsOwnAddress(@TempDir Path kubeconfigs) throws Exception {
+        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "gpu-fleet.yaml"));
+        try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
+             KubernetesClient gpuA = connect(kubeconfigs.resolve("gpu-a.kubeconfig"));
+             KubernetesClient gpuB = connect(kubeconfigs.resolve("gpu-b.kubeconfig"));
+             KubernetesClient gpuC = connect(kubeconfigs.resolve("gpu-c.kubeconfig"))) {
+
+            List<Node> aNodes = gpuA.nodes().list().getItems();
+            assertThat(aNodes).hasSize(4).allSatisfy(node -> {
+                assertThat(ResourceList.fromQuantities(node.getStatus().getAllocatable()).amount("nvidia.com/gpu")).isEqualByComparingTo("8");
+                assertThat(node.getStatus().getConditions()).anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+                assertThat(node.getMetadata().getLabels()).containsEntry("nvidia.com/gpu.product", "A100-SXM4-80GB");
+            });
+            assertThat(gpuB.nodes().list().getItems()).hasSize(16).extracting(node -> node.getMetadata().getName())
+                    .contains("gpu-b-a10x4-0", "gpu-b-a10x4-15");
+            assertThat(gpuC.nodes().withLabel(SimulatedCluster.NODE_POOL_LABEL, "h100x8").list().getItems())
+                    .allSatisfy(node -> assertThat(node.getSpec().getTaints()).singleElement()
+                            .satisfies(taint -> assertThat(taint.getKey() + "=" + taint.getValue() + ":" + taint.getEffect())
+                                    .isEqualTo("dedicated=training:NoSchedule")));
+            assertThat(fleet.clusters()).extracting(SimulatedCluster::url).doesNotHaveDuplicates();
+        }
+    }
+
+    @Test
+    void eachClusterReportsItsVersionAndWhetherItSupportsReservation(@TempDir Path kubeconfigs) throws Exception {
+        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml"));
+        try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
+             KubernetesClient a = connect(kubeconfigs.resolve("cluster-a.kubeconfig"));
+             KubernetesClient b = connect(kubeconfigs.resolve("cluster-b.kubeconfig"))) {
+
+            ConfigMap memberA = a.configMaps().inNamespace("kube-system").withName(SimulatedCluster.MEMBER_CONFIG_MAP).get();
+            ConfigMap memberB = b.configMaps().inNamespace("kube-system").withName(SimulatedCluster.MEMBER_CONFIG_MAP).get();
+
+            assertThat(a.getKubernetesVersion().getGitVersion()).isEqualTo("v1.30.2");
+            assertThat(b.getKubernetesVersion().getMinor()).isEqualTo("27");
+            assertThat(memberA.getData()).containsEntry("reservation", "true").containsEntry("schedulerVersion", "6.8.1");
+            assertThat(memberB.getData()).containsEntry("reservation", "false");
+            assertThat(memberA.getMetadata().getLabels()).isEqualTo(Map.of("region", "cn-hangzhou"));
+        }
+    }
+
+    @Test
+    void clustersAreIndependentApiServers(@TempDir Path kubeconfigs) throws Exception {
+        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml"));
+        try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
+             KubernetesClient a = connect(kubeconfigs.resolve("cluster-a.kubeconfig"));
+             KubernetesClient b = connect(kubeconfigs.resolve("cluster-b.kubeconfig"))) {
+
+            a.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("only-on-a").endMetadata()
+                    .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
+
+            assertThat(a.pods().inNamespace("default").list().getItems()).hasSize(1);
+            assertThat(b.pods().inNamespace("default").list().getItems()).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.muster.simulator.spec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.validation.InvalidObjectException;
+
+class FleetSpecTest {
+
+    static final Path LOCAL = Path.of("..", "deploy", "local");
+
+    @Test
+    void theShippedSpecsAreValidAndSayWhichClustersSupportReservation() throws Exception {
+        FleetSpec seed = FleetSpec.read(LOCAL.resolve("seed-fleet.yaml"));
+        FleetSpec gpu = FleetSpec.read(LOCAL.resolve("gpu-fleet.yaml"));
+
+        assertThat(seed.clusterNames()).containsExactly("cluster-a", "cluster-b");
+        assertThat(seed.clusters()).extracting(ClusterSpec::supportsReservation).containsExactly(true, false);
+        assertThat(gpu.clusterNames()).containsExactly("gpu-a", "gpu-b", "gpu-c");
+        assertThat(gpu.clusters()).extracting(ClusterSpec::supportsReservation).containsExactly(true, false, true);
+    }
+
+    @Test
+    void reservationNeedsKubernetes128AndScheduler680() {
+        assertThat(new ClusterSpec("c", "1.28.0", "6.8.0", null, null).supportsReservation()).isTrue();
+        assertThat(new ClusterSpec("c", "v1.31.1", "6.10.2", null, null).supportsReservation()).isTrue();
+        assertThat(new ClusterSpec("c", "1.27.9", "6.9.0", null, null).supportsReservation()).isFalse();
+        assertThat(new ClusterSpec("c", "1.30.0", "6.7.9", null, null).supportsReservation()).isFalse();
+        assertThat(new ClusterSpec("c", "1.30.0", null, null, null).supportsReservation()).isFalse();
+    }
+
+    @Test
+    void aBadSpecIsRefusedNamingEveryProblem() {
+        assertThatThrownBy(() -> FleetSpec.parse("""
+                clusters:
+                - name: a
+                  nodePools:
+                  - {name: gpu, count: 0, allocatable: {nvidia.com/gpu: eight}}
+                - name: a
+                - name: Bad_Name
+                """, "broken.yaml"))
+                .isInstanceOf(InvalidObjectException.class)
+                .hasMessage("cluster spec broken.yaml is invalid: clusters[0].nodePools[0].count: must be >= 1, got 0; "
+                        + "clusters[0].nodePools[0].allocatable.nvidia.com/gpu: cannot parse quantity \"eight\"; "
+                        + "clusters[1].name: duplicate cluster name \"a\"; "
+                        + "clusters[2].name: must be a DNS label, got \"Bad_Name\"");
+    }
+}
