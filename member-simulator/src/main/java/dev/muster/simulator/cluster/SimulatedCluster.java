@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Queue;
 
 import dev.muster.model.resource.ResourceList;
+import dev.muster.simulator.scheduling.SchedulerController;
 import dev.muster.simulator.spec.ClusterSpec;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.simulator.spec.NodePoolSpec;
@@ -27,8 +28,8 @@ import io.fabric8.mockwebserver.ServerResponse;
 
 /**
  * One simulated member cluster: a Kubernetes API server (fabric8's mock server in CRUD mode) on its own
- * loopback port, holding the nodes its spec declares, reachable through the kubeconfig it writes like any
- * cluster. The cluster's facts a fleet learns from the vendor (scheduler version, reservation support, labels)
+ * loopback port, holding the nodes its spec declares, with a gang scheduler binding its pods, reachable
+ * through the kubeconfig it writes like any cluster. The cluster's facts a fleet learns from the vendor (scheduler version, reservation support, labels)
  * are in the ConfigMap {@code kube-system/muster-member}.
  */
 public final class SimulatedCluster implements AutoCloseable {
@@ -42,6 +43,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final Path kubeconfig;
+    private SchedulerController scheduler;
 
     private SimulatedCluster(ClusterSpec spec, KubernetesMockServer server, KubernetesClient client, Path kubeconfig) {
         this.spec = spec;
@@ -61,6 +63,7 @@ public final class SimulatedCluster implements AutoCloseable {
                 Files.createDirectories(kubeconfigFolder).resolve(spec.name() + ".kubeconfig"));
         cluster.describeMember();
         cluster.createNodes();
+        cluster.scheduler = SchedulerController.start(client, spec.name());
         Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
         return cluster;
     }
@@ -90,6 +93,9 @@ public final class SimulatedCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        if (scheduler != null) {
+            scheduler.close();
+        }
         client.close();
         server.destroy();
     }
