@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Queue;
 
 import dev.muster.model.resource.ResourceList;
+import dev.muster.simulator.kubelet.KubeletController;
 import dev.muster.simulator.scheduling.SchedulerController;
 import dev.muster.simulator.spec.ClusterSpec;
 import dev.muster.simulator.spec.FleetSpec;
@@ -28,8 +29,8 @@ import io.fabric8.mockwebserver.ServerResponse;
 
 /**
  * One simulated member cluster: a Kubernetes API server (fabric8's mock server in CRUD mode) on its own
- * loopback port, holding the nodes its spec declares, with a gang scheduler binding its pods, reachable
- * through the kubeconfig it writes like any cluster. The cluster's facts a fleet learns from the vendor (scheduler version, reservation support, labels)
+ * loopback port, holding the nodes its spec declares, with a gang scheduler binding its pods and kubelets
+ * running them, reachable through the kubeconfig it writes like any cluster. The cluster's facts a fleet learns from the vendor (scheduler version, reservation support, labels)
  * are in the ConfigMap {@code kube-system/muster-member}.
  */
 public final class SimulatedCluster implements AutoCloseable {
@@ -38,12 +39,15 @@ public final class SimulatedCluster implements AutoCloseable {
     public static final String MEMBER_CONFIG_MAP = "muster-member";
     /** The label every simulated node carries with its pool's name. */
     public static final String NODE_POOL_LABEL = "muster.dev/node-pool";
+    /** How long a simulated kubelet takes to start a bound pod unless the pod says otherwise. */
+    public static final java.time.Duration START_DELAY = java.time.Duration.ofMillis(500);
 
     private final ClusterSpec spec;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final Path kubeconfig;
     private SchedulerController scheduler;
+    private KubeletController kubelets;
 
     private SimulatedCluster(ClusterSpec spec, KubernetesMockServer server, KubernetesClient client, Path kubeconfig) {
         this.spec = spec;
@@ -64,6 +68,7 @@ public final class SimulatedCluster implements AutoCloseable {
         cluster.describeMember();
         cluster.createNodes();
         cluster.scheduler = SchedulerController.start(client, spec.name());
+        cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY);
         Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
         return cluster;
     }
@@ -95,6 +100,9 @@ public final class SimulatedCluster implements AutoCloseable {
     public void close() {
         if (scheduler != null) {
             scheduler.close();
+        }
+        if (kubelets != null) {
+            kubelets.close();
         }
         client.close();
         server.destroy();

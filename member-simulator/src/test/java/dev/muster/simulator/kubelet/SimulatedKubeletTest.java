@@ -1,0 +1,96 @@
+package dev.muster.simulator.kubelet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.spec.FleetSpec;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/** Simulated kubelets, observed only through the cluster's API server: what a user sees with kubectl. */
+class SimulatedKubeletTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+    @TempDir
+    Path kubeconfigs;
+
+    private SimulatedFleet fleet;
+    private KubernetesClient client;
+
+    @BeforeEach
+    void startCluster() throws Exception {
+        fleet = SimulatedFleet.start(FleetSpec.parse("""
+                clusters:
+                - name: small
+                  kubernetesVersion: 1.30.2
+                  schedulerVersion: 6.8.1
+                  nodePools:
+                  - {name: cpu, count: 1, allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
+                """, "test"), kubeconfigs);
+        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfigs.resolve("small.kubeconfig")))).build();
+    }
+
+    @AfterEach
+    void stopCluster() {
+        client.close();
+        fleet.close();
+    }
+
+    private Pod create(String name, String duration) {
+        PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
+                .withNewSpec().addNewContainer().withName("pytorch").withImage("pytorch")
+                .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1")).endResources()
+                .endContainer().endSpec();
+        if (duration != null) {
+            pod.editMetadata().addToAnnotations(KubeletController.DURATION, duration).endMetadata();
+        }
+        return client.pods().resource(pod.build()).create();
+    }
+
+    private Pod get(String name) {
+        return client.pods().inNamespace("default").withName(name).get();
+    }
+
+    @Test
+    void aScheduledPodRunsWithItsContainersReady() {
+        create("trainer", null);
+
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            Pod pod = get("trainer");
+            assertThat(pod.getSpec().getNodeName()).isEqualTo("small-cpu-0");
+            assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
+            assertThat(pod.getStatus().getStartTime()).isNotNull();
+            assertThat(pod.getStatus().getConditions()).anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
+            assertThat(pod.getStatus().getContainerStatuses()).singleElement().satisfies(container -> {
+                assertThat(container.getReady()).isTrue();
+                assertThat(container.getState().getRunning()).isNotNull();
+            });
+        });
+    }
+
+    @Test
+    void aPodWithADurationSucceedsWhenItsTimeIsUp() {
+        create("short", "1s");
+
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            Pod pod = get("short");
+            assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
+            assertThat(pod.getStatus().getContainerStatuses()).singleElement()
+                    .satisfies(container -> assertThat(container.getState().getTerminated().getExitCode()).isZero());
+        });
+    }
+}
