@@ -9,9 +9,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Queue;
 
+import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.simulator.kubelet.KubeletController;
 import dev.muster.simulator.scheduling.SchedulerController;
+import dev.muster.simulator.training.TrainingOperator;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import dev.muster.simulator.spec.ClusterSpec;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.simulator.spec.NodePoolSpec;
@@ -29,8 +33,9 @@ import io.fabric8.mockwebserver.ServerResponse;
 
 /**
  * One simulated member cluster: a Kubernetes API server (fabric8's mock server in CRUD mode) on its own
- * loopback port, holding the nodes its spec declares, with a gang scheduler binding its pods and kubelets
- * running them, reachable through the kubeconfig it writes like any cluster. The cluster's facts a fleet learns from the vendor (scheduler version, reservation support, labels)
+ * loopback port, holding the nodes its spec declares, with Kubeflow's training operator turning PyTorchJobs
+ * into pods, a gang scheduler binding them and kubelets running them, reachable through the kubeconfig it
+ * writes like any cluster. The cluster's facts a fleet learns from the vendor (scheduler version, reservation support, labels)
  * are in the ConfigMap {@code kube-system/muster-member}.
  */
 public final class SimulatedCluster implements AutoCloseable {
@@ -48,6 +53,7 @@ public final class SimulatedCluster implements AutoCloseable {
     private final Path kubeconfig;
     private SchedulerController scheduler;
     private KubeletController kubelets;
+    private TrainingOperator operator;
 
     private SimulatedCluster(ClusterSpec spec, KubernetesMockServer server, KubernetesClient client, Path kubeconfig) {
         this.spec = spec;
@@ -65,10 +71,12 @@ public final class SimulatedCluster implements AutoCloseable {
         KubernetesClient client = server.createClient();
         SimulatedCluster cluster = new SimulatedCluster(spec, server, client,
                 Files.createDirectories(kubeconfigFolder).resolve(spec.name() + ".kubeconfig"));
+        cluster.registerCustomResources();
         cluster.describeMember();
         cluster.createNodes();
         cluster.scheduler = SchedulerController.start(client, spec.name());
         cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY);
+        cluster.operator = TrainingOperator.start(client, spec.name());
         Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
         return cluster;
     }
@@ -104,8 +112,20 @@ public final class SimulatedCluster implements AutoCloseable {
         if (kubelets != null) {
             kubelets.close();
         }
+        if (operator != null) {
+            operator.close();
+        }
         client.close();
         server.destroy();
+    }
+
+    /** The CRDs a member with Kubeflow's training operator serves: PyTorchJob, with its status subresource. */
+    private void registerCustomResources() {
+        CustomResourceDefinition pytorchJobs = CustomResourceDefinitionContext.v1CRDFromCustomResourceType(PyTorchJob.class)
+                .editSpec().editFirstVersion()
+                .withNewSubresources().withNewStatus().endStatus().endSubresources()
+                .endVersion().endSpec().build();
+        client.apiextensions().v1().customResourceDefinitions().resource(pytorchJobs).create();
     }
 
     private void describeMember() {

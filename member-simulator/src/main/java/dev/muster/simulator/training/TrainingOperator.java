@@ -1,0 +1,238 @@
+package dev.muster.simulator.training;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobStatus;
+import dev.muster.model.job.ReplicaSpec;
+import dev.muster.model.job.ReplicaStatus;
+import dev.muster.model.job.ReplicaType;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+
+/**
+ * The simulated Kubeflow training operator of one cluster: creates the pods of each PyTorchJob
+ * ({@code <job>-master-0}, {@code <job>-worker-<i>}) with the labels and environment the real operator sets and
+ * the job's gang labels, and keeps the job's conditions ({@code Created}, {@code Running}, {@code Succeeded},
+ * {@code Failed}) and replica statuses in step with its pods.
+ */
+public final class TrainingOperator implements AutoCloseable {
+
+    public static final String JOB_NAME = "training.kubeflow.org/job-name";
+    public static final String REPLICA_TYPE = "training.kubeflow.org/replica-type";
+    public static final String REPLICA_INDEX = "training.kubeflow.org/replica-index";
+    /** The older label the seed's Worker reads its index from. */
+    public static final String PYTORCH_REPLICA_INDEX = "pytorch-replica-index";
+    private static final String GANG_LABEL_PREFIX = "pod-group.scheduling.sigs.k8s.io/";
+    private static final int MASTER_PORT = 23456;
+
+    private static final System.Logger LOG = System.getLogger(TrainingOperator.class.getName());
+
+    private final KubernetesClient client;
+    private final String cluster;
+    private final ExecutorService work;
+    private final SharedIndexInformer<PyTorchJob> jobs;
+    private final SharedIndexInformer<Pod> pods;
+
+    private TrainingOperator(KubernetesClient client, String cluster) {
+        this.client = client;
+        this.cluster = cluster;
+        this.work = Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "training-operator-" + cluster);
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.jobs = client.resources(PyTorchJob.class).inAnyNamespace().inform(handler());
+        this.pods = client.pods().inAnyNamespace().withLabel(JOB_NAME).inform(handler());
+    }
+
+    public static TrainingOperator start(KubernetesClient client, String cluster) {
+        return new TrainingOperator(client, cluster);
+    }
+
+    private <T> ResourceEventHandler<T> handler() {
+        return new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(T object) {
+                work.execute(TrainingOperator.this::reconcileAll);
+            }
+
+            @Override
+            public void onUpdate(T old, T object) {
+                work.execute(TrainingOperator.this::reconcileAll);
+            }
+
+            @Override
+            public void onDelete(T object, boolean finalStateUnknown) {
+                work.execute(TrainingOperator.this::reconcileAll);
+            }
+        };
+    }
+
+    private void reconcileAll() {
+        for (PyTorchJob job : jobs.getStore().list()) {
+            try {
+                reconcile(job);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, cluster + ": reconciling " + job.getMetadata().getName() + " failed; retried on the next change", e);
+            }
+        }
+    }
+
+    private void reconcile(PyTorchJob job) {
+        if (job.getMetadata().getDeletionTimestamp() != null || job.getSpec() == null) {
+            return;
+        }
+        List<Pod> existing = pods.getStore().list().stream()
+                .filter(pod -> job.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())
+                        && job.getMetadata().getName().equals(pod.getMetadata().getLabels().get(JOB_NAME)))
+                .toList();
+        if (existing.isEmpty() && !hasCondition(job, "Created")) {
+            for (Pod pod : desiredPods(job)) {
+                client.pods().inNamespace(job.getMetadata().getNamespace()).resource(pod).create();
+            }
+            updateStatus(job, "Created", "PyTorchJobCreated", "PyTorchJob " + job.getMetadata().getName() + " is created.", List.of());
+            return;
+        }
+        int total = totalReplicas(job);
+        long running = existing.stream().filter(pod -> "Running".equals(phase(pod))).count();
+        long succeeded = existing.stream().filter(pod -> "Succeeded".equals(phase(pod))).count();
+        long failed = existing.stream().filter(pod -> "Failed".equals(phase(pod))).count();
+        if (failed > 0 && !hasCondition(job, "Failed")) {
+            updateStatus(job, "Failed", "PyTorchJobFailed", failed + " pod(s) of " + job.getMetadata().getName() + " failed.", existing);
+        } else if (succeeded == total && total > 0 && !hasCondition(job, "Succeeded")) {
+            updateStatus(job, "Succeeded", "PyTorchJobSucceeded", "PyTorchJob " + job.getMetadata().getName() + " is successfully completed.", existing);
+        } else if (running == total && total > 0 && !hasCondition(job, "Running")) {
+            updateStatus(job, "Running", "PyTorchJobRunning", "PyTorchJob " + job.getMetadata().getName() + " is running.", existing);
+        }
+    }
+
+    /** The pods of the job, as the Kubeflow training operator names and labels them. */
+    static List<Pod> desiredPods(PyTorchJob job) {
+        String name = job.getMetadata().getName();
+        int worldSize = totalReplicas(job);
+        boolean hasMaster = job.getSpec().pytorchReplicaSpecs().containsKey(ReplicaType.MASTER.specName());
+        List<Pod> pods = new ArrayList<>();
+        int rank = 0;
+        for (ReplicaType type : ReplicaType.values()) {
+            ReplicaSpec replica = job.getSpec().pytorchReplicaSpecs().get(type.specName());
+            if (replica == null) {
+                continue;
+            }
+            for (int index = 0; index < replica.replicaCount(); index++) {
+                String podName = name + "-" + type.label() + "-" + index;
+                String masterAddress = hasMaster ? name + "-master-0" : name + "-worker-0";
+                pods.add(pod(job, replica, podName, type, index, rank++, worldSize, masterAddress));
+            }
+        }
+        return pods;
+    }
+
+    private static Pod pod(PyTorchJob job, ReplicaSpec replica, String podName, ReplicaType type, int index, int rank,
+                           int worldSize, String masterAddress) {
+        ObjectMeta template = replica.template().getMetadata() == null ? new ObjectMeta() : replica.template().getMetadata();
+        Map<String, String> labels = new LinkedHashMap<>(template.getLabels() == null ? Map.of() : template.getLabels());
+        if (job.getMetadata().getLabels() != null) {
+            job.getMetadata().getLabels().forEach((key, value) -> {
+                if (key.startsWith(GANG_LABEL_PREFIX)) {
+                    labels.put(key, value);
+                }
+            });
+        }
+        labels.put(JOB_NAME, job.getMetadata().getName());
+        labels.put(REPLICA_TYPE, type.label());
+        labels.put(REPLICA_INDEX, String.valueOf(index));
+        labels.put(PYTORCH_REPLICA_INDEX, String.valueOf(index));
+        PodSpec spec = new PodBuilder().withSpec(replica.template().getSpec()).build().getSpec();
+        spec.getContainers().forEach(container -> {
+            List<EnvVar> env = new ArrayList<>(container.getEnv() == null ? List.of() : container.getEnv());
+            env.add(new EnvVar("MASTER_ADDR", masterAddress, null));
+            env.add(new EnvVar("MASTER_PORT", String.valueOf(MASTER_PORT), null));
+            env.add(new EnvVar("WORLD_SIZE", String.valueOf(worldSize), null));
+            env.add(new EnvVar("RANK", String.valueOf(rank), null));
+            container.setEnv(env);
+        });
+        if (spec.getRestartPolicy() == null && replica.restartPolicy() != null && !"ExitCode".equals(replica.restartPolicy())) {
+            spec.setRestartPolicy(replica.restartPolicy());
+        }
+        return new PodBuilder()
+                .withNewMetadata().withName(podName).withNamespace(job.getMetadata().getNamespace()).withLabels(labels)
+                .withAnnotations(template.getAnnotations())
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(PyTorchJob.API_VERSION).withKind(PyTorchJob.KIND)
+                        .withName(job.getMetadata().getName()).withUid(job.getMetadata().getUid()).withController(true).build())
+                .endMetadata()
+                .withSpec(spec)
+                .build();
+    }
+
+    private void updateStatus(PyTorchJob job, String type, String reason, String message, List<Pod> pods) {
+        String now = Instant.now().toString();
+        client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
+                .editStatus(current -> {
+                    PyTorchJobStatus status = current.getStatus();
+                    List<JobCondition> conditions = new ArrayList<>(status == null ? List.of() : status.conditions());
+                    // Like the real operator: the previous state stays in the list, no longer True.
+                    conditions.replaceAll(condition -> "True".equals(condition.status()) && !"Created".equals(condition.type())
+                            ? new JobCondition(condition.type(), "False", condition.reason(), condition.message(), now, now) : condition);
+                    conditions.add(new JobCondition(type, "True", reason, message, now, now));
+                    current.setStatus(new PyTorchJobStatus(conditions, replicaStatuses(pods),
+                            status == null || status.startTime() == null ? now : status.startTime(),
+                            "Succeeded".equals(type) || "Failed".equals(type) ? now : null, now, Map.of()));
+                    return current;
+                });
+        LOG.log(System.Logger.Level.INFO, cluster + ": PyTorchJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + " " + type);
+    }
+
+    private static Map<String, ReplicaStatus> replicaStatuses(List<Pod> pods) {
+        Map<String, int[]> counts = new LinkedHashMap<>();
+        for (Pod pod : pods) {
+            String type = ReplicaType.fromSpecName(capitalize(pod.getMetadata().getLabels().get(REPLICA_TYPE))).map(ReplicaType::specName).orElse("Worker");
+            int[] count = counts.computeIfAbsent(type, key -> new int[3]);
+            switch (String.valueOf(phase(pod))) {
+                case "Succeeded" -> count[1]++;
+                case "Failed" -> count[2]++;
+                default -> count[0]++;
+            }
+        }
+        Map<String, ReplicaStatus> statuses = new LinkedHashMap<>();
+        counts.forEach((type, count) -> statuses.put(type, new ReplicaStatus(count[0], count[1], count[2], null, null)));
+        return statuses;
+    }
+
+    private static String capitalize(String label) {
+        return label == null || label.isEmpty() ? "" : Character.toUpperCase(label.charAt(0)) + label.substring(1);
+    }
+
+    private static String phase(Pod pod) {
+        return pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    }
+
+    private static boolean hasCondition(PyTorchJob job, String type) {
+        return job.getStatus() != null && job.getStatus().conditions().stream().anyMatch(condition -> type.equals(condition.type()));
+    }
+
+    private static int totalReplicas(PyTorchJob job) {
+        return job.getSpec().pytorchReplicaSpecs().values().stream().mapToInt(ReplicaSpec::replicaCount).sum();
+    }
+
+    @Override
+    public void close() {
+        work.shutdownNow();
+        jobs.close();
+        pods.close();
+    }
+}
