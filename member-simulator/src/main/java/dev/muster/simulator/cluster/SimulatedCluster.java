@@ -22,7 +22,9 @@ import dev.muster.simulator.spec.NodePoolSpec;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -99,7 +101,15 @@ public final class SimulatedCluster implements AutoCloseable {
         return kubeconfig;
     }
 
-    /** A client of this cluster, for the simulator's own controllers and for tests. */
+    /**
+     * A new client built only from the kubeconfig file this cluster wrote, as any tool or service reaches it;
+     * the caller closes it.
+     */
+    public KubernetesClient connect() throws IOException {
+        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+    }
+
+    /** The simulator's own client of this cluster, for its controllers. */
     public KubernetesClient client() {
         return client;
     }

@@ -15,24 +15,30 @@ import dev.muster.simulator.spec.FleetSpec;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /** Each simulated cluster is observed only through its API server, reached with its kubeconfig, as Muster will. */
 class SimulatedFleetTest {
 
-    private static KubernetesClient connect(Path kubeconfig) throws Exception {
-        return new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+
+    @Test
+    void eachClusterWritesAKubeconfigThatReachesItsOwnApiServer(@TempDir Path kubeconfigs) throws Exception {
+        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml"));
+        try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs)) {
+            for (SimulatedCluster cluster : fleet.clusters()) {
+                assertThat(Files.readString(kubeconfigs.resolve(cluster.name() + ".kubeconfig")))
+                        .contains("server: " + cluster.url()).contains("current-context: " + cluster.name());
+            }
+        }
     }
 
     @Test
     void everyClusterServesItsNodesAtItsOwnAddress(@TempDir Path kubeconfigs) throws Exception {
         FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "gpu-fleet.yaml"));
         try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
-             KubernetesClient gpuA = connect(kubeconfigs.resolve("gpu-a.kubeconfig"));
-             KubernetesClient gpuB = connect(kubeconfigs.resolve("gpu-b.kubeconfig"));
-             KubernetesClient gpuC = connect(kubeconfigs.resolve("gpu-c.kubeconfig"))) {
+             KubernetesClient gpuA = fleet.cluster("gpu-a").orElseThrow().connect();
+             KubernetesClient gpuB = fleet.cluster("gpu-b").orElseThrow().connect();
+             KubernetesClient gpuC = fleet.cluster("gpu-c").orElseThrow().connect()) {
 
             List<Node> aNodes = gpuA.nodes().list().getItems();
             assertThat(aNodes).hasSize(4).allSatisfy(node -> {
@@ -54,8 +60,8 @@ class SimulatedFleetTest {
     void eachClusterReportsItsVersionAndWhetherItSupportsReservation(@TempDir Path kubeconfigs) throws Exception {
         FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml"));
         try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
-             KubernetesClient a = connect(kubeconfigs.resolve("cluster-a.kubeconfig"));
-             KubernetesClient b = connect(kubeconfigs.resolve("cluster-b.kubeconfig"))) {
+             KubernetesClient a = fleet.cluster("cluster-a").orElseThrow().connect();
+             KubernetesClient b = fleet.cluster("cluster-b").orElseThrow().connect()) {
 
             ConfigMap memberA = a.configMaps().inNamespace("kube-system").withName(SimulatedCluster.MEMBER_CONFIG_MAP).get();
             ConfigMap memberB = b.configMaps().inNamespace("kube-system").withName(SimulatedCluster.MEMBER_CONFIG_MAP).get();
@@ -72,8 +78,8 @@ class SimulatedFleetTest {
     void clustersAreIndependentApiServers(@TempDir Path kubeconfigs) throws Exception {
         FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml"));
         try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
-             KubernetesClient a = connect(kubeconfigs.resolve("cluster-a.kubeconfig"));
-             KubernetesClient b = connect(kubeconfigs.resolve("cluster-b.kubeconfig"))) {
+             KubernetesClient a = fleet.cluster("cluster-a").orElseThrow().connect();
+             KubernetesClient b = fleet.cluster("cluster-b").orElseThrow().connect()) {
 
             a.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("only-on-a").endMetadata()
                     .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();

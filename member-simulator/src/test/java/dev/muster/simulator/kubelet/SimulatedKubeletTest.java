@@ -3,7 +3,6 @@ package dev.muster.simulator.kubelet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -16,9 +15,7 @@ import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /** Simulated kubelets, observed only through the cluster's API server: what a user sees with kubectl. */
 class SimulatedKubeletTest {
@@ -41,7 +38,7 @@ class SimulatedKubeletTest {
                   nodePools:
                   - {name: cpu, count: 1, allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
                 """, "test"), kubeconfigs);
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfigs.resolve("small.kubeconfig")))).build();
+        client = fleet.cluster("small").orElseThrow().connect();
     }
 
     @AfterEach

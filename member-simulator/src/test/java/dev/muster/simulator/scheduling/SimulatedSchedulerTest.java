@@ -3,7 +3,6 @@ package dev.muster.simulator.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,9 +19,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /** The simulated scheduler, observed only through the cluster's API server. */
 class SimulatedSchedulerTest {
@@ -37,7 +34,7 @@ class SimulatedSchedulerTest {
 
     private KubernetesClient cluster(String specYaml, String name) throws Exception {
         fleet = SimulatedFleet.start(FleetSpec.parse(specYaml, "test"), kubeconfigs);
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfigs.resolve(name + ".kubeconfig")))).build();
+        client = fleet.cluster(name).orElseThrow().connect();
         return client;
     }
 

@@ -3,7 +3,6 @@ package dev.muster.simulator.training;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,9 +21,7 @@ import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
 /** The simulated training operator, observed only through the cluster's API server. */
 class TrainingOperatorTest {
@@ -40,7 +37,7 @@ class TrainingOperatorTest {
     @BeforeEach
     void startCluster() throws Exception {
         fleet = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml")), kubeconfigs);
-        client = new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(Files.readString(kubeconfigs.resolve("cluster-a.kubeconfig")))).build();
+        client = fleet.cluster("cluster-a").orElseThrow().connect();
     }
 
     @AfterEach
