@@ -48,12 +48,19 @@ class SimulatedKubeletTest {
     }
 
     private Pod create(String name, String duration) {
+        return create(name, duration, null, null);
+    }
+
+    private Pod create(String name, String duration, Integer exitCode, String restartPolicy) {
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
-                .withNewSpec().addNewContainer().withName("pytorch").withImage("pytorch")
+                .withNewSpec().withRestartPolicy(restartPolicy).addNewContainer().withName("pytorch").withImage("pytorch")
                 .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1")).endResources()
                 .endContainer().endSpec();
         if (duration != null) {
             pod.editMetadata().addToAnnotations(KubeletController.DURATION, duration).endMetadata();
+        }
+        if (exitCode != null) {
+            pod.editMetadata().addToAnnotations(KubeletController.EXIT_CODE, String.valueOf(exitCode)).endMetadata();
         }
         return client.pods().resource(pod.build()).create();
     }
@@ -81,7 +88,8 @@ class SimulatedKubeletTest {
 
     @Test
     void aPodWithADurationSucceedsWhenItsTimeIsUp() {
-        create("short", "1s");
+        // Under restartPolicy Always, the default, even a container that exits 0 is started again.
+        create("short", "1s", null, "OnFailure");
 
         await().atMost(DEADLINE).untilAsserted(() -> {
             Pod pod = get("short");
@@ -89,5 +97,40 @@ class SimulatedKubeletTest {
             assertThat(pod.getStatus().getContainerStatuses()).singleElement()
                     .satisfies(container -> assertThat(container.getState().getTerminated().getExitCode()).isZero());
         });
+    }
+
+    @Test
+    void aContainerThatExitsNonZeroFailsThePodUnderRestartPolicyNever() {
+        create("broken", "1s", 3, "Never");
+
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            Pod pod = get("broken");
+            assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
+            assertThat(pod.getStatus().getContainerStatuses()).singleElement()
+                    .satisfies(container -> assertThat(container.getState().getTerminated().getExitCode()).isEqualTo(3));
+        });
+    }
+
+    @Test
+    void aContainerThatExitsNonZeroRestartsUnderRestartPolicyOnFailure() {
+        create("flaky", "500ms", 1, "OnFailure");
+
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            Pod pod = get("flaky");
+            assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
+            assertThat(pod.getStatus().getContainerStatuses()).singleElement().satisfies(container -> {
+                assertThat(container.getRestartCount()).isGreaterThanOrEqualTo(1);
+                assertThat(container.getLastState().getTerminated().getExitCode()).isEqualTo(1);
+            });
+        });
+    }
+
+    @Test
+    void durationsReadAsKubernetesUsersWriteThem() {
+        assertThat(KubeletController.parseDuration("500ms")).contains(Duration.ofMillis(500));
+        assertThat(KubeletController.parseDuration("1h30m")).contains(Duration.ofMinutes(90));
+        assertThat(KubeletController.parseDuration("PT2S")).contains(Duration.ofSeconds(2));
+        assertThat(KubeletController.parseDuration("soon")).isEmpty();
+        assertThat(KubeletController.parseDuration("5x")).isEmpty();
     }
 }

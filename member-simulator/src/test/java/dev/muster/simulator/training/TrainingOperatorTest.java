@@ -48,12 +48,20 @@ class TrainingOperatorTest {
 
     /** The seed job as placement will create it on a member: with the gang labels for all three pods. */
     private PyTorchJob seedJobWithGangLabels(String duration) {
+        return seedJobWithGangLabels(duration, null);
+    }
+
+    private PyTorchJob seedJobWithGangLabels(String duration, String masterExitCode) {
         PyTorchJob job = Seed.job("default", "pytorch-test");
         job.getMetadata().getLabels().put(GangScheduler.POD_GROUP, "pytorch-test");
         job.getMetadata().getLabels().put(GangScheduler.MIN_AVAILABLE, "3");
         if (duration != null) {
             job.getSpec().pytorchReplicaSpecs().values().forEach(replica ->
                     replica.template().getMetadata().setAnnotations(java.util.Map.of(KubeletController.DURATION, duration)));
+        }
+        if (masterExitCode != null) {
+            job.getSpec().pytorchReplicaSpecs().get("Master").template().getMetadata().setAnnotations(
+                    java.util.Map.of(KubeletController.DURATION, duration, KubeletController.EXIT_CODE, masterExitCode));
         }
         return job;
     }
@@ -98,5 +106,15 @@ class TrainingOperatorTest {
         PyTorchJob job = client.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").get();
         assertThat(job.getStatus().completionTime()).isNotNull();
         assertThat(job.getStatus().replicaStatuses().get("Worker").succeeded()).isEqualTo(2);
+    }
+
+    @Test
+    void aJobWhoseMasterFailsUnderRestartPolicyNeverFails() {
+        // The seed's Master has restartPolicy Never: a non-zero exit fails the pod, and so the job.
+        client.resources(PyTorchJob.class).inNamespace("default").resource(seedJobWithGangLabels("1s", "2")).create();
+
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(conditionTypes()).endsWith("Failed"));
+        PyTorchJob job = client.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").get();
+        assertThat(job.getStatus().replicaStatuses().get("Master").failed()).isEqualTo(1);
     }
 }
