@@ -58,7 +58,8 @@ public final class QuotaAdmission {
     private final Map<String, Wait> waiting = new LinkedHashMap<>();
     private final Set<String> changed = new LinkedHashSet<>();
 
-    private record Admission(QuotaJob job, String leaf, Instant admittedAt) {
+    /** @param giveBacks how many times placement gave the job back so far, so each backoff doubles the last */
+    private record Admission(QuotaJob job, String leaf, Instant admittedAt, int giveBacks) {
     }
 
     /**
@@ -138,8 +139,7 @@ public final class QuotaAdmission {
             return List.of();
         }
         uncharge(admission.job(), admission.leaf(), used);
-        Wait previous = waiting.get(uid);
-        int giveBacks = previous == null ? 1 : previous.giveBacks() + 1;
+        int giveBacks = admission.giveBacks() + 1;
         Duration backoff = settings.giveBackBackoff().multipliedBy(1L << Math.min(giveBacks - 1, 10));
         putWaiting(uid, new Wait(admission.job(), admission.leaf(), null, now.plus(backoff), giveBacks, null, null));
         return evaluate(now);
@@ -257,7 +257,8 @@ public final class QuotaAdmission {
     public Optional<JobStanding> standing(String uid) {
         Admission admission = admitted.get(uid);
         if (admission != null) {
-            return Optional.of(new JobStanding(admission.job(), admission.leaf(), admission.admittedAt(), null, null, 0, null, null));
+            return Optional.of(new JobStanding(admission.job(), admission.leaf(), admission.admittedAt(), null, null,
+                    admission.giveBacks(), null, null));
         }
         Wait wait = waiting.get(uid);
         return wait == null ? Optional.empty() : Optional.of(new JobStanding(wait.job(), wait.leaf(), null, wait.waitingSince(),
@@ -288,7 +289,8 @@ public final class QuotaAdmission {
                         + "\", which the tree does not have");
             }
             if (standing.admitted()) {
-                quota.admitted.put(standing.job().uid(), new Admission(standing.job(), standing.leaf(), standing.admittedAt()));
+                quota.admitted.put(standing.job().uid(), new Admission(standing.job(), standing.leaf(), standing.admittedAt(),
+                        standing.giveBacks()));
                 quota.charge(standing.job(), standing.leaf(), quota.used);
             } else {
                 quota.waiting.put(standing.job().uid(), new Wait(standing.job(), standing.leaf(), standing.waitingSince(),
@@ -387,7 +389,7 @@ public final class QuotaAdmission {
     private void admit(Wait wait, Instant now, List<QuotaDecision> decisions) {
         removeWaiting(wait.job().uid());
         charge(wait.job(), wait.leaf(), used);
-        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now));
+        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks()));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
     }
 
@@ -445,7 +447,7 @@ public final class QuotaAdmission {
             for (Admission victim : victims) {
                 removeAdmitted(victim.job().uid());
                 uncharge(victim.job(), victim.leaf(), used);
-                putWaiting(victim.job().uid(), new Wait(victim.job(), victim.leaf(), null, null, 0, null, null));
+                putWaiting(victim.job().uid(), new Wait(victim.job(), victim.leaf(), null, null, victim.giveBacks(), null, null));
                 decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
                         + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
             }

@@ -300,6 +300,25 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void eachFurtherGiveBackDoublesTheBackoff() {
+        QuotaAdmission quota = admission(tree("", """
+                name: root
+                children:
+                - {name: leaf, max: {kube-queue/max-jobs: 1}, namespaces: [ns]}
+                """));
+        QuotaJob job = job("ns", "returned", cpu("1"), 0, T0);
+        quota.submit(job, T0);
+        quota.giveBack(job.uid(), T0);
+        quota.reevaluate(T0.plusSeconds(30));
+
+        quota.giveBack(job.uid(), T0.plusSeconds(30));
+
+        assertThat(quota.reevaluate(T0.plusSeconds(89))).as("second backoff is 60 s, not 30").isEmpty();
+        assertThat(quota.reevaluate(T0.plusSeconds(90))).containsExactly(new Admitted(job, "leaf"));
+        assertThat(quota.standing(job.uid())).get().extracting(JobStanding::giveBacks).isEqualTo(2);
+    }
+
+    @Test
     void removingALeafThatHasAdmittedJobsIsRejectedAndNothingChanges() {
         QuotaAdmission quota = admission(tree(QuotaFixtures.SEED_TREE));
         quota.submit(job("default", "pytorch-test", SEED_DEMAND), T0);
