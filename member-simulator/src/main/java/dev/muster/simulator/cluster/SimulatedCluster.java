@@ -8,8 +8,20 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
+
+import java.net.InetSocketAddress;
 
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.reservation.Reservation;
+import dev.muster.simulator.fault.ApiProxy;
+import dev.muster.simulator.fault.ClusterFaults;
+import dev.muster.simulator.spec.LoadSpec;
+import dev.muster.simulator.time.SimulatedTime;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.CustomResource;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.simulator.kubelet.KubeletController;
 import dev.muster.simulator.scheduling.SchedulerController;
@@ -26,7 +38,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.VersionInfo;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -49,13 +60,18 @@ public final class SimulatedCluster implements AutoCloseable {
     /** How long a simulated kubelet takes to start a bound pod unless the pod says otherwise. */
     public static final java.time.Duration START_DELAY = java.time.Duration.ofMillis(500);
 
+    /** The namespace of the pods a spec's pre-existing load runs as. */
+    public static final String LOAD_NAMESPACE = "simulated-load";
+
     private final ClusterSpec spec;
     private final KubernetesMockServer server;
     private final KubernetesClient client;
     private final Path kubeconfig;
+    private ApiProxy proxy;
     private SchedulerController scheduler;
     private KubeletController kubelets;
     private TrainingOperator operator;
+    private ClusterFaults faults;
 
     private SimulatedCluster(ClusterSpec spec, KubernetesMockServer server, KubernetesClient client, Path kubeconfig) {
         this.spec = spec;
@@ -64,23 +80,45 @@ public final class SimulatedCluster implements AutoCloseable {
         this.kubeconfig = kubeconfig;
     }
 
-    /** Starts the cluster's API server, creates its nodes, and writes {@code <name>.kubeconfig} into the folder. */
+    /** Starts the cluster at real-time speed; see {@link #start(ClusterSpec, Path, SimulatedTime)}. */
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder) throws IOException {
+        return start(spec, kubeconfigFolder, SimulatedTime.REAL);
+    }
+
+    /**
+     * Starts the cluster's API server, creates its nodes and their pre-existing load, starts its controllers,
+     * and writes {@code <name>.kubeconfig} into the folder.
+     */
+    public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder, SimulatedTime time) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubernetesMixedDispatcher(responses), false, version(spec.kubernetesVersion()));
+                new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP)), false,
+                version(spec.kubernetesVersion()));
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient();
         SimulatedCluster cluster = new SimulatedCluster(spec, server, client,
                 Files.createDirectories(kubeconfigFolder).resolve(spec.name() + ".kubeconfig"));
-        cluster.registerCustomResources();
-        cluster.describeMember();
-        cluster.createNodes();
-        cluster.scheduler = SchedulerController.start(client, spec.name());
-        cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY);
-        cluster.operator = TrainingOperator.start(client, spec.name());
-        Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
+        try {
+            cluster.registerCustomResources();
+            cluster.describeMember();
+            cluster.createNodes();
+            cluster.createLoad();
+            cluster.proxy = ApiProxy.start(spec.name(), new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getPort()), 0);
+            cluster.scheduler = SchedulerController.start(client, spec.name(), spec.supportsReservation(), time);
+            cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY, time);
+            cluster.operator = TrainingOperator.start(client, spec.name());
+            cluster.faults = new ClusterFaults(spec.name(), client, cluster.kubelets, cluster.proxy, time);
+            Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            throw e;
+        }
         return cluster;
+    }
+
+    /** The faults this cluster can be made to suffer, and heal from. */
+    public ClusterFaults faults() {
+        return faults;
     }
 
     public String name() {
@@ -91,9 +129,9 @@ public final class SimulatedCluster implements AutoCloseable {
         return spec;
     }
 
-    /** The API server's address, e.g. {@code http://127.0.0.1:40123}. */
+    /** The address clients reach the API server at, e.g. {@code http://127.0.0.1:40123}; network faults apply to it. */
     public String url() {
-        return "http://" + server.getHostName() + ":" + server.getPort();
+        return "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + proxy.port();
     }
 
     /** The kubeconfig file that reaches this cluster. */
@@ -116,6 +154,11 @@ public final class SimulatedCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        if (faults != null) {
+            faults.close();
+        } else if (proxy != null) {
+            proxy.close();
+        }
         if (scheduler != null) {
             scheduler.close();
         }
@@ -129,13 +172,57 @@ public final class SimulatedCluster implements AutoCloseable {
         server.destroy();
     }
 
-    /** The CRDs a member with Kubeflow's training operator serves: PyTorchJob, with its status subresource. */
+    /**
+     * The CRDs the member serves, each with its status subresource: PyTorchJob (Kubeflow's training operator),
+     * and koordinator's Reservation where the cluster supports reservation; elsewhere reservations are not found,
+     * as on a real cluster without them.
+     */
     private void registerCustomResources() {
-        CustomResourceDefinition pytorchJobs = CustomResourceDefinitionContext.v1CRDFromCustomResourceType(PyTorchJob.class)
+        client.apiextensions().v1().customResourceDefinitions().resource(withStatus(PyTorchJob.class)).create();
+        if (spec.supportsReservation()) {
+            client.apiextensions().v1().customResourceDefinitions().resource(withStatus(Reservation.class)).create();
+        }
+    }
+
+    private static CustomResourceDefinition withStatus(Class<? extends CustomResource<?, ?>> type) {
+        return CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type)
                 .editSpec().editFirstVersion()
                 .withNewSubresources().withNewStatus().endStatus().endSubresources()
                 .endVersion().endSpec().build();
-        client.apiextensions().v1().customResourceDefinitions().resource(pytorchJobs).create();
+    }
+
+    /** One Running pod per loaded node, bound directly as pods already running before the simulation are. */
+    private void createLoad() {
+        boolean any = spec.nodePools().stream().anyMatch(pool -> !pool.load().isEmpty());
+        if (!any) {
+            return;
+        }
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(LOAD_NAMESPACE).endMetadata().build()).create();
+        String now = java.time.Instant.now().toString();
+        for (NodePoolSpec pool : spec.nodePools()) {
+            int node = 0;
+            for (LoadSpec load : pool.load()) {
+                Map<String, Quantity> requests = ResourceList.parse(load.requests()).toQuantities();
+                for (int i = 0; i < load.nodes(); i++, node++) {
+                    String nodeName = nodeName(pool, node);
+                    client.pods().inNamespace(LOAD_NAMESPACE).resource(new PodBuilder()
+                            .withNewMetadata().withName("load-" + nodeName).withNamespace(LOAD_NAMESPACE)
+                            .addToLabels(NODE_POOL_LABEL, pool.name()).endMetadata()
+                            .withNewSpec().withNodeName(nodeName).withRestartPolicy("Always")
+                            .addNewContainer().withName("load").withImage("simulated/load")
+                            .withNewResources().withRequests(requests).endResources().endContainer()
+                            .endSpec()
+                            .withNewStatus().withPhase("Running").withStartTime(now)
+                            .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
+                            .endStatus()
+                            .build()).create();
+                }
+            }
+        }
+    }
+
+    private String nodeName(NodePoolSpec pool, int index) {
+        return spec.name() + "-" + pool.name() + "-" + index;
     }
 
     private void describeMember() {
@@ -152,7 +239,7 @@ public final class SimulatedCluster implements AutoCloseable {
         for (NodePoolSpec pool : spec.nodePools()) {
             ResourceList allocatable = FleetSpec.allocatable(pool);
             for (int index = 0; index < pool.count(); index++) {
-                client.nodes().resource(node(spec.name() + "-" + pool.name() + "-" + index, pool, allocatable)).create();
+                client.nodes().resource(node(nodeName(pool, index), pool, allocatable)).create();
             }
         }
     }

@@ -25,7 +25,7 @@ public final class SimulatedFleet implements AutoCloseable {
         Map<String, SimulatedCluster> started = new LinkedHashMap<>();
         try {
             for (ClusterSpec cluster : spec.clusters()) {
-                started.put(cluster.name(), SimulatedCluster.start(cluster, kubeconfigFolder));
+                started.put(cluster.name(), SimulatedCluster.start(cluster, kubeconfigFolder, spec.time()));
             }
         } catch (IOException | RuntimeException e) {
             started.values().forEach(SimulatedCluster::close);

@@ -2,16 +2,20 @@ package dev.muster.simulator.kubelet;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
+import dev.muster.model.time.GoDurations;
+import dev.muster.simulator.time.SimulatedTime;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -30,6 +34,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
  * succeeds; one that exits otherwise fails under {@code restartPolicy: Never}, and under {@code OnFailure} or
  * {@code Always} its containers restart after the start delay and count the restart, as a crash loop does.
  * Status is written as a kubelet writes it: phase, start time, the Ready condition, and each container's state.
+ * A kubelet whose node is down reports nothing until the node is back. Waits run at the simulation's speed.
  */
 public final class KubeletController implements AutoCloseable {
 
@@ -45,14 +50,19 @@ public final class KubeletController implements AutoCloseable {
     private final KubernetesClient client;
     private final String cluster;
     private final Duration defaultStartDelay;
+    private final SimulatedTime time;
     private final ScheduledExecutorService timers;
     private final Set<String> started = ConcurrentHashMap.newKeySet();
+    /** Each running pod's current run; a timer from an earlier run (before a crash or restart) finds it changed. */
+    private final Map<String, Integer> runs = new ConcurrentHashMap<>();
+    private final Set<String> downNodes = ConcurrentHashMap.newKeySet();
     private final SharedIndexInformer<Pod> pods;
 
-    private KubeletController(KubernetesClient client, String cluster, Duration defaultStartDelay) {
+    private KubeletController(KubernetesClient client, String cluster, Duration defaultStartDelay, SimulatedTime time) {
         this.client = client;
         this.cluster = cluster;
         this.defaultStartDelay = defaultStartDelay;
+        this.time = time;
         this.timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "kubelet-" + cluster);
             thread.setDaemon(true);
@@ -72,27 +82,62 @@ public final class KubeletController implements AutoCloseable {
             @Override
             public void onDelete(Pod pod, boolean finalStateUnknown) {
                 started.remove(pod.getMetadata().getUid());
+                runs.remove(pod.getMetadata().getUid());
             }
         });
     }
 
     /** Starts the kubelets of the cluster the client reaches. */
-    public static KubeletController start(KubernetesClient client, String cluster, Duration defaultStartDelay) {
-        return new KubeletController(client, cluster, defaultStartDelay);
+    public static KubeletController start(KubernetesClient client, String cluster, Duration defaultStartDelay, SimulatedTime time) {
+        return new KubeletController(client, cluster, defaultStartDelay, time);
+    }
+
+    /**
+     * Kills the pod's containers now with this exit code, as an out-of-memory kill or a crash would; what
+     * follows is what the pod's {@code restartPolicy} says.
+     *
+     * @return false when the cluster has no such running pod
+     */
+    public boolean crash(String namespace, String name, int exitCode) {
+        Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+        if (pod == null || pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())) {
+            return false;
+        }
+        runs.merge(pod.getMetadata().getUid(), 1, Integer::sum);
+        timers.execute(() -> terminate(pod, exitCode, "Error"));
+        return true;
+    }
+
+    /** The node's kubelet stops reporting: its pods' status stays as it was until {@link #nodeUp}. */
+    public void nodeDown(String node) {
+        downNodes.add(node);
+    }
+
+    /** The node's kubelet reports again: pods that were due to start are started. */
+    public void nodeUp(String node) {
+        if (downNodes.remove(node)) {
+            pods.getStore().list().stream().filter(pod -> node.equals(pod.getSpec().getNodeName())).forEach(pod -> {
+                started.remove(pod.getMetadata().getUid());
+                consider(pod);
+            });
+        }
     }
 
     private void consider(Pod pod) {
         boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null;
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if (!bound || pod.getMetadata().getDeletionTimestamp() != null || !(phase == null || "Pending".equals(phase))
-                || !started.add(pod.getMetadata().getUid())) {
+                || downNodes.contains(pod.getSpec().getNodeName()) || !started.add(pod.getMetadata().getUid())) {
             return;
         }
-        Duration startDelay = annotation(pod, START_DELAY).orElse(defaultStartDelay);
-        timers.schedule(() -> run(pod), startDelay.toMillis(), TimeUnit.MILLISECONDS);
+        after(startDelay(pod), () -> run(pod));
     }
 
     private void run(Pod pod) {
+        if (downNodes.contains(pod.getSpec().getNodeName())) {
+            started.remove(pod.getMetadata().getUid());
+            return;
+        }
         Instant now = Instant.now();
         if (!update(pod, status -> {
             status.setPhase("Running");
@@ -104,42 +149,69 @@ public final class KubeletController implements AutoCloseable {
             return;
         }
         LOG.log(System.Logger.Level.DEBUG, cluster + ": " + name(pod) + " running on " + pod.getSpec().getNodeName());
-        scheduleExit(pod, 0);
+        scheduleExit(pod);
     }
 
-    private void scheduleExit(Pod pod, int restarts) {
-        annotation(pod, DURATION).ifPresent(duration -> timers.schedule(() -> exit(pod, restarts), duration.toMillis(), TimeUnit.MILLISECONDS));
+    private void scheduleExit(Pod pod) {
+        int run = runs.merge(pod.getMetadata().getUid(), 1, Integer::sum);
+        annotation(pod, DURATION).ifPresent(duration -> after(duration, () -> {
+            if (Integer.valueOf(run).equals(runs.get(pod.getMetadata().getUid())) && !downNodes.contains(pod.getSpec().getNodeName())) {
+                terminate(pod, exitCode(pod), null);
+            }
+        }));
     }
 
-    private void exit(Pod pod, int restarts) {
+    /** The containers ended with the code; restart them or end the pod, as the restart policy says. */
+    private void terminate(Pod pod, int exitCode, String reason) {
         Instant now = Instant.now();
-        int exitCode = exitCode(pod);
         String restartPolicy = pod.getSpec().getRestartPolicy() == null ? "Always" : pod.getSpec().getRestartPolicy();
         boolean restart = exitCode != 0 ? !"Never".equals(restartPolicy) : "Always".equals(restartPolicy);
+        String why = reason != null ? reason : exitCode == 0 ? "Completed" : "Error";
         if (restart) {
             // Crash loop: the container terminated and is started again after the start delay, one more restart counted.
-            int count = restarts + 1;
-            if (update(pod, status -> status.setContainerStatuses(restarted(pod, count, exitCode, now)))) {
-                LOG.log(System.Logger.Level.INFO, cluster + ": " + name(pod) + " exited " + exitCode + "; restart " + count);
-                Duration delay = annotation(pod, START_DELAY).orElse(defaultStartDelay);
-                timers.schedule(() -> scheduleExit(pod, count), delay.toMillis(), TimeUnit.MILLISECONDS);
+            int restarts = restartCount(pod) + 1;
+            if (update(pod, status -> status.setContainerStatuses(restarted(pod, restarts, exitCode, why, now)))) {
+                LOG.log(System.Logger.Level.INFO, cluster + ": " + name(pod) + " exited " + exitCode + "; restart " + restarts);
+                after(startDelay(pod), () -> scheduleExit(pod));
             }
             return;
         }
+        runs.remove(pod.getMetadata().getUid());
         update(pod, status -> {
             status.setPhase(exitCode == 0 ? "Succeeded" : "Failed");
             setCondition(status, "Ready", "False", now);
             setCondition(status, "ContainersReady", "False", now);
             status.setContainerStatuses(containerStatuses(pod, false, exitCode, now));
+            status.getContainerStatuses().forEach(container -> container.getState().getTerminated().setReason(why));
         });
+        LOG.log(System.Logger.Level.INFO, cluster + ": " + name(pod) + " exited " + exitCode + "; pod " + (exitCode == 0 ? "Succeeded" : "Failed"));
     }
 
-    private static List<ContainerStatus> restarted(Pod pod, int restarts, int exitCode, Instant now) {
+    private int restartCount(Pod pod) {
+        Pod current = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
+        if (current == null || current.getStatus() == null || current.getStatus().getContainerStatuses() == null) {
+            return 0;
+        }
+        return current.getStatus().getContainerStatuses().stream().mapToInt(status -> status.getRestartCount() == null ? 0 : status.getRestartCount())
+                .max().orElse(0);
+    }
+
+    private void after(Duration simulated, Runnable action) {
+        if (!timers.isShutdown()) {
+            timers.schedule(action, time.real(simulated).toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private Duration startDelay(Pod pod) {
+        return annotation(pod, START_DELAY).orElse(defaultStartDelay);
+    }
+
+    private static List<ContainerStatus> restarted(Pod pod, int restarts, int exitCode, String reason, Instant now) {
         List<ContainerStatus> statuses = containerStatuses(pod, true, null, now);
         statuses.forEach(status -> {
             status.setRestartCount(restarts);
-            status.setLastState(new io.fabric8.kubernetes.api.model.ContainerStateBuilder().withNewTerminated()
-                    .withExitCode(exitCode).withReason("Error").withFinishedAt(now.toString()).endTerminated().build());
+            status.setLastState(new ContainerStateBuilder().withNewTerminated()
+                    .withExitCode(exitCode).withReason(reason).withFinishedAt(now.toString()).endTerminated().build());
         });
         return statuses;
     }
@@ -158,20 +230,28 @@ public final class KubeletController implements AutoCloseable {
         }
     }
 
-    /** Writes the pod's status; false when the pod is gone meanwhile. */
-    private boolean update(Pod pod, java.util.function.Consumer<PodStatus> change) {
-        try {
-            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(current -> {
-                PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
-                change.accept(status);
-                current.setStatus(status);
-                return current;
-            });
-            return true;
-        } catch (KubernetesClientException e) {
-            // Deleted before its kubelet got to it: nothing to run.
-            LOG.log(System.Logger.Level.DEBUG, cluster + ": " + name(pod) + " is gone: " + e.getMessage());
-            return false;
+    /** Writes the pod's status, again if another writer got in between; false when the pod is gone meanwhile. */
+    private boolean update(Pod pod, Consumer<PodStatus> change) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(current -> {
+                    PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
+                    change.accept(status);
+                    current.setStatus(status);
+                    return current;
+                });
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() == 404) {
+                    // Deleted before its kubelet got to it: nothing to run.
+                    LOG.log(System.Logger.Level.DEBUG, cluster + ": " + name(pod) + " is gone");
+                    return false;
+                }
+                if (attempt == 3) {
+                    LOG.log(System.Logger.Level.WARNING, cluster + ": could not write the status of " + name(pod) + ": " + e.getMessage());
+                    return false;
+                }
+            }
         }
     }
 
@@ -191,51 +271,25 @@ public final class KubeletController implements AutoCloseable {
         return statuses;
     }
 
-    private static void setCondition(PodStatus status, String type, String value, Instant now) {
+    /** Sets one pod condition, keeping the others. */
+    public static void setCondition(PodStatus status, String type, String value, Instant now) {
         List<PodCondition> conditions = new ArrayList<>(status.getConditions() == null ? List.of() : status.getConditions());
         conditions.removeIf(condition -> type.equals(condition.getType()));
         conditions.add(new PodConditionBuilder().withType(type).withStatus(value).withLastTransitionTime(now.toString()).build());
         status.setConditions(conditions);
     }
 
-    private static java.util.Optional<Duration> annotation(Pod pod, String name) {
+    private static Optional<Duration> annotation(Pod pod, String name) {
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         String text = annotations == null ? null : annotations.get(name);
         if (text == null || text.isBlank()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        java.util.Optional<Duration> duration = parseDuration(text.trim());
+        Optional<Duration> duration = GoDurations.parse(text);
         if (duration.isEmpty()) {
             LOG.log(System.Logger.Level.WARNING, name(pod) + ": annotation " + name + " is not a duration: \"" + text + "\"; ignored");
         }
         return duration;
-    }
-
-    private static final java.util.regex.Pattern GO_DURATION = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h)");
-
-    /** A Go-style duration as Kubernetes users write them ({@code 500ms}, {@code 90s}, {@code 1h30m}), or ISO-8601 ({@code PT90S}). */
-    static java.util.Optional<Duration> parseDuration(String text) {
-        if (text.startsWith("P")) {
-            try {
-                return java.util.Optional.of(Duration.parse(text));
-            } catch (DateTimeParseException e) {
-                return java.util.Optional.empty();
-            }
-        }
-        java.util.regex.Matcher part = GO_DURATION.matcher(text);
-        Duration total = Duration.ZERO;
-        int end = 0;
-        while (part.find() && part.start() == end) {
-            long amount = Long.parseLong(part.group(1));
-            total = total.plus(switch (part.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                default -> Duration.ofHours(amount);
-            });
-            end = part.end();
-        }
-        return end == text.length() && end > 0 ? java.util.Optional.of(total) : java.util.Optional.empty();
     }
 
     private static String name(Pod pod) {

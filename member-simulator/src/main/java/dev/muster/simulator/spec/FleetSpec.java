@@ -17,13 +17,29 @@ import dev.muster.model.validation.Violation;
 import dev.muster.model.validation.Violations;
 import io.fabric8.kubernetes.api.model.Quantity;
 
-/** The simulated member clusters of a fleet, as a cluster spec file (YAML) declares them. */
-public record FleetSpec(List<ClusterSpec> clusters) {
+/**
+ * The simulated member clusters of a fleet, as a cluster spec file (YAML) declares them.
+ *
+ * @param timeSpeed how many times faster than real time the clusters run (start delays, pod durations,
+ *                  reservation TTLs, evictions); 1 when absent
+ */
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+public record FleetSpec(Double timeSpeed, List<ClusterSpec> clusters) {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     public FleetSpec {
         clusters = clusters == null ? List.of() : List.copyOf(clusters);
+    }
+
+    /** How fast the clusters' time runs. */
+    public dev.muster.simulator.time.SimulatedTime time() {
+        return timeSpeed == null ? dev.muster.simulator.time.SimulatedTime.REAL : new dev.muster.simulator.time.SimulatedTime(timeSpeed);
+    }
+
+    /** The same clusters at another speed. */
+    public FleetSpec withTimeSpeed(double speed) {
+        return new FleetSpec(speed, clusters);
     }
 
     /**
@@ -52,6 +68,9 @@ public record FleetSpec(List<ClusterSpec> clusters) {
 
     private List<Violation> validate() {
         Violations violations = new Violations();
+        if (timeSpeed != null && (!(timeSpeed > 0) || timeSpeed.isInfinite())) {
+            violations.add("timeSpeed", "must be a positive number, got " + timeSpeed);
+        }
         if (clusters.isEmpty()) {
             violations.add("clusters", "must declare at least one cluster");
         }
@@ -74,10 +93,38 @@ public record FleetSpec(List<ClusterSpec> clusters) {
                 if (pool.count() < 1) {
                     violations.add(poolPath + ".count", "must be >= 1, got " + pool.count());
                 }
+                int before = violations.list().size();
                 violations.quantities(poolPath + ".allocatable", quantities(pool.allocatable()));
+                if (violations.list().size() == before) {
+                    validateLoad(poolPath, pool, violations);
+                }
             }
         }
         return violations.list();
+    }
+
+    private static void validateLoad(String poolPath, NodePoolSpec pool, Violations violations) {
+        int nodes = 0;
+        ResourceList allocatable = allocatable(pool);
+        for (int l = 0; l < pool.load().size(); l++) {
+            LoadSpec load = pool.load().get(l);
+            String loadPath = poolPath + ".load[" + l + "]";
+            if (load.nodes() < 1) {
+                violations.add(loadPath + ".nodes", "must be >= 1, got " + load.nodes());
+            }
+            nodes += Math.max(0, load.nodes());
+            int before = violations.list().size();
+            violations.quantities(loadPath + ".requests", quantities(load.requests()));
+            if (violations.list().size() == before) {
+                for (String resource : ResourceList.parse(load.requests()).exceeding(allocatable)) {
+                    violations.add(loadPath + ".requests." + resource, "asks for " + load.requests().get(resource)
+                            + ", more than a node's allocatable " + allocatable.format(resource));
+                }
+            }
+        }
+        if (nodes > pool.count()) {
+            violations.add(poolPath + ".load", "covers " + nodes + " nodes, the pool has " + pool.count());
+        }
     }
 
     /** The pool's allocatable as a resource list; call only on a spec {@link #parse} accepted. */

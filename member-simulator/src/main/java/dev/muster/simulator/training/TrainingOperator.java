@@ -102,23 +102,78 @@ public final class TrainingOperator implements AutoCloseable {
                         && job.getMetadata().getName().equals(pod.getMetadata().getLabels().get(JOB_NAME)))
                 .toList();
         if (existing.isEmpty() && !hasCondition(job, "Created")) {
-            for (Pod pod : desiredPods(job)) {
-                client.pods().inNamespace(job.getMetadata().getNamespace()).resource(pod).create();
-            }
+            desiredPods(job).forEach(this::create);
             updateStatus(job, "Created", "PyTorchJobCreated", "PyTorchJob " + job.getMetadata().getName() + " is created.", List.of());
             return;
         }
+        if (isTrue(job, "Succeeded") || isTrue(job, "Failed")) {
+            return;
+        }
+        List<Pod> retryable = existing.stream().filter(pod -> "Failed".equals(phase(pod)) && isRetryable(job, pod)).toList();
+        if (!retryable.isEmpty()) {
+            // restartPolicy ExitCode: a pod killed by a signal (exit code 128 or more) is deleted and made again.
+            retryable.forEach(pod -> client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete());
+            updateStatus(job, "Restarting", "PyTorchJobRestarting", "PyTorchJob " + job.getMetadata().getName() + " is restarting because "
+                    + retryable.size() + " replica(s) failed with a retryable exit code.", existing);
+            return;
+        }
+        recreateMissing(job, existing);
         int total = totalReplicas(job);
         long running = existing.stream().filter(pod -> "Running".equals(phase(pod))).count();
         long succeeded = existing.stream().filter(pod -> "Succeeded".equals(phase(pod))).count();
         long failed = existing.stream().filter(pod -> "Failed".equals(phase(pod))).count();
-        if (failed > 0 && !hasCondition(job, "Failed")) {
+        Integer backoffLimit = job.getSpec().runPolicy() == null ? null : job.getSpec().runPolicy().backoffLimit();
+        int restarts = existing.stream().mapToInt(TrainingOperator::restarts).sum();
+        if (failed > 0) {
             updateStatus(job, "Failed", "PyTorchJobFailed", failed + " pod(s) of " + job.getMetadata().getName() + " failed.", existing);
-        } else if (succeeded == total && total > 0 && !hasCondition(job, "Succeeded")) {
+        } else if (backoffLimit != null && restarts > backoffLimit) {
+            updateStatus(job, "Failed", "BackoffLimitExceeded", "PyTorchJob " + job.getMetadata().getName()
+                    + " has failed because it has reached the specified backoff limit (" + backoffLimit + ").", existing);
+        } else if (succeeded == total && total > 0) {
             updateStatus(job, "Succeeded", "PyTorchJobSucceeded", "PyTorchJob " + job.getMetadata().getName() + " is successfully completed.", existing);
-        } else if (running == total && total > 0 && !hasCondition(job, "Running")) {
+        } else if (running == total && total > 0 && !isTrue(job, "Running")) {
             updateStatus(job, "Running", "PyTorchJobRunning", "PyTorchJob " + job.getMetadata().getName() + " is running.", existing);
         }
+    }
+
+    /** Like the real operator, pods that went away (deleted, evicted) while the job runs are made again. */
+    private void recreateMissing(PyTorchJob job, List<Pod> existing) {
+        java.util.Set<String> present = new java.util.HashSet<>();
+        existing.forEach(pod -> present.add(pod.getMetadata().getName()));
+        desiredPods(job).stream().filter(pod -> !present.contains(pod.getMetadata().getName())).forEach(pod -> {
+            create(pod);
+            LOG.log(System.Logger.Level.INFO, cluster + ": PyTorchJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName()
+                    + " lost pod " + pod.getMetadata().getName() + "; created it again");
+        });
+    }
+
+    private void create(Pod pod) {
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).resource(pod).create();
+        } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            // Still there, being deleted: the next change makes it again.
+        }
+    }
+
+    private static boolean isRetryable(PyTorchJob job, Pod pod) {
+        String type = capitalize(pod.getMetadata().getLabels().get(REPLICA_TYPE));
+        ReplicaSpec replica = job.getSpec().pytorchReplicaSpecs().get(type);
+        if (replica == null || !"ExitCode".equals(replica.restartPolicy()) || pod.getStatus().getContainerStatuses() == null) {
+            return false;
+        }
+        return pod.getStatus().getContainerStatuses().stream().anyMatch(status -> status.getState() != null
+                && status.getState().getTerminated() != null && status.getState().getTerminated().getExitCode() != null
+                && status.getState().getTerminated().getExitCode() >= 128);
+    }
+
+    private static int restarts(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null) {
+            return 0;
+        }
+        return pod.getStatus().getContainerStatuses().stream().mapToInt(status -> status.getRestartCount() == null ? 0 : status.getRestartCount()).sum();
     }
 
     /** The pods of the job, as the Kubeflow training operator names and labels them. */
@@ -166,8 +221,9 @@ public final class TrainingOperator implements AutoCloseable {
             env.add(new EnvVar("RANK", String.valueOf(rank), null));
             container.setEnv(env);
         });
-        if (spec.getRestartPolicy() == null && replica.restartPolicy() != null && !"ExitCode".equals(replica.restartPolicy())) {
-            spec.setRestartPolicy(replica.restartPolicy());
+        if (spec.getRestartPolicy() == null && replica.restartPolicy() != null) {
+            // ExitCode is the operator's own policy: the kubelet never restarts, the operator decides by the exit code.
+            spec.setRestartPolicy("ExitCode".equals(replica.restartPolicy()) ? "Never" : replica.restartPolicy());
         }
         return new PodBuilder()
                 .withNewMetadata().withName(podName).withNamespace(job.getMetadata().getNamespace()).withLabels(labels)
@@ -188,6 +244,8 @@ public final class TrainingOperator implements AutoCloseable {
                     // Like the real operator: the previous state stays in the list, no longer True.
                     conditions.replaceAll(condition -> "True".equals(condition.status()) && !"Created".equals(condition.type())
                             ? new JobCondition(condition.type(), "False", condition.reason(), condition.message(), now, now) : condition);
+                    // One condition per type: a job Running again after Restarting updates its Running condition.
+                    conditions.removeIf(condition -> type.equals(condition.type()));
                     conditions.add(new JobCondition(type, "True", reason, message, now, now));
                     current.setStatus(new PyTorchJobStatus(conditions, replicaStatuses(pods),
                             status == null || status.startTime() == null ? now : status.startTime(),
@@ -219,6 +277,11 @@ public final class TrainingOperator implements AutoCloseable {
 
     private static String phase(Pod pod) {
         return pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    }
+
+    private static boolean isTrue(PyTorchJob job, String type) {
+        return job.getStatus() != null && job.getStatus().conditions().stream()
+                .anyMatch(condition -> type.equals(condition.type()) && "True".equals(condition.status()));
     }
 
     private static boolean hasCondition(PyTorchJob job, String type) {

@@ -124,13 +124,4 @@ class SimulatedKubeletTest {
             });
         });
     }
-
-    @Test
-    void durationsReadAsKubernetesUsersWriteThem() {
-        assertThat(KubeletController.parseDuration("500ms")).contains(Duration.ofMillis(500));
-        assertThat(KubeletController.parseDuration("1h30m")).contains(Duration.ofMinutes(90));
-        assertThat(KubeletController.parseDuration("PT2S")).contains(Duration.ofSeconds(2));
-        assertThat(KubeletController.parseDuration("soon")).isEmpty();
-        assertThat(KubeletController.parseDuration("5x")).isEmpty();
-    }
 }

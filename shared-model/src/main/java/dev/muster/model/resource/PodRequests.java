@@ -1,5 +1,6 @@
 package dev.muster.model.resource;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import io.fabric8.kubernetes.api.model.Container;
@@ -43,6 +44,11 @@ public final class PodRequests {
             }
         }
         return running.max(initPeak).plus(ResourceList.fromQuantities(pod.getOverhead()));
+    }
+
+    /** What the pod takes from the node it runs on: its effective request plus one {@code pods} slot. */
+    public static ResourceList onNode(PodSpec pod) {
+        return of(pod).with(ResourceNames.PODS, BigDecimal.ONE);
     }
 
     /** A container's effective request: each resource's request, else its limit. */

@@ -159,6 +159,16 @@ public final class ResourceList {
         return exceeding(limit).isEmpty();
     }
 
+    /** This list with every negative amount raised to zero. */
+    public ResourceList atLeastZero() {
+        if (negativeNames().isEmpty()) {
+            return this;
+        }
+        TreeMap<String, BigDecimal> map = new TreeMap<>(amounts);
+        map.replaceAll((name, amount) -> amount.max(BigDecimal.ZERO));
+        return new ResourceList(map);
+    }
+
     /** The names whose amount is below zero. */
     public List<String> negativeNames() {
         List<String> negative = new ArrayList<>();

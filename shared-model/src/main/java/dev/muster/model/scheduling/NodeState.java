@@ -28,4 +28,9 @@ public record NodeState(String name, Map<String, String> labels, List<Taint> tai
     public NodeState minus(ResourceList used) {
         return new NodeState(name, labels, taints, allocatable, free.minus(used), ready, unschedulable);
     }
+
+    /** The same node with more free capacity, when a reservation hands what it holds to its owner pod. */
+    public NodeState plus(ResourceList released) {
+        return new NodeState(name, labels, taints, allocatable, free.plus(released), ready, unschedulable);
+    }
 }

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.muster.model.reservation.Reservation;
+import dev.muster.model.reservation.Reservations;
 import dev.muster.model.resource.ResourceList;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -21,11 +23,28 @@ public final class NodeStates {
      * finished ({@code Succeeded} and {@code Failed} pods hold nothing).
      */
     public static List<NodeState> of(List<Node> nodes, List<Pod> pods) {
+        return of(nodes, pods, List.of());
+    }
+
+    /**
+     * Each node with its free capacity: allocatable less the requests of every unfinished pod bound to it and
+     * less what each reservation on it still holds (its request, minus what its owner pods already take, so a
+     * reservation and the pods using it are never counted twice).
+     */
+    public static List<NodeState> of(List<Node> nodes, List<Pod> pods, List<Reservation> reservations) {
         Map<String, ResourceList> requested = new HashMap<>();
+        Map<String, List<Pod>> podsByNode = new HashMap<>();
         for (Pod pod : pods) {
             String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
             if (node != null && !isFinished(pod)) {
                 requested.merge(node, PodNeeds.of(pod.getMetadata().getName(), pod.getSpec()).request(), ResourceList::plus);
+                podsByNode.computeIfAbsent(node, key -> new ArrayList<>()).add(pod);
+            }
+        }
+        for (Reservation reservation : reservations) {
+            if (Reservations.isHolding(reservation)) {
+                String node = reservation.getStatus().nodeName();
+                requested.merge(node, Reservations.held(reservation, podsByNode.getOrDefault(node, List.of())), ResourceList::plus);
             }
         }
         List<NodeState> states = new ArrayList<>(nodes.size());

@@ -1,6 +1,5 @@
 package dev.muster.model.scheduling;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,9 +21,6 @@ import io.fabric8.kubernetes.api.model.Toleration;
 public record PodNeeds(String name, ResourceList request, Map<String, String> nodeSelector, NodeSelector nodeAffinity,
                        List<Toleration> tolerations) {
 
-    /** The resource every pod takes one of on its node. */
-    public static final String PODS = "pods";
-
     public PodNeeds {
         Objects.requireNonNull(name, "name");
         nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
@@ -36,7 +32,7 @@ public record PodNeeds(String name, ResourceList request, Map<String, String> no
         Affinity affinity = spec.getAffinity();
         NodeSelector required = affinity == null || affinity.getNodeAffinity() == null ? null
                 : affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution();
-        return new PodNeeds(name, PodRequests.of(spec).with(PODS, BigDecimal.ONE), spec.getNodeSelector(), required,
+        return new PodNeeds(name, PodRequests.onNode(spec), spec.getNodeSelector(), required,
                 spec.getTolerations());
     }
 }

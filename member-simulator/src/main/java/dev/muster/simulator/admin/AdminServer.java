@@ -1,0 +1,191 @@
+package dev.muster.simulator.admin;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import dev.muster.model.json.MusterJson;
+import dev.muster.model.time.GoDurations;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.fault.ClusterFaults;
+
+/**
+ * The simulator's HTTP admin API, for switching faults at run time (JSON in and out, loopback only):
+ * <pre>
+ * GET  /clusters                                      every cluster, its API address, kubeconfig and faults
+ * POST /clusters/{cluster}/unreachable                the API refuses connections
+ * POST /clusters/{cluster}/slow?latency=2s            every API request waits first
+ * POST /clusters/{cluster}/nodes/{node}/not-ready     the node's kubelet stops reporting
+ * POST /clusters/{cluster}/nodes/{node}/ready         ... and reports again
+ * POST /clusters/{cluster}/pods/{ns}/{pod}/fail?exitCode=137   kill the pod's containers
+ * POST /clusters/{cluster}/heal                       end every fault of the cluster
+ * </pre>
+ * A request that names no such cluster, node or pod gets 404, a bad parameter 400, each with
+ * {@code {"error": "..."}} saying what was wrong; nothing else changes.
+ */
+public final class AdminServer implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(AdminServer.class.getName());
+
+    private final SimulatedFleet fleet;
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private AdminServer(SimulatedFleet fleet, HttpServer server) {
+        this.fleet = fleet;
+        this.server = server;
+        this.executor = Executors.newFixedThreadPool(2, runnable -> {
+            Thread thread = new Thread(runnable, "simulator-admin");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** Serves the fleet's admin API on the loopback port (0 for a fresh one). */
+    public static AdminServer start(SimulatedFleet fleet, int port) throws IOException {
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
+        AdminServer admin = new AdminServer(fleet, http);
+        http.setExecutor(admin.executor);
+        http.createContext("/", admin::handle);
+        http.start();
+        return admin;
+    }
+
+    /** The API's base address, e.g. {@code http://127.0.0.1:38080}. */
+    public URI url() {
+        return URI.create("http://" + server.getAddress().getAddress().getHostAddress() + ":" + server.getAddress().getPort());
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Object body;
+            int status = 200;
+            try {
+                body = route(exchange.getRequestMethod(), exchange.getRequestURI());
+            } catch (NoSuchElementException e) {
+                status = 404;
+                body = Map.of("error", e.getMessage());
+            } catch (IllegalArgumentException e) {
+                status = 400;
+                body = Map.of("error", e.getMessage());
+            } catch (MethodNotAllowed e) {
+                status = 405;
+                body = Map.of("error", e.getMessage());
+            } catch (RuntimeException e) {
+                status = 500;
+                body = Map.of("error", String.valueOf(e.getMessage()));
+                LOG.log(System.Logger.Level.WARNING, "admin request " + exchange.getRequestURI() + " failed", e);
+            }
+            byte[] bytes = MusterJson.json().writerWithDefaultPrettyPrinter().writeValueAsBytes(body);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+    }
+
+    private Object route(String method, URI uri) {
+        String[] path = uri.getPath().replaceAll("^/+|/+$", "").split("/");
+        Map<String, String> query = query(uri);
+        if (path.length == 1 && "clusters".equals(path[0])) {
+            requireMethod(method, "GET", uri);
+            List<Object> clusters = new ArrayList<>();
+            fleet.clusters().forEach(cluster -> clusters.add(describe(cluster)));
+            return clusters;
+        }
+        if (path.length < 3 || !"clusters".equals(path[0])) {
+            throw new NoSuchElementException("no such admin resource: " + uri.getPath());
+        }
+        requireMethod(method, "POST", uri);
+        SimulatedCluster cluster = fleet.cluster(path[1]).orElseThrow(() -> new NoSuchElementException("no cluster named " + path[1]
+                + "; the fleet has " + fleet.clusters().stream().map(SimulatedCluster::name).toList()));
+        ClusterFaults faults = cluster.faults();
+        String action = String.join("/", java.util.Arrays.copyOfRange(path, 2, path.length));
+        if ("unreachable".equals(action)) {
+            faults.unreachable();
+        } else if ("slow".equals(action)) {
+            String latency = query.get("latency");
+            faults.slow(GoDurations.parse(latency).orElseThrow(() -> new IllegalArgumentException(
+                    "latency must be a duration such as 2s or 500ms, got " + (latency == null ? "nothing" : "\"" + latency + "\""))));
+        } else if ("heal".equals(action)) {
+            faults.heal();
+        } else if (path.length == 5 && "nodes".equals(path[2]) && "not-ready".equals(path[4])) {
+            faults.nodeNotReady(path[3]);
+        } else if (path.length == 5 && "nodes".equals(path[2]) && "ready".equals(path[4])) {
+            faults.nodeReady(path[3]);
+        } else if (path.length == 6 && "pods".equals(path[2]) && "fail".equals(path[5])) {
+            faults.failPod(path[3], path[4], exitCode(query.getOrDefault("exitCode", "1")));
+        } else {
+            throw new NoSuchElementException("no such fault: " + action);
+        }
+        return describe(cluster);
+    }
+
+    private static Map<String, Object> describe(SimulatedCluster cluster) {
+        Map<String, Object> description = new LinkedHashMap<>();
+        description.put("name", cluster.name());
+        description.put("server", cluster.url());
+        description.put("kubeconfig", cluster.kubeconfig().toAbsolutePath().toString());
+        description.put("reservation", cluster.spec().supportsReservation());
+        description.put("faults", cluster.faults().active());
+        return description;
+    }
+
+    private static int exitCode(String text) {
+        try {
+            int code = Integer.parseInt(text);
+            if (code < 1 || code > 255) {
+                throw new IllegalArgumentException("exitCode must be 1 to 255, got " + code);
+            }
+            return code;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("exitCode must be an integer, got \"" + text + "\"");
+        }
+    }
+
+    private static void requireMethod(String method, String expected, URI uri) {
+        if (!expected.equals(method)) {
+            throw new MethodNotAllowed(uri.getPath() + " takes " + expected + ", not " + method);
+        }
+    }
+
+    private static Map<String, String> query(URI uri) {
+        Map<String, String> query = new LinkedHashMap<>();
+        if (uri.getRawQuery() != null) {
+            for (String pair : uri.getRawQuery().split("&")) {
+                int equals = pair.indexOf('=');
+                String name = java.net.URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+                query.put(name, equals < 0 ? "" : java.net.URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8));
+            }
+        }
+        return query;
+    }
+
+    /** A request with the wrong HTTP method. */
+    private static final class MethodNotAllowed extends RuntimeException {
+        MethodNotAllowed(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

@@ -1,0 +1,214 @@
+package dev.muster.simulator.fault;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.muster.simulator.kubelet.KubeletController;
+import dev.muster.simulator.time.SimulatedTime;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeCondition;
+import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Taint;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * The faults a simulated cluster can suffer, switched on and off at run time, each observable the way it is on
+ * a real cluster: a crashed pod's container terminates with its exit code; a node whose kubelet stops reporting
+ * turns {@code Ready=Unknown}, gets the {@code node.kubernetes.io/unreachable} taints, its pods turn not ready and
+ * after the default five minutes (at the simulation's speed) are evicted; an unreachable API refuses
+ * connections; a slow one answers late.
+ */
+public final class ClusterFaults implements AutoCloseable {
+
+    /** The taint the node lifecycle controller puts on a node whose kubelet stopped reporting. */
+    public static final String UNREACHABLE_TAINT = "node.kubernetes.io/unreachable";
+    /** How long pods stay on an unreachable node before eviction, as the DefaultTolerationSeconds admission sets it. */
+    public static final Duration EVICTION_DELAY = Duration.ofMinutes(5);
+
+    private static final System.Logger LOG = System.getLogger(ClusterFaults.class.getName());
+
+    private final String cluster;
+    private final KubernetesClient client;
+    private final KubeletController kubelets;
+    private final ApiProxy proxy;
+    private final SimulatedTime time;
+    private final ScheduledExecutorService evictions;
+    private final Map<String, ScheduledFuture<?>> downNodes = new ConcurrentHashMap<>();
+
+    public ClusterFaults(String cluster, KubernetesClient client, KubeletController kubelets, ApiProxy proxy, SimulatedTime time) {
+        this.cluster = cluster;
+        this.client = client;
+        this.kubelets = kubelets;
+        this.proxy = proxy;
+        this.time = time;
+        this.evictions = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "node-lifecycle-" + cluster);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** The faults in force now. */
+    public record Active(boolean unreachable, long latencyMillis, Set<String> notReadyNodes) {
+    }
+
+    public Active active() {
+        return new Active(proxy.isUnreachable(), proxy.latency().toMillis(), new TreeSet<>(downNodes.keySet()));
+    }
+
+    /**
+     * Kills a running pod's containers with the exit code.
+     *
+     * @throws NoSuchElementException when the cluster has no such running pod
+     */
+    public void failPod(String namespace, String name, int exitCode) {
+        if (!kubelets.crash(namespace, name, exitCode)) {
+            throw new NoSuchElementException("cluster " + cluster + " has no running pod " + namespace + "/" + name);
+        }
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault: pod " + namespace + "/" + name + " killed with exit code " + exitCode);
+    }
+
+    /**
+     * The node's kubelet stops reporting.
+     *
+     * @throws NoSuchElementException when the cluster has no such node
+     */
+    public void nodeNotReady(String node) {
+        requireNode(node);
+        if (downNodes.containsKey(node)) {
+            return;
+        }
+        kubelets.nodeDown(node);
+        Instant now = Instant.now();
+        client.nodes().withName(node).edit(current -> {
+            List<Taint> taints = new ArrayList<>(current.getSpec().getTaints() == null ? List.of() : current.getSpec().getTaints());
+            taints.removeIf(taint -> UNREACHABLE_TAINT.equals(taint.getKey()));
+            taints.add(new TaintBuilder().withKey(UNREACHABLE_TAINT).withEffect("NoSchedule").withTimeAdded(now.toString()).build());
+            taints.add(new TaintBuilder().withKey(UNREACHABLE_TAINT).withEffect("NoExecute").withTimeAdded(now.toString()).build());
+            current.getSpec().setTaints(taints);
+            return current;
+        });
+        client.nodes().withName(node).editStatus(current -> withReady(current, "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.", now));
+        podsOn(node).forEach(pod -> setPodReady(pod, "False", now));
+        downNodes.put(node, evictions.schedule(() -> evict(node), time.real(EVICTION_DELAY).toMillis(), TimeUnit.MILLISECONDS));
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault: node " + node + " NotReady");
+    }
+
+    /**
+     * The node's kubelet reports again.
+     *
+     * @throws NoSuchElementException when the cluster has no such node
+     */
+    public void nodeReady(String node) {
+        requireNode(node);
+        ScheduledFuture<?> eviction = downNodes.remove(node);
+        if (eviction == null) {
+            return;
+        }
+        eviction.cancel(false);
+        Instant now = Instant.now();
+        client.nodes().withName(node).edit(current -> {
+            if (current.getSpec().getTaints() != null) {
+                List<Taint> taints = new ArrayList<>(current.getSpec().getTaints());
+                taints.removeIf(taint -> UNREACHABLE_TAINT.equals(taint.getKey()));
+                current.getSpec().setTaints(taints);
+            }
+            return current;
+        });
+        client.nodes().withName(node).editStatus(current -> withReady(current, "True", "KubeletReady", "kubelet is posting ready status", now));
+        podsOn(node).stream().filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()))
+                .forEach(pod -> setPodReady(pod, "True", now));
+        kubelets.nodeUp(node);
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: node " + node + " Ready");
+    }
+
+    /** The API refuses connections; open ones are cut. */
+    public void unreachable() {
+        proxy.unreachable();
+    }
+
+    /** Every API request waits this long first. */
+    public void slow(Duration latency) {
+        proxy.slow(latency);
+    }
+
+    /** Ends every fault: the API is reachable and fast, every node Ready. */
+    public void heal() {
+        try {
+            proxy.heal();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cluster " + cluster + ": could not listen on its API port again", e);
+        }
+        new ArrayList<>(downNodes.keySet()).forEach(this::nodeReady);
+    }
+
+    /** Taint-based eviction: pods that do not tolerate the unreachable taint are deleted, as the node lifecycle controller does. */
+    private void evict(String node) {
+        for (Pod pod : podsOn(node)) {
+            if (!toleratesUnreachable(pod)) {
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                LOG.log(System.Logger.Level.INFO, cluster + ": evicted " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()
+                        + " from unreachable node " + node);
+            }
+        }
+    }
+
+    private static boolean toleratesUnreachable(Pod pod) {
+        List<Toleration> tolerations = pod.getSpec().getTolerations();
+        return tolerations != null && tolerations.stream().anyMatch(toleration -> toleration.getTolerationSeconds() == null
+                && ("Exists".equals(toleration.getOperator()) && (toleration.getKey() == null || UNREACHABLE_TAINT.equals(toleration.getKey())))
+                && (toleration.getEffect() == null || "NoExecute".equals(toleration.getEffect())));
+    }
+
+    private List<Pod> podsOn(String node) {
+        return client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(pod -> node.equals(pod.getSpec().getNodeName())).toList();
+    }
+
+    private void setPodReady(Pod pod, String ready, Instant now) {
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(current -> {
+            PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
+            KubeletController.setCondition(status, "Ready", ready, now);
+            current.setStatus(status);
+            return current;
+        });
+    }
+
+    private static Node withReady(Node node, String status, String reason, String message, Instant now) {
+        List<NodeCondition> conditions = new ArrayList<>(node.getStatus().getConditions());
+        conditions.removeIf(condition -> "Ready".equals(condition.getType()));
+        conditions.add(new NodeConditionBuilder().withType("Ready").withStatus(status).withReason(reason).withMessage(message)
+                .withLastHeartbeatTime(now.toString()).withLastTransitionTime(now.toString()).build());
+        node.getStatus().setConditions(conditions);
+        return node;
+    }
+
+    private void requireNode(String node) {
+        if (client.nodes().withName(node).get() == null) {
+            throw new NoSuchElementException("cluster " + cluster + " has no node " + node);
+        }
+    }
+
+    @Override
+    public void close() {
+        evictions.shutdownNow();
+        proxy.close();
+    }
+}
