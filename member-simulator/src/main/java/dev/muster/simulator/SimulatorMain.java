@@ -17,7 +17,7 @@ import dev.muster.simulator.spec.FleetSpec;
 /**
  * Runs the simulated member clusters of a spec file as a process, with the admin API, until stopped.
  * <pre>
- * java -jar member-simulator.jar --spec deploy/local/gpu-fleet.yaml --kubeconfigs target/members
+ * java -jar member-simulator.jar --spec deploy/local/fleet.yaml --kubeconfigs target/members
  *      [--admin-port 0] [--time-speed 60] [--exit-with-parent]
  * </pre>
  * When every cluster is up it writes {@code simulator.json} (admin address, each cluster's API address and

@@ -4,23 +4,36 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
+import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.internal.MockDispatcher;
+import io.fabric8.mockwebserver.internal.SimpleRequest;
 
 /**
- * The mock API server's CRUD dispatcher, except that API groups the member does not serve answer 404 as on a
- * real cluster: fabric8's CRUD mode would otherwise store any resource of any group, so a member without
- * koordinator would seem to accept reservations.
+ * What answers a simulated member's API requests: fabric8's mock server in CRUD mode (recorded expectations
+ * such as {@code /version} first, as its mixed dispatcher does), with two differences that make it behave like
+ * a real member. API groups the member does not serve answer 404 (CRUD mode would store any resource of any
+ * group, so a member without koordinator would seem to accept reservations), and objects are found by name
+ * through an index (see {@link IndexedCrudDispatcher}), so that a cluster with ten thousand pods still starts
+ * in seconds.
  */
-final class MemberApiDispatcher extends KubernetesMixedDispatcher {
+final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
 
+    private final Map<ServerRequest, Queue<ServerResponse>> responses;
+    private final MockDispatcher expectations;
+    private final IndexedCrudDispatcher crud = new IndexedCrudDispatcher();
     private final Set<String> unservedGroups;
 
     MemberApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses, Set<String> unservedGroups) {
-        super(responses);
+        this.responses = responses;
+        this.expectations = new MockDispatcher(responses);
         this.unservedGroups = Set.copyOf(unservedGroups);
     }
 
@@ -34,6 +47,20 @@ final class MemberApiDispatcher extends KubernetesMixedDispatcher {
                         "message":"the server could not find the requested resource","reason":"NotFound","code":404}""");
             }
         }
-        return super.dispatch(request);
+        Queue<ServerResponse> expected = responses.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), path));
+        if (expected != null && !expected.isEmpty()) {
+            return expectations.dispatch(request);
+        }
+        return crud.dispatch(request);
+    }
+
+    @Override
+    public void reset() {
+        crud.reset();
+    }
+
+    @Override
+    public void expectCustomResource(CustomResourceDefinitionContext definition) {
+        crud.expectCustomResource(definition);
     }
 }

@@ -2,42 +2,50 @@ package dev.muster.simulator.cluster;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
-
-import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.reservation.Reservation;
+import dev.muster.model.resource.ResourceList;
 import dev.muster.simulator.fault.ApiProxy;
 import dev.muster.simulator.fault.ClusterFaults;
-import dev.muster.simulator.spec.LoadSpec;
-import dev.muster.simulator.time.SimulatedTime;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.CustomResource;
-import dev.muster.model.resource.ResourceList;
 import dev.muster.simulator.kubelet.KubeletController;
 import dev.muster.simulator.scheduling.SchedulerController;
-import dev.muster.simulator.training.TrainingOperator;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import dev.muster.simulator.spec.ClusterSpec;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.simulator.spec.LoadSpec;
 import dev.muster.simulator.spec.NodePoolSpec;
+import dev.muster.simulator.time.SimulatedTime;
+import dev.muster.simulator.training.TrainingOperator;
+
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.VersionInfo;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -191,34 +199,61 @@ public final class SimulatedCluster implements AutoCloseable {
                 .endVersion().endSpec().build();
     }
 
-    /** One Running pod per loaded node, bound directly as pods already running before the simulation are. */
-    private void createLoad() {
-        boolean any = spec.nodePools().stream().anyMatch(pool -> !pool.load().isEmpty());
-        if (!any) {
-            return;
-        }
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(LOAD_NAMESPACE).endMetadata().build()).create();
+    /**
+     * The spec's load pods, Running on their nodes as pods that ran before the simulation did.
+     */
+    private void createLoad() throws IOException {
+        List<Pod> load = new ArrayList<>();
         String now = java.time.Instant.now().toString();
         for (NodePoolSpec pool : spec.nodePools()) {
             int node = 0;
-            for (LoadSpec load : pool.load()) {
-                Map<String, Quantity> requests = ResourceList.parse(load.requests()).toQuantities();
-                for (int i = 0; i < load.nodes(); i++, node++) {
-                    String nodeName = nodeName(pool, node);
-                    client.pods().inNamespace(LOAD_NAMESPACE).resource(new PodBuilder()
-                            .withNewMetadata().withName("load-" + nodeName).withNamespace(LOAD_NAMESPACE)
-                            .addToLabels(NODE_POOL_LABEL, pool.name()).endMetadata()
-                            .withNewSpec().withNodeName(nodeName).withRestartPolicy("Always")
-                            .addNewContainer().withName("load").withImage("simulated/load")
-                            .withNewResources().withRequests(requests).endResources().endContainer()
-                            .endSpec()
-                            .withNewStatus().withPhase("Running").withStartTime(now)
-                            .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
-                            .endStatus()
-                            .build()).create();
+            for (LoadSpec entry : pool.load()) {
+                Map<String, Quantity> requests = ResourceList.parse(entry.requests()).toQuantities();
+                for (int i = 0; i < entry.nodes(); i++, node++) {
+                    for (int pod = 0; pod < entry.pods(); pod++) {
+                        load.add(loadPod(nodeName(pool, node), pod, pool, requests, now));
+                    }
                 }
             }
         }
+        if (load.isEmpty()) {
+            return;
+        }
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(LOAD_NAMESPACE).endMetadata().build()).create();
+        createAll(load, "load pods");
+    }
+
+    /** Creates many objects a few at a time in parallel: a large cluster has thousands. */
+    private void createAll(List<? extends HasMetadata> objects, String what) throws IOException {
+        ExecutorService creators = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> created = new ArrayList<>();
+            objects.forEach(object -> created.add(creators.submit(() -> client.resource(object).create())));
+            for (Future<?> object : created) {
+                object.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while creating the " + what + " of cluster " + spec.name(), e);
+        } catch (ExecutionException e) {
+            throw new IOException("creating the " + what + " of cluster " + spec.name() + " failed", e.getCause());
+        } finally {
+            creators.shutdownNow();
+        }
+    }
+
+    private static Pod loadPod(String nodeName, int index, NodePoolSpec pool, Map<String, Quantity> requests, String now) {
+        return new PodBuilder()
+                .withNewMetadata().withName("load-" + nodeName + "-" + index).withNamespace(LOAD_NAMESPACE)
+                .addToLabels(NODE_POOL_LABEL, pool.name()).endMetadata()
+                .withNewSpec().withNodeName(nodeName).withRestartPolicy("Always")
+                .addNewContainer().withName("load").withImage("simulated/load")
+                .withNewResources().withRequests(requests).endResources().endContainer()
+                .endSpec()
+                .withNewStatus().withPhase("Running").withStartTime(now)
+                .addNewCondition().withType("Ready").withStatus("True").withLastTransitionTime(now).endCondition()
+                .endStatus()
+                .build();
     }
 
     private String nodeName(NodePoolSpec pool, int index) {
@@ -235,13 +270,15 @@ public final class SimulatedCluster implements AutoCloseable {
                 .withData(data).build()).create();
     }
 
-    private void createNodes() {
+    private void createNodes() throws IOException {
+        List<Node> nodes = new ArrayList<>();
         for (NodePoolSpec pool : spec.nodePools()) {
             ResourceList allocatable = FleetSpec.allocatable(pool);
             for (int index = 0; index < pool.count(); index++) {
-                client.nodes().resource(node(nodeName(pool, index), pool, allocatable)).create();
+                nodes.add(node(nodeName(pool, index), pool, allocatable));
             }
         }
+        createAll(nodes, "nodes");
     }
 
     private Node node(String name, NodePoolSpec pool, ResourceList allocatable) {

@@ -117,7 +117,9 @@ public final class SchedulerController implements AutoCloseable {
             decisions.forEach(this::apply);
             wakeForNextExpiry(known, now);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "scheduling pass on " + cluster + " failed; retried on the next change", e);
+            if (!passes.isShutdown()) {
+                LOG.log(System.Logger.Level.WARNING, "scheduling pass on " + cluster + " failed; retried on the next change", e);
+            }
         }
     }
 

@@ -113,12 +113,16 @@ public record FleetSpec(Double timeSpeed, List<ClusterSpec> clusters) {
                 violations.add(loadPath + ".nodes", "must be >= 1, got " + load.nodes());
             }
             nodes += Math.max(0, load.nodes());
+            if (load.pods() < 1) {
+                violations.add(loadPath + ".podsPerNode", "must be >= 1, got " + load.pods());
+            }
             int before = violations.list().size();
             violations.quantities(loadPath + ".requests", quantities(load.requests()));
             if (violations.list().size() == before) {
-                for (String resource : ResourceList.parse(load.requests()).exceeding(allocatable)) {
-                    violations.add(loadPath + ".requests." + resource, "asks for " + load.requests().get(resource)
-                            + ", more than a node's allocatable " + allocatable.format(resource));
+                ResourceList perNode = ResourceList.parse(load.requests()).times(Math.max(1, load.pods()));
+                for (String resource : perNode.exceeding(allocatable)) {
+                    violations.add(loadPath + ".requests." + resource, "asks for " + perNode.format(resource)
+                            + " per node, more than a node's allocatable " + allocatable.format(resource));
                 }
             }
         }

@@ -88,6 +88,9 @@ public final class TrainingOperator implements AutoCloseable {
             try {
                 reconcile(job);
             } catch (RuntimeException e) {
+                if (work.isShutdown()) {
+                    return;
+                }
                 LOG.log(System.Logger.Level.WARNING, cluster + ": reconciling " + job.getMetadata().getName() + " failed; retried on the next change", e);
             }
         }

@@ -34,7 +34,7 @@ class SimulatedFleetTest {
 
     @Test
     void everyClusterServesItsNodesAtItsOwnAddress(@TempDir Path kubeconfigs) throws Exception {
-        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "gpu-fleet.yaml"));
+        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml"));
         try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
              KubernetesClient gpuA = fleet.cluster("gpu-a").orElseThrow().connect();
              KubernetesClient gpuB = fleet.cluster("gpu-b").orElseThrow().connect();
@@ -86,6 +86,31 @@ class SimulatedFleetTest {
 
             assertThat(a.pods().inNamespace("default").list().getItems()).hasSize(1);
             assertThat(b.pods().inNamespace("default").list().getItems()).isEmpty();
+        }
+    }
+
+    @Test
+    void preExistingLoadFragmentsTheFreeCapacitySoThatNoNodeHoldsAnEightGpuWorker(@TempDir Path kubeconfigs) throws Exception {
+        FleetSpec spec = FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml"));
+        try (SimulatedFleet fleet = SimulatedFleet.start(spec, kubeconfigs);
+             KubernetesClient gpuB = fleet.cluster("gpu-b").orElseThrow().connect()) {
+            List<io.fabric8.kubernetes.api.model.Pod> load = gpuB.pods().inNamespace(SimulatedCluster.LOAD_NAMESPACE).list().getItems();
+            assertThat(load).hasSize(8).allSatisfy(pod -> {
+                assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
+                assertThat(pod.getSpec().getNodeName()).startsWith("gpu-b-a10x4-");
+            });
+            // 48 GPUs are free on gpu-b in all, yet an 8-GPU pod has no node to go to.
+            gpuB.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                    .withNewMetadata().withName("big-worker").withNamespace("default").endMetadata()
+                    .withNewSpec().addNewContainer().withName("pytorch").withImage("pytorch").withNewResources()
+                    .withLimits(java.util.Map.of("nvidia.com/gpu", new io.fabric8.kubernetes.api.model.Quantity("8"))).endResources()
+                    .endContainer().endSpec().build()).create();
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).untilAsserted(() -> {
+                var pod = gpuB.pods().inNamespace("default").withName("big-worker").get();
+                assertThat(pod.getSpec().getNodeName()).isNull();
+                assertThat(pod.getStatus().getConditions()).anySatisfy(condition -> assertThat(condition.getMessage())
+                        .isEqualTo("no node has 8 nvidia.com/gpu free for pod big-worker (largest free: 4 on node gpu-b-a10x4-10)"));
+            });
         }
     }
 }

@@ -16,7 +16,7 @@ class FleetSpecTest {
     @Test
     void theShippedSpecsAreValidAndSayWhichClustersSupportReservation() throws Exception {
         FleetSpec seed = FleetSpec.read(LOCAL.resolve("seed-fleet.yaml"));
-        FleetSpec gpu = FleetSpec.read(LOCAL.resolve("gpu-fleet.yaml"));
+        FleetSpec gpu = FleetSpec.read(LOCAL.resolve("fleet.yaml"));
 
         assertThat(seed.clusterNames()).containsExactly("cluster-a", "cluster-b");
         assertThat(seed.clusters()).extracting(ClusterSpec::supportsReservation).containsExactly(true, false);
@@ -48,5 +48,37 @@ class FleetSpecTest {
                         + "clusters[0].nodePools[0].allocatable.nvidia.com/gpu: cannot parse quantity \"eight\"; "
                         + "clusters[1].name: duplicate cluster name \"a\"; "
                         + "clusters[2].name: must be a DNS label, got \"Bad_Name\"");
+    }
+
+    @Test
+    void loadAndTimeSpeedAreCheckedToo() {
+        assertThatThrownBy(() -> FleetSpec.parse("""
+                timeSpeed: 0
+                clusters:
+                - name: a
+                  nodePools:
+                  - name: gpu
+                    count: 2
+                    allocatable: {nvidia.com/gpu: "8"}
+                    load:
+                    - {nodes: 2, requests: {nvidia.com/gpu: "9"}}
+                    - {nodes: 1, requests: {cpu: lots}}
+                """, "loaded.yaml"))
+                .isInstanceOf(InvalidObjectException.class)
+                .hasMessage("cluster spec loaded.yaml is invalid: timeSpeed: must be a positive number, got 0.0; "
+                        + "clusters[0].nodePools[0].load[0].requests.nvidia.com/gpu: asks for 9 per node, more than a node's allocatable 8; "
+                        + "clusters[0].nodePools[0].load[1].requests.cpu: cannot parse quantity \"lots\"; "
+                        + "clusters[0].nodePools[0].load: covers 3 nodes, the pool has 2");
+    }
+
+    @Test
+    void timeRunsAtTheDeclaredSpeed() {
+        FleetSpec fast = FleetSpec.parse("""
+                timeSpeed: 60
+                clusters:
+                - {name: a}
+                """, "fast.yaml");
+        assertThat(fast.time().real(java.time.Duration.ofHours(1))).isEqualTo(java.time.Duration.ofMinutes(1));
+        assertThat(fast.withTimeSpeed(1).time().real(java.time.Duration.ofSeconds(5))).isEqualTo(java.time.Duration.ofSeconds(5));
     }
 }

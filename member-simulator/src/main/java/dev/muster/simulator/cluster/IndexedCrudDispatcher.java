@@ -1,0 +1,96 @@
+package dev.muster.simulator.cluster;
+
+import java.util.AbstractMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.crud.Attribute;
+import io.fabric8.mockwebserver.crud.AttributeSet;
+
+/**
+ * fabric8's CRUD dispatcher with an index from (resource, namespace, name) to the stored object. The stock
+ * dispatcher finds an object by scanning everything it holds, so creating n objects costs n² matches: ten
+ * thousand pods took half a minute. Every store change goes through {@link #processEvent}, which keeps the index
+ * in step; a lookup that does not name one object falls back to the scan, and one that does still checks the
+ * full attributes (API group, version) against each candidate.
+ */
+final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
+
+    /** Objects by resource, namespace and name; more than one only when API groups share a resource name. */
+    private final Map<String, Set<AttributeSet>> index = new ConcurrentHashMap<>();
+    /** Names whose stored key could not be confirmed; found by scanning. */
+    private final Set<String> unindexed = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Stores, replaces or removes one object, as the stock dispatcher does, and keeps the index in step: the
+     * stored key is computed the way the stock dispatcher computes it, and an object whose key cannot be
+     * confirmed in the store makes lookups of its name fall back to the scan.
+     */
+    @Override
+    public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
+                             String json) {
+        super.processEvent(path, pathAttributes, oldAttributes, resource, json);
+        if (oldAttributes != null) {
+            identity(oldAttributes).ifPresent(key -> index.computeIfPresent(key, (ignored, objects) -> {
+                objects.remove(oldAttributes);
+                return objects.isEmpty() ? null : objects;
+            }));
+        }
+        if (json != null) {
+            KubernetesAttributesExtractor extractor = (KubernetesAttributesExtractor) attributeExtractor;
+            AttributeSet stored = resource != null ? extractor.extract(resource) : extractor.fromResource(json);
+            if (!stored.containsKey(KubernetesAttributesExtractor.PLURAL)) {
+                stored = AttributeSet.merge(pathAttributes, stored);
+            }
+            Optional<String> key = identity(stored);
+            if (key.isPresent() && map.get(stored) == json) {
+                index.computeIfAbsent(key.get(), ignored -> ConcurrentHashMap.newKeySet()).add(stored);
+            } else {
+                identity(pathAttributes).ifPresent(unindexed::add);
+            }
+        }
+    }
+
+    @Override
+    public Map.Entry<AttributeSet, String> findResource(AttributeSet attributes) {
+        Optional<String> key = identity(attributes);
+        if (key.isEmpty() || unindexed.contains(key.get())) {
+            return super.findResource(attributes);
+        }
+        for (AttributeSet stored : index.getOrDefault(key.get(), Set.of())) {
+            String json = map.get(stored);
+            if (json != null && stored.matches(attributes)) {
+                return new AbstractMap.SimpleImmutableEntry<>(stored, json);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        index.clear();
+        unindexed.clear();
+    }
+
+    /** resource/namespace/name when the attributes name exactly one object, else empty. */
+    private static Optional<String> identity(AttributeSet attributes) {
+        String plural = value(attributes, KubernetesAttributesExtractor.PLURAL);
+        String name = value(attributes, KubernetesAttributesExtractor.NAME);
+        if (plural == null || name == null) {
+            return Optional.empty();
+        }
+        String namespace = value(attributes, KubernetesAttributesExtractor.NAMESPACE);
+        return Optional.of(plural + "/" + (namespace == null ? "" : namespace) + "/" + name);
+    }
+
+    private static String value(AttributeSet attributes, String key) {
+        Attribute attribute = attributes.getAttribute(key);
+        return attribute == null || attribute.getValues().size() != 1 ? null : attribute.getValues().get(0).toString();
+    }
+}
