@@ -1,17 +1,15 @@
 package dev.muster.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -30,26 +28,14 @@ class SimulatorProcessIT {
     @Test
     void servesTheDefaultFleetUntilStopped(@TempDir Path members) throws Exception {
         Path jar = Path.of("target", "member-simulator.jar");
+        Path log = members.resolve("simulator.log");
         Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
                 "--spec", Path.of("..", "deploy", "local", "fleet.yaml").toString(), "--kubeconfigs", members.toString(), "--exit-with-parent")
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
-            CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        if (line.startsWith("muster-simulator ready")) {
-                            // Keep draining so the process never blocks on a full pipe.
-                            CompletableFuture.runAsync(() -> out.lines().forEach(ignored -> { }));
-                            return line;
-                        }
-                    }
-                    return "exited with " + process.waitFor();
-                } catch (Exception e) {
-                    return e.toString();
-                }
-            });
-            assertThat(ready.get(60, TimeUnit.SECONDS)).startsWith("muster-simulator ready").contains("[gpu-a, gpu-b, gpu-c]");
+            await().atMost(Duration.ofSeconds(60)).failFast("the simulator exited", () -> !process.isAlive())
+                    .until(() -> Files.readString(log).contains("muster-simulator ready"));
+            assertThat(Files.readString(log)).contains("clusters [gpu-a, gpu-b, gpu-c]");
 
             JsonNode endpoints = MusterJson.json().readTree(members.resolve("simulator.json").toFile());
             String kubeconfig = endpoints.get("clusters").get("gpu-a").get("kubeconfig").asText();

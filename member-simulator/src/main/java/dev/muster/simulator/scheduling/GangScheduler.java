@@ -13,6 +13,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
+import dev.muster.model.inventory.PodSnapshot;
+import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.Reservations;
 import dev.muster.model.resource.ResourceList;
@@ -101,9 +103,15 @@ public final class GangScheduler {
         }
         Map<String, NodeState> free = new TreeMap<>();
         NodeStates.of(cluster.nodes(), cluster.pods(), live).forEach(state -> free.put(state.name(), state));
-        Map<String, List<Pod>> podsByNode = podsByNode(cluster.pods());
+        Map<String, PodSnapshot> bound = new HashMap<>();
         Map<String, Integer> boundMembers = new HashMap<>();
-        podsByNode.values().forEach(onNode -> onNode.forEach(pod -> boundMembers.merge(groupKey(pod), 1, Integer::sum)));
+        for (Pod pod : cluster.pods()) {
+            if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !NodeStates.isFinished(pod)) {
+                PodSnapshot snapshot = PodSnapshot.of(pod);
+                bound.put(snapshot.key(), snapshot);
+                boundMembers.merge(groupKey(pod), 1, Integer::sum);
+            }
+        }
         Map<String, Reservation> holding = new LinkedHashMap<>();
         live.stream().filter(Reservations::isHolding).filter(GangScheduler::unusedOrShared)
                 .forEach(reservation -> holding.put(reservation.getMetadata().getName(), reservation));
@@ -111,7 +119,7 @@ public final class GangScheduler {
             if (pending.reservation() != null) {
                 decisions.add(reserve(pending.reservation(), free));
             } else {
-                decisions.addAll(bindGroup(pending.group(), boundMembers.getOrDefault(pending.key(), 0), free, holding, podsByNode));
+                decisions.addAll(bindGroup(pending.group(), boundMembers.getOrDefault(pending.key(), 0), free, holding, bound));
             }
         }
         return decisions;
@@ -135,7 +143,7 @@ public final class GangScheduler {
     }
 
     private static List<Decision> bindGroup(List<Pod> group, int boundMembers, Map<String, NodeState> free, Map<String, Reservation> holding,
-                                            Map<String, List<Pod>> podsByNode) {
+                                            Map<String, PodSnapshot> bound) {
         List<Decision> decisions = new ArrayList<>();
         int minAvailable = minAvailable(group.get(0));
         // As coscheduling counts it: members already running count towards min-available, so a replaced pod
@@ -155,12 +163,12 @@ public final class GangScheduler {
             Optional<Reservation> usable = unclaimed.values().stream().filter(reservation -> Reservations.isOwnedBy(reservation, pod))
                     .filter(reservation -> {
                         String node = reservation.getStatus().nodeName();
-                        return working.containsKey(node) && NodeFit.check(needs, withHeld(working.get(node), reservation, podsByNode)).isEmpty();
+                        return working.containsKey(node) && NodeFit.check(needs, withHeld(working.get(node), reservation, bound)).isEmpty();
                     }).findFirst();
             if (usable.isPresent()) {
                 Reservation reservation = usable.get();
                 String node = reservation.getStatus().nodeName();
-                working.put(node, withHeld(working.get(node), reservation, podsByNode).minus(needs.request()));
+                working.put(node, withHeld(working.get(node), reservation, bound).minus(needs.request()));
                 unclaimed.remove(reservation.getMetadata().getName());
                 reserved.put(pod, reservation);
             } else {
@@ -195,8 +203,8 @@ public final class GangScheduler {
     }
 
     /** The node as the reservation's owner sees it: what the reservation holds is free for this pod. */
-    private static NodeState withHeld(NodeState node, Reservation reservation, Map<String, List<Pod>> podsByNode) {
-        return node.plus(Reservations.held(reservation, podsByNode.getOrDefault(node.name(), List.of())));
+    private static NodeState withHeld(NodeState node, Reservation reservation, Map<String, PodSnapshot> bound) {
+        return node.plus(ReservationSnapshot.of(reservation).held(bound));
     }
 
     private static PodNeeds needs(Pod pod) {
@@ -213,16 +221,6 @@ public final class GangScheduler {
     /** Whether a holding reservation can still take an owner: always, unless the first one used it up. */
     private static boolean unusedOrShared(Reservation reservation) {
         return !reservation.getSpec().isAllocateOnce() || reservation.getStatus().currentOwners().isEmpty();
-    }
-
-    private static Map<String, List<Pod>> podsByNode(List<Pod> pods) {
-        Map<String, List<Pod>> byNode = new HashMap<>();
-        for (Pod pod : pods) {
-            if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !NodeStates.isFinished(pod)) {
-                byNode.computeIfAbsent(pod.getSpec().getNodeName(), key -> new ArrayList<>()).add(pod);
-            }
-        }
-        return byNode;
     }
 
     /** One thing to decide: a pending reservation, or a pending pod group. */

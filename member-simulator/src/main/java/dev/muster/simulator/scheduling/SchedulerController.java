@@ -57,11 +57,13 @@ public final class SchedulerController implements AutoCloseable {
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Reservation> reservations;
+    private final boolean reservationsServed;
 
     private SchedulerController(KubernetesClient client, String cluster, boolean reservationsServed, SimulatedTime time) {
         this.client = client;
         this.cluster = cluster;
         this.time = time;
+        this.reservationsServed = reservationsServed;
         this.passes = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "scheduler-" + cluster);
             thread.setDaemon(true);
@@ -109,6 +111,10 @@ public final class SchedulerController implements AutoCloseable {
 
     private void pass() {
         requested.set(false);
+        if (pods == null || nodes == null || reservationsServed && reservations == null) {
+            // An informer's first event arrived while the constructor was still starting the others; start() asks again.
+            return;
+        }
         try {
             List<Reservation> known = reservations == null ? List.of() : reservations.getStore().list();
             Instant now = Instant.now();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
+import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobStatus;
@@ -61,7 +62,9 @@ public final class TrainingOperator implements AutoCloseable {
     }
 
     public static TrainingOperator start(KubernetesClient client, String cluster) {
-        return new TrainingOperator(client, cluster);
+        TrainingOperator operator = new TrainingOperator(client, cluster);
+        operator.work.execute(operator::reconcileAll);
+        return operator;
     }
 
     private <T> ResourceEventHandler<T> handler() {
@@ -84,6 +87,10 @@ public final class TrainingOperator implements AutoCloseable {
     }
 
     private void reconcileAll() {
+        if (jobs == null || pods == null) {
+            // The first informer's events arrived before the second was started; its own events follow.
+            return;
+        }
         for (PyTorchJob job : jobs.getStore().list()) {
             try {
                 reconcile(job);
@@ -181,21 +188,13 @@ public final class TrainingOperator implements AutoCloseable {
 
     /** The pods of the job, as the Kubeflow training operator names and labels them. */
     static List<Pod> desiredPods(PyTorchJob job) {
-        String name = job.getMetadata().getName();
-        int worldSize = totalReplicas(job);
+        List<GangPod> gang = GangPod.of(job);
         boolean hasMaster = job.getSpec().pytorchReplicaSpecs().containsKey(ReplicaType.MASTER.specName());
+        String masterAddress = GangPod.name(job.getMetadata().getName(), hasMaster ? ReplicaType.MASTER : ReplicaType.WORKER, 0);
         List<Pod> pods = new ArrayList<>();
-        int rank = 0;
-        for (ReplicaType type : ReplicaType.values()) {
-            ReplicaSpec replica = job.getSpec().pytorchReplicaSpecs().get(type.specName());
-            if (replica == null) {
-                continue;
-            }
-            for (int index = 0; index < replica.replicaCount(); index++) {
-                String podName = name + "-" + type.label() + "-" + index;
-                String masterAddress = hasMaster ? name + "-master-0" : name + "-worker-0";
-                pods.add(pod(job, replica, podName, type, index, rank++, worldSize, masterAddress));
-            }
+        for (GangPod member : gang) {
+            ReplicaSpec replica = job.getSpec().pytorchReplicaSpecs().get(member.type().specName());
+            pods.add(pod(job, replica, member.name(), member.type(), member.index(), member.rank(), gang.size(), masterAddress));
         }
         return pods;
     }

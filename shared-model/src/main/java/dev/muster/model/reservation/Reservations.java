@@ -8,8 +8,6 @@ import java.util.Objects;
 import java.util.Optional;
 
 import dev.muster.model.label.LabelSelectors;
-import dev.muster.model.resource.ResourceList;
-import dev.muster.model.resource.PodRequests;
 import dev.muster.model.time.GoDurations;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.OwnerReference;
@@ -40,36 +38,6 @@ public final class Reservations {
     /** Whether the reservation holds capacity on a node now. */
     public static boolean isHolding(Reservation reservation) {
         return Reservation.AVAILABLE.equals(reservation.phase()) && reservation.getStatus().nodeName() != null;
-    }
-
-    /**
-     * What the reservation keeps from everyone else on its node: its request less what its current owner pods
-     * already take as pods (they are counted as bound pods), never below zero. Nothing unless {@link #isHolding}.
-     */
-    public static ResourceList held(Reservation reservation, List<Pod> podsOnNode) {
-        if (!isHolding(reservation)) {
-            return ResourceList.empty();
-        }
-        ResourceList held = PodRequests.onNode(podSpec(reservation));
-        for (Pod pod : podsOnNode) {
-            if (isCurrentOwner(reservation, pod)) {
-                held = held.minus(PodRequests.onNode(pod.getSpec()));
-            }
-        }
-        return held.atLeastZero();
-    }
-
-    /** Whether the pod is listed among the reservation's current owners. */
-    public static boolean isCurrentOwner(Reservation reservation, Pod pod) {
-        if (reservation.getStatus() == null) {
-            return false;
-        }
-        for (ObjectReference owner : reservation.getStatus().currentOwners()) {
-            if (Objects.equals(owner.getNamespace(), pod.getMetadata().getNamespace()) && Objects.equals(owner.getName(), pod.getMetadata().getName())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether the pod matches one of the reservation's owners and so may use it. */

@@ -57,8 +57,11 @@ public final class GangPacker {
         return new GangPlan.Placed(placed);
     }
 
-    /** The tight bound: what the gang needs in all against what every schedulable node has free in all. */
-    private static Optional<String> exceedsTotalFree(List<PodNeeds> pods, List<NodeState> nodes) {
+    /**
+     * The tight bound: what the gang needs in all against what every schedulable node has free in all, the
+     * reason when it exceeds it; this alone is the seed's estimate of whether a cluster can take a job.
+     */
+    public static Optional<String> exceedsTotalFree(List<PodNeeds> pods, List<NodeState> nodes) {
         ResourceList need = pods.stream().map(PodNeeds::request).reduce(ResourceList.empty(), ResourceList::plus);
         ResourceList free = nodes.stream().filter(node -> node.ready() && !node.unschedulable())
                 .map(NodeState::free).reduce(ResourceList.empty(), ResourceList::plus);

@@ -8,6 +8,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.inventory.PodSnapshot;
+import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.scheduling.NodeState;
 import dev.muster.model.scheduling.NodeStates;
 import io.fabric8.kubernetes.api.model.Node;
@@ -72,7 +74,8 @@ class ReservationsTest {
         // The owner pod runs on it: the pod counts, the reservation no longer does.
         NodeState consumed = NodeStates.of(List.of(node()), List.of(owner), List.of(used)).get(0);
         assertThat(consumed.free().amount("cpu")).isEqualByComparingTo("5");
-        assertThat(Reservations.held(used, List.of(owner)).amount("cpu")).isEqualByComparingTo("0");
+        assertThat(ReservationSnapshot.of(used).held(Map.of("default/a", PodSnapshot.of(owner))).amount("cpu")).isEqualByComparingTo("0");
+        assertThat(ReservationSnapshot.of(waiting).held(Map.of()).amount("cpu")).isEqualByComparingTo("3");
         // Pending or failed reservations hold nothing.
         assertThat(NodeStates.of(List.of(node()), List.of(), List.of(reservation("3", ReservationOwner.pod("default", "a"), Reservation.FAILED, "n1")))
                 .get(0).free().amount("cpu")).isEqualByComparingTo("8");
