@@ -46,7 +46,8 @@ public final class EventSerde {
     }
 
     public static byte[] serialize(MusterEvent event) {
-        Object data = event instanceof JobEvent job ? job.data() : ((ConfigEvent) event).data();
+        Object data = event instanceof JobEvent job ? job.data()
+                : event instanceof ConfigEvent config ? config.data() : ((MemberEvent) event).data();
         String jobUid = event instanceof JobEvent job ? job.job().uid() : null;
         Envelope envelope = new Envelope(SPEC_VERSION, event.id(), event.source(), event.type().cloudEventType(),
                 event.subject(), event.time(), CONTENT_TYPE, SCHEMA_VERSION, jobUid, JSON.valueToTree(data));
@@ -106,7 +107,10 @@ public final class EventSerde {
         }
         try {
             Object value = JSON.treeToValue(data, type.dataType());
-            return job != null ? new JobEvent(id, source, job, time, (JobEventData) value)
+            if (job != null) {
+                return new JobEvent(id, source, job, time, (JobEventData) value);
+            }
+            return type.isMemberEvent() ? new MemberEvent(id, source, time, (MemberEventData) value)
                     : new ConfigEvent(id, source, time, (ConfigEventData) value);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new MalformedEventException(job, "data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));

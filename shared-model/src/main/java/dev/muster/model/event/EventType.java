@@ -23,7 +23,14 @@ public enum EventType {
     POLICY_DELETED("dev.muster.config.policy-deleted", PolicyDeleted.class),
     QUOTA_TREE_APPLIED("dev.muster.config.quota-tree-applied", QuotaTreeApplied.class),
     QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class),
-    QUEUE_TICK("dev.muster.config.queue-tick", QueueTick.class);
+    QUEUE_TICK("dev.muster.config.queue-tick", QueueTick.class),
+    MEMBER_REPORTED("dev.muster.member.reported", MemberEventData.MemberReported.class),
+    NODE_REPORTED("dev.muster.member.node-reported", MemberEventData.NodeReported.class),
+    NODE_REMOVED("dev.muster.member.node-removed", MemberEventData.NodeRemoved.class),
+    POD_REPORTED("dev.muster.member.pod-reported", MemberEventData.PodReported.class),
+    POD_REMOVED("dev.muster.member.pod-removed", MemberEventData.PodRemoved.class),
+    RESERVATION_REPORTED("dev.muster.member.reservation-reported", MemberEventData.ReservationReported.class),
+    RESERVATION_REMOVED("dev.muster.member.reservation-removed", MemberEventData.ReservationRemoved.class);
 
     private final String cloudEventType;
     private final Class<?> dataType;
@@ -45,6 +52,11 @@ public enum EventType {
     /** Whether events of this type are about one job (keyed by its UID) rather than configuration. */
     public boolean isJobEvent() {
         return JobEventData.class.isAssignableFrom(dataType);
+    }
+
+    /** Whether events of this type are observations of a member cluster (keyed by the cluster's name). */
+    public boolean isMemberEvent() {
+        return MemberEventData.class.isAssignableFrom(dataType);
     }
 
     public static Optional<EventType> fromCloudEventType(String type) {

@@ -2,8 +2,11 @@ package dev.muster.model.event;
 
 import java.time.Instant;
 
-/** Any event on a Muster topic: a job's lifecycle ({@link JobEvent}) or a change of fleet configuration ({@link ConfigEvent}). */
-public sealed interface MusterEvent permits JobEvent, ConfigEvent {
+/**
+ * Any event on a Muster topic: a job's lifecycle ({@link JobEvent}), a change of fleet configuration
+ * ({@link ConfigEvent}), or an observation of a member cluster ({@link MemberEvent}).
+ */
+public sealed interface MusterEvent permits JobEvent, ConfigEvent, MemberEvent {
 
     String id();
 
@@ -13,7 +16,7 @@ public sealed interface MusterEvent permits JobEvent, ConfigEvent {
 
     EventType type();
 
-    /** The Kafka record key: a job's fleet UID, or a configuration object's {@code Kind/namespace/name}. */
+    /** The Kafka record key: a job's fleet UID, a configuration object's {@code Kind/namespace/name}, or a member cluster's name. */
     String key();
 
     /** The CloudEvents subject: {@code namespace/name} of the job or object. */

@@ -23,7 +23,12 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.job.ReplicaType;
 import dev.muster.model.json.Manifests;
+import dev.muster.model.inventory.MemberSnapshot;
+import dev.muster.model.inventory.NodeSnapshot;
+import dev.muster.model.inventory.PodSnapshot;
+import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.json.MusterJson;
+import io.fabric8.kubernetes.api.model.TaintBuilder;
 import dev.muster.model.json.SeedManifests;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
@@ -62,10 +67,41 @@ class EventSerdeTest {
                 new QuotaTreeDeleted("kube-system", "elasticquotatree"), new QueueTick());
     }
 
+    static List<MemberEventData> oneOfEachMemberType() {
+        NodeSnapshot node = new NodeSnapshot("gpu-a-0", Map.of("zone", "a"),
+                List.of(new TaintBuilder().withKey("dedicated").withValue("training").withEffect("NoSchedule").build()),
+                ResourceList.parse(Map.of("cpu", "96", "memory", "768Gi", "nvidia.com/gpu", "8", "pods", "110")), true, false);
+        return List.of(
+                new MemberEventData.MemberReported(new MemberSnapshot("gpu-a", false, true, Map.of("region", "cn-hangzhou"), TIME)),
+                new MemberEventData.NodeReported("gpu-a", node),
+                new MemberEventData.NodeRemoved("gpu-a", "gpu-a-1"),
+                new MemberEventData.PodReported("gpu-a", new PodSnapshot("default", "j-worker-0", "gpu-a-0",
+                        ResourceList.parse(Map.of("cpu", "4010m", "nvidia.com/gpu", "8", "pods", "1")), false)),
+                new MemberEventData.PodRemoved("gpu-a", "default", "j-worker-0"),
+                new MemberEventData.ReservationReported("gpu-a", new ReservationSnapshot("j-worker-0", "Available", "gpu-a-0",
+                        ResourceList.parse(Map.of("nvidia.com/gpu", "8", "pods", "1")), List.of("default/j-worker-0"))),
+                new MemberEventData.ReservationRemoved("gpu-a", "j-worker-0"));
+    }
+
+    @Test
+    void everyMemberEventTypeRoundTripsKeyedByCluster() throws Exception {
+        for (MemberEventData data : oneOfEachMemberType()) {
+            MemberEvent event = MemberEvent.create("/muster/status-sync-service", TIME, data);
+
+            MusterEvent read = EventSerde.deserialize(EventSerde.serialize(event));
+
+            assertThat(read).isInstanceOf(MemberEvent.class);
+            assertThat(read.key()).isEqualTo("gpu-a");
+            assertThat(read.subject()).startsWith("gpu-a");
+            assertThat(((MemberEvent) read).data()).isEqualTo(data);
+        }
+    }
+
     @Test
     void everyEventTypeIsCoveredHere() {
         Set<EventType> covered = oneOfEachType().stream().map(EventType::of).collect(Collectors.toSet());
         oneOfEachConfigType().forEach(data -> covered.add(EventType.of(data)));
+        oneOfEachMemberType().forEach(data -> covered.add(EventType.of(data)));
 
         assertThat(covered).isEqualTo(EnumSet.allOf(EventType.class));
     }
@@ -228,7 +264,9 @@ class EventSerdeTest {
         assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(8);
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isJobEvent).map(EventType::cloudEventType))
                 .allMatch(type -> type.startsWith("dev.muster.job."));
-        assertThat(Arrays.stream(EventType.values()).filter(type -> !type.isJobEvent()).map(EventType::cloudEventType))
+        assertThat(Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).map(EventType::cloudEventType))
+                .allMatch(type -> type.startsWith("dev.muster.member."));
+        assertThat(Arrays.stream(EventType.values()).filter(type -> !type.isJobEvent() && !type.isMemberEvent()).map(EventType::cloudEventType))
                 .allMatch(type -> type.startsWith("dev.muster.config."));
     }
 }

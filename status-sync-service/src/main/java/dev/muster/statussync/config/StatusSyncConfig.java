@@ -1,8 +1,10 @@
 package dev.muster.statussync.config;
 
+import java.time.Duration;
 import java.util.Map;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
 
 /** Configuration of the status-sync service ({@code muster.status-sync.*}). */
 @ConfigMapping(prefix = "muster.status-sync")
@@ -14,10 +16,21 @@ public interface StatusSyncConfig {
      */
     Map<String, Member> members();
 
+    /** How often each member's API is probed for reachability. Default 5s. */
+    @WithDefault("5s")
+    Duration healthInterval();
+
+    /** How long the member's informers wait before a full resync (which reports only real changes). Default 10m. */
+    @WithDefault("10m")
+    Duration resync();
+
     /** How to reach one member cluster. */
     interface Member {
 
         /** Path of the kubeconfig file for the member's API server. */
         String kubeconfig();
+
+        /** The cluster's own labels, for {@code clusterAffinity.labelSelector}; added to those its {@code kube-system/muster-member} ConfigMap carries. Default: none. */
+        Map<String, String> labels();
     }
 }

@@ -77,13 +77,24 @@ public final class JobEventClient implements AutoCloseable {
      * @throws AssertionError naming what was seen instead, when none matches before the deadline
      */
     public JobEvent await(String topic, Predicate<JobEvent> matching, Duration timeout) {
+        return await(topic, JobEvent.class, matching, timeout);
+    }
+
+    /**
+     * Waits for the first committed event of this kind on the topic that matches.
+     *
+     * @throws AssertionError naming what was seen instead, when none matches before the deadline
+     */
+    public <T extends MusterEvent> T await(String topic, Class<T> kind, Predicate<T> matching, Duration timeout) {
         List<String> seen = new ArrayList<>();
-        Optional<JobEvent> found = scan(topic, timeout, record -> {
+        Optional<T> found = scan(topic, timeout, record -> {
             try {
-                if (!(EventSerde.deserialize(record.value()) instanceof JobEvent event)) {
+                MusterEvent read = EventSerde.deserialize(record.value());
+                if (!kind.isInstance(read)) {
                     return Optional.empty();
                 }
-                seen.add(event.type() + " " + event.job());
+                T event = kind.cast(read);
+                seen.add(event.type() + " " + event.subject());
                 return matching.test(event) ? Optional.of(event) : Optional.empty();
             } catch (MalformedEventException e) {
                 seen.add("malformed: " + e.getMessage());
