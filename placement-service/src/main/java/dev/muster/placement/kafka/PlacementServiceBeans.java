@@ -16,6 +16,6 @@ public class PlacementServiceBeans {
     @Singleton
     EventProcessor admissionProcessor() {
         Clock clock = Clock.systemUTC();
-        return new EventProcessor("placement-service", Topics.PLACEMENTS, clock, new GangPlacer(clock)::handle);
+        return new EventProcessor("placement-service", Topics.PLACEMENTS, clock, (event -> new GangPlacer(dev.muster.placement.core.binding.PlacementSettings.defaults(), clock).handle(event).events()));
     }
 }

@@ -35,6 +35,15 @@ public record JobEvent(String id, String source, JobRef job, Instant time, JobEv
     }
 
     /**
+     * One of several events of the same type caused by this one, told apart by {@code step} (e.g. the second
+     * attempt, the cluster tried): its id is derived from this event's id, the job, the type and the step.
+     */
+    public JobEvent followUp(String source, JobRef job, Instant time, JobEventData data, String step) {
+        String seed = id + "|" + job.uid() + "|" + EventType.of(data).cloudEventType() + "|" + step;
+        return new JobEvent(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(), source, job, time, data);
+    }
+
+    /**
      * An event about a job caused by any event (a job's or a configuration change); its id is derived from
      * the cause's id, the job and the new type, so processing the same cause twice yields the same ids.
      */

@@ -1,34 +1,293 @@
 package dev.muster.placement.core.gang;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 
 import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.inventory.ReservationSnapshot;
+import dev.muster.model.job.GangPod;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.reservation.Reservation;
+import dev.muster.model.reservation.ReservationOwner;
+import dev.muster.model.reservation.ReservationSpec;
+import dev.muster.model.resource.PodRequests;
+import dev.muster.model.time.GoDurations;
+import dev.muster.placement.core.binding.Decisions;
+import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberResult;
+import dev.muster.placement.core.binding.PlacementSettings;
+import dev.muster.placement.core.fit.ClusterFit.Fits;
+import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
+import dev.muster.placement.core.inventory.ClusterInventory.Promise;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /**
- * Decides where an admitted job's whole gang goes. A cluster becomes a candidate once it has reported
- * its inventory; until one has, every admitted job fails placement saying so, rather than waiting silently.
+ * Places each admitted job's whole gang on one member cluster. For each job: rank the clusters it fits now
+ * ({@link GangPlanner}); on the best, reserve the plan's capacity where the member supports reservations and
+ * wait (as inventory reports arrive, never blocking) until every reservation is Available, then create the
+ * member copy of the job; then the job is bound. A member that does not confirm in time, or refuses, has its
+ * reservations released and the next cluster is tried. A job that fits nowhere waits, and is tried again when
+ * inventory changes, no sooner than a doubling backoff. Plain Java: the service feeds it events, member results
+ * and clock ticks, and carries out the member writes it asks for.
  */
 public final class GangPlacer {
 
     public static final String SOURCE = "/muster/placement-service";
     public static final String NO_MEMBERS = "no member cluster has reported its inventory to placement; the job cannot be placed yet";
 
+    private final PlacementSettings settings;
     private final Clock clock;
+    private final Map<String, ClusterInventory> clusters = new TreeMap<>();
+    private final Map<String, Waiting> waiting = new LinkedHashMap<>();
+    private final Map<String, Attempt> attempts = new LinkedHashMap<>();
+    private final Map<String, String> bound = new LinkedHashMap<>();
 
-    public GangPlacer(Clock clock) {
+    /** A job that fits nowhere now. */
+    private record Waiting(JobEvent admitted, int tries, Instant notBefore, Map<String, String> reasons) {
+    }
+
+    /** A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. */
+    private record Attempt(JobEvent admitted, String cluster, String reservationGroup, List<String> reservations, boolean reserving,
+                           Instant deadline, Map<String, String> failed) {
+    }
+
+    public GangPlacer(PlacementSettings settings, Clock clock) {
+        this.settings = settings;
         this.clock = clock;
     }
 
-    /** The events a consumed event leads to; events other than admissions lead to none yet. */
-    public List<JobEvent> handle(MusterEvent consumed) {
-        if (!(consumed instanceof JobEvent event) || !(event.data() instanceof JobAdmitted)) {
-            return List.of();
+    /** The cluster each bound job is on. */
+    public Map<String, String> bound() {
+        return Map.copyOf(bound);
+    }
+
+    /** Consumes one event: an admission, a member observation, or the end of a job. */
+    public Decisions handle(MusterEvent event) {
+        if (event instanceof MemberEvent member) {
+            return observe(member.data());
         }
-        return List.of(event.followUp(SOURCE, event.job(), clock.instant(), new PlacementFailed(Map.of(), NO_MEMBERS)));
+        if (!(event instanceof JobEvent jobEvent)) {
+            return Decisions.none();
+        }
+        String uid = jobEvent.job().uid();
+        if (jobEvent.data() instanceof JobAdmitted admitted) {
+            if (bound.containsKey(uid) || attempts.containsKey(uid) || waiting.containsKey(uid)) {
+                return Decisions.none();
+            }
+            if (admitted.job() == null) {
+                return new Decisions(List.of(jobEvent.followUp(SOURCE, jobEvent.job(), clock.instant(),
+                        new PlacementFailed(Map.of(), "the admission carries no job manifest"))), List.of());
+            }
+            return place(jobEvent, Map.of(), 0);
+        }
+        if (jobEvent.data() instanceof JobDeleted || jobEvent.data() instanceof JobFinished) {
+            return forget(uid);
+        }
+        return Decisions.none();
+    }
+
+    /** What the member said to a write placement asked for. */
+    public Decisions result(MemberResult result) {
+        Attempt attempt = attempts.get(result.job().uid());
+        if (attempt == null || !attempt.cluster().equals(result.cluster())) {
+            return Decisions.none();
+        }
+        if (result instanceof MemberResult.JobCreated) {
+            attempts.remove(result.job().uid());
+            bound.put(result.job().uid(), attempt.cluster());
+            JobAdmitted admitted = (JobAdmitted) attempt.admitted().data();
+            JobBound jobBound = JobBound.of(attempt.cluster(), attempt.reservationGroup(), JobDemand.of(admitted.job()).podCounts());
+            return new Decisions(List.of(attempt.admitted().followUp(SOURCE, result.job(), clock.instant(), jobBound)), List.of());
+        }
+        MemberResult.Failed failed = (MemberResult.Failed) result;
+        return abandon(attempt, failed.step() + " failed: " + failed.reason());
+    }
+
+    /** Gives up on reservations a member did not confirm in time, and retries waiting jobs whose backoff is over. */
+    public Decisions tick() {
+        Instant now = clock.instant();
+        Decisions decisions = Decisions.none();
+        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+            if (attempt.reserving() && !now.isBefore(attempt.deadline())) {
+                decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
+            }
+        }
+        return decisions.and(retryWaiting(now));
+    }
+
+    private Decisions observe(MemberEventData data) {
+        ClusterInventory cluster = clusters.computeIfAbsent(data.cluster(), ClusterInventory::new);
+        if (data instanceof MemberEventData.MemberReported reported) {
+            cluster.observe(reported.member());
+        } else if (data instanceof MemberEventData.NodeReported node) {
+            cluster.observe(node.node());
+        } else if (data instanceof MemberEventData.NodeRemoved node) {
+            cluster.nodeGone(node.node());
+        } else if (data instanceof MemberEventData.PodReported pod) {
+            cluster.observe(pod.pod());
+        } else if (data instanceof MemberEventData.PodRemoved pod) {
+            cluster.podGone(pod.namespace(), pod.name());
+        } else if (data instanceof MemberEventData.ReservationReported reservation) {
+            cluster.observe(reservation.reservation());
+            Decisions progress = reservationProgress(data.cluster(), reservation.reservation());
+            return progress.and(retryWaiting(clock.instant()));
+        } else if (data instanceof MemberEventData.ReservationRemoved reservation) {
+            cluster.reservationGone(reservation.reservation());
+        }
+        return retryWaiting(clock.instant());
+    }
+
+    /** A reservation of a gang being reserved changed: all Available means create the job; one Failed means try elsewhere. */
+    private Decisions reservationProgress(String cluster, ReservationSnapshot reservation) {
+        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+            if (!attempt.reserving() || !attempt.cluster().equals(cluster) || !attempt.reservations().contains(reservation.name())) {
+                continue;
+            }
+            if (Reservation.FAILED.equals(reservation.phase())) {
+                return abandon(attempt, "reservation " + reservation.name() + " failed on the member");
+            }
+            ClusterInventory inventory = clusters.get(cluster);
+            boolean allAvailable = attempt.reservations().stream().allMatch(name -> inventory.reservation(name)
+                    .map(ReservationSnapshot::isHolding).orElse(false));
+            if (allAvailable) {
+                attempts.put(attempt.admitted().job().uid(), new Attempt(attempt.admitted(), cluster, attempt.reservationGroup(),
+                        attempt.reservations(), false, null, attempt.failed()));
+                return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup())));
+            }
+        }
+        return Decisions.none();
+    }
+
+    /** Tries the job on the best cluster it fits now, skipping those already failed for it. */
+    private Decisions place(JobEvent admittedEvent, Map<String, String> failed, int tries) {
+        JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
+        JobRef job = admittedEvent.job();
+        Instant now = clock.instant();
+        List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
+        GangPlanner.Options options = GangPlanner.plan(admitted.job(), admitted.policy(), candidates, Map.of(), now, settings::fitMode);
+        Optional<Fits> best = options.best();
+        if (best.isEmpty()) {
+            Map<String, String> reasons = new TreeMap<>(options.reasons());
+            reasons.putAll(failed);
+            Waiting previous = waiting.get(job.uid());
+            waiting.put(job.uid(), new Waiting(admittedEvent, tries + 1, now.plus(backoff(tries)), reasons));
+            if (previous != null && previous.reasons().equals(reasons)) {
+                return Decisions.none();
+            }
+            String message = clusters.isEmpty() ? NO_MEMBERS
+                    : "no member cluster can take the whole gang now; placement tries again when their inventory changes";
+            return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new PlacementFailed(reasons, message), "try " + (tries + 1) + " " + reasons)),
+                    List.of());
+        }
+        waiting.remove(job.uid());
+        Fits fits = best.get();
+        ClusterInventory cluster = clusters.get(fits.cluster());
+        boolean reserve = cluster.member().map(member -> member.reservationSupported()).orElse(false) && !fits.plan().isEmpty();
+        String group = reserve ? reservationGroup(job) : null;
+        List<GangPod> gang = GangPod.of(admitted.job());
+        Map<String, PlannedPod> planned = new LinkedHashMap<>();
+        List<Reservation> reservations = new ArrayList<>();
+        for (GangPod pod : gang) {
+            String node = fits.plan().get(pod.name());
+            String reservationName = reserve ? group + "-" + pod.type().label() + "-" + pod.index() : null;
+            if (node != null) {
+                planned.put(pod.name(), new PlannedPod(job.namespace(), pod.name(), node, PodRequests.onNode(pod.spec()), reservationName));
+            }
+            if (reserve) {
+                reservations.add(reservation(reservationName, job, pod, node));
+            }
+        }
+        cluster.promise(new Promise(job.uid(), planned));
+        List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
+        attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, reserve,
+                reserve ? now.plus(settings.reservationTimeout()) : null, failed));
+        JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group), fits.cluster());
+        MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
+                : createJob(admittedEvent, fits.cluster(), null);
+        return new Decisions(List.of(attempted), List.of(command));
+    }
+
+    /** Releases what the attempt holds on its cluster and tries the job on the next one. */
+    private Decisions abandon(Attempt attempt, String reason) {
+        JobRef job = attempt.admitted().job();
+        attempts.remove(job.uid());
+        clusters.get(attempt.cluster()).release(job.uid());
+        Map<String, String> failed = new TreeMap<>(attempt.failed());
+        failed.put(attempt.cluster(), reason);
+        Decisions release = attempt.reservations().isEmpty() ? Decisions.none()
+                : new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), job, attempt.reservations())));
+        return release.and(place(attempt.admitted(), failed, 0));
+    }
+
+    private Decisions retryWaiting(Instant now) {
+        Decisions decisions = Decisions.none();
+        for (Map.Entry<String, Waiting> entry : new ArrayList<>(waiting.entrySet())) {
+            Waiting job = entry.getValue();
+            if (!now.isBefore(job.notBefore())) {
+                decisions = decisions.and(place(job.admitted(), Map.of(), job.tries()));
+            }
+        }
+        return decisions;
+    }
+
+    private Decisions forget(String uid) {
+        waiting.remove(uid);
+        bound.remove(uid);
+        clusters.values().forEach(cluster -> cluster.release(uid));
+        Attempt attempt = attempts.remove(uid);
+        if (attempt != null && !attempt.reservations().isEmpty()) {
+            return new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), attempt.admitted().job(), attempt.reservations())));
+        }
+        return Decisions.none();
+    }
+
+    private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup) {
+        JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
+        return new MemberCommand.CreateJob(cluster, admittedEvent.job(),
+                MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup));
+    }
+
+    private Reservation reservation(String name, JobRef job, GangPod pod, String node) {
+        PodSpec spec = new io.fabric8.kubernetes.api.model.PodSpecBuilder(pod.spec()).withNodeName(node).build();
+        PodTemplateSpec template = new PodTemplateSpec();
+        template.setSpec(spec);
+        Reservation reservation = new Reservation();
+        reservation.setMetadata(new ObjectMetaBuilder().withName(name)
+                .addToLabels(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).addToLabels(MemberJobs.FLEET_JOB_UID, job.uid()).build());
+        reservation.setSpec(new ReservationSpec(template, List.of(ReservationOwner.pod(job.namespace(), pod.name())),
+                GoDurations.format(settings.reservationTtl())));
+        return reservation;
+    }
+
+    /** Reservation names start with the job's name and a stable part of its UID, so a retry finds its own. */
+    private static String reservationGroup(JobRef job) {
+        String uid = job.uid().replaceAll("[^a-z0-9]", "");
+        return job.name() + "-" + uid.substring(0, Math.min(8, uid.length()));
+    }
+
+    private Duration backoff(int tries) {
+        Duration wait = settings.retryBackoff().multipliedBy(1L << Math.min(tries, 20));
+        return wait.compareTo(settings.maxRetryBackoff()) > 0 ? settings.maxRetryBackoff() : wait;
     }
 }

@@ -100,6 +100,11 @@ public final class ClusterInventory {
         cachedStates = null;
     }
 
+    /** The reservation as last reported, if it was. */
+    public Optional<ReservationSnapshot> reservation(String name) {
+        return Optional.ofNullable(reservations.get(name));
+    }
+
     /** Holds the plan's capacity for the job until the member shows its pods or reservations. */
     public void promise(Promise promise) {
         promises.put(promise.job(), promise);

@@ -3,7 +3,9 @@ package dev.muster.placement.core.gang;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
@@ -11,34 +13,182 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
-import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
+import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.inventory.MemberSnapshot;
+import dev.muster.model.inventory.ReservationSnapshot;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.placement.core.Fleets;
+import dev.muster.placement.core.binding.Decisions;
+import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberResult;
+import dev.muster.placement.core.binding.PlacementSettings;
+import dev.muster.testing.seed.Seed;
 
 class GangPlacerTest {
 
-    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T17:00:00Z"), ZoneOffset.UTC);
     private static final JobRef JOB = new JobRef("default", "pytorch-test", "uid-1");
 
-    private final GangPlacer placer = new GangPlacer(CLOCK);
+    /** A clock the test moves. */
+    private static final class TestClock extends Clock {
+        private Instant now = Instant.parse("2026-11-29T17:00:00Z");
+
+        void advance(Duration by) {
+            now = now.plus(by);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    private final TestClock clock = new TestClock();
+    private final GangPlacer placer = new GangPlacer(PlacementSettings.defaults(), clock);
+
+    private JobEvent admitted(PyTorchJob job) {
+        job.getMetadata().setUid(JOB.uid());
+        return JobEvent.create("/muster/queue-service", JOB, clock.instant(), new JobAdmitted(job, null, "root/child-1", ResourceList.empty()));
+    }
+
+    private void member(String cluster, boolean reservations, int nodes, String cpu) {
+        placer.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.MemberReported(new MemberSnapshot(cluster, true, reservations, Map.of(), clock.instant()))));
+        for (int i = 0; i < nodes; i++) {
+            placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.NodeReported(cluster, Fleets.node(cluster + "-" + i, cpu, "0"))));
+        }
+    }
+
+    private Decisions reservationReported(String cluster, String name, String phase, String node) {
+        return placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationReported(cluster,
+                new ReservationSnapshot(name, phase, node, ResourceList.empty(), List.of()))));
+    }
 
     @Test
     void anAdmittedJobWithNoKnownMemberFailsPlacementSayingWhy() {
-        JobEvent admitted = JobEvent.create("/muster/queue-service", JOB, CLOCK.instant(), new JobAdmitted(null, null, null, ResourceList.empty()));
+        Decisions decisions = placer.handle(admitted(Seed.job("default", "pytorch-test")));
 
-        List<JobEvent> decisions = placer.handle(admitted);
-
-        assertThat(decisions).singleElement().satisfies(event -> {
+        assertThat(decisions.commands()).isEmpty();
+        assertThat(decisions.events()).singleElement().satisfies(event -> {
             assertThat(event.source()).isEqualTo(GangPlacer.SOURCE);
-            assertThat(event.job()).isEqualTo(JOB);
             assertThat(event.data()).isEqualTo(new PlacementFailed(Map.of(), GangPlacer.NO_MEMBERS));
         });
     }
 
     @Test
-    void eventsOtherThanAdmissionsLeadToNothing() {
-        assertThat(placer.handle(JobEvent.create("/x", JOB, CLOCK.instant(), new JobQueued(null, "r", "m", null, ResourceList.empty())))).isEmpty();
+    void onAMemberWithoutReservationsTheJobIsCreatedThenBoundWithTheSeedsMessage() {
+        member("cluster-b", false, 2, "4");
+
+        Decisions decisions = placer.handle(admitted(Seed.job("default", "pytorch-test")));
+
+        assertThat(decisions.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("cluster-b", null));
+        assertThat(decisions.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class, create -> {
+            assertThat(create.cluster()).isEqualTo("cluster-b");
+            assertThat(create.memberJob().getMetadata().getLabels())
+                    .containsEntry(MemberJobs.FLEET_JOB_UID, "uid-1").containsEntry(MemberJobs.MANAGED_BY, "muster")
+                    .containsEntry(MemberJobs.POD_GROUP, "pytorch-test").containsEntry(MemberJobs.MIN_AVAILABLE, "3");
+        });
+
+        Decisions bound = placer.result(new MemberResult.JobCreated("cluster-b", JOB));
+
+        assertThat(bound.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobBound.class, jobBound ->
+                assertThat(jobBound.message()).isEqualTo("Binding has been scheduled successfully. Result: {cluster-b:0,[{master 1} {worker 2}]}"));
+        assertThat(placer.bound()).containsEntry("uid-1", "cluster-b");
+        assertThat(placer.handle(admitted(Seed.job("default", "pytorch-test")))).as("a repeated admission").isEqualTo(Decisions.none());
+    }
+
+    @Test
+    void onAReservingMemberTheJobIsCreatedOnlyOnceEveryReservationIsAvailable() {
+        member("cluster-a", true, 2, "8");
+
+        Decisions reserve = placer.handle(admitted(Seed.job("default", "pytorch-test")));
+
+        MemberCommand.Reserve command = (MemberCommand.Reserve) reserve.commands().get(0);
+        assertThat(command.reservations()).hasSize(3).allSatisfy(reservation -> {
+            assertThat(reservation.getMetadata().getName()).startsWith("pytorch-test-uid1-");
+            assertThat(reservation.getSpec().template().getSpec().getNodeName()).startsWith("cluster-a-");
+            assertThat(reservation.getSpec().owners()).singleElement().satisfies(owner -> assertThat(owner.object().getName()).startsWith("pytorch-test-"));
+            assertThat(reservation.getSpec().ttl()).isEqualTo("10m");
+        });
+        assertThat(reserve.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("cluster-a", "pytorch-test-uid1"));
+
+        List<String> names = command.reservations().stream().map(reservation -> reservation.getMetadata().getName()).toList();
+        assertThat(reservationReported("cluster-a", names.get(0), Reservation.AVAILABLE, "cluster-a-0").commands()).isEmpty();
+        assertThat(reservationReported("cluster-a", names.get(1), Reservation.AVAILABLE, "cluster-a-0").commands()).isEmpty();
+        Decisions create = reservationReported("cluster-a", names.get(2), Reservation.AVAILABLE, "cluster-a-1");
+
+        assertThat(create.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class, job ->
+                assertThat(job.memberJob().getMetadata().getAnnotations()).containsEntry(MemberJobs.RESERVATION, "pytorch-test-uid1"));
+        assertThat(placer.result(new MemberResult.JobCreated("cluster-a", JOB)).events()).singleElement()
+                .extracting(event -> ((JobBound) event.data()).reservation()).isEqualTo("pytorch-test-uid1");
+    }
+
+    @Test
+    void reservationsNotConfirmedInTimeAreReleasedAndTheNextClusterIsTried() {
+        member("cluster-a", true, 2, "8");
+        member("cluster-b", false, 2, "4");
+        Decisions reserve = placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        assertThat(reserve.commands()).singleElement().isInstanceOf(MemberCommand.Reserve.class);
+
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(placer.tick()).isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(1));
+        Decisions next = placer.tick();
+
+        assertThat(next.commands()).hasSize(2);
+        assertThat(next.commands().get(0)).isInstanceOfSatisfying(MemberCommand.Release.class, release -> {
+            assertThat(release.cluster()).isEqualTo("cluster-a");
+            assertThat(release.reservations()).hasSize(3);
+        });
+        assertThat(next.commands().get(1)).isInstanceOfSatisfying(MemberCommand.CreateJob.class, create ->
+                assertThat(create.cluster()).isEqualTo("cluster-b"));
+        assertThat(next.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("cluster-b", null));
+    }
+
+    @Test
+    void aJobThatFitsNowhereWaitsAndIsTriedAgainWhenInventoryChangesAfterItsBackoff() {
+        member("small", false, 1, "1");
+        Decisions failed = placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        assertThat(failed.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(PlacementFailed.class, placement ->
+                assertThat(placement.clusterReasons()).containsEntry("small", "the gang needs 4010m cpu in all, the cluster has 1 free"));
+
+        // A bigger node arrives before the backoff is over: nothing yet.
+        Decisions early = placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.NodeReported("small", Fleets.node("small-9", "8", "0"))));
+        assertThat(early).isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(1));
+        Decisions placed = placer.tick();
+
+        assertThat(placed.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("small", null));
+    }
+
+    @Test
+    void aJobDeletedWhileReservingReleasesItsReservations() {
+        member("cluster-a", true, 2, "8");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+
+        Decisions deleted = placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new JobDeleted("deleted from the fleet API")));
+
+        assertThat(deleted.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Release.class, release ->
+                assertThat(release.reservations()).hasSize(3));
+        assertThat(reservationReported("cluster-a", "pytorch-test-uid1-master-0", Reservation.AVAILABLE, "cluster-a-0")).isEqualTo(Decisions.none());
     }
 }

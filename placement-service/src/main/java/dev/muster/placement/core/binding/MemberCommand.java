@@ -1,0 +1,35 @@
+package dev.muster.placement.core.binding;
+
+import java.util.List;
+
+import dev.muster.model.event.JobRef;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.reservation.Reservation;
+
+/** A write placement asks of a member cluster's API; the adapter carries it out and reports a {@link MemberResult}. */
+public sealed interface MemberCommand {
+
+    String cluster();
+
+    JobRef job();
+
+    /** Create these reservations, one per pod of the plan; their names are deterministic, so a repeat finds them there. */
+    record Reserve(String cluster, JobRef job, List<Reservation> reservations) implements MemberCommand {
+
+        public Reserve {
+            reservations = List.copyOf(reservations);
+        }
+    }
+
+    /** Create the member copy of the job (an existing copy owned by the same fleet job counts as created). */
+    record CreateJob(String cluster, JobRef job, PyTorchJob memberJob) implements MemberCommand {
+    }
+
+    /** Delete these reservations; gone ones are fine. */
+    record Release(String cluster, JobRef job, List<String> reservations) implements MemberCommand {
+
+        public Release {
+            reservations = List.copyOf(reservations);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.muster.placement.core.binding;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.muster.placement.core.fit.FitMode;
+
+/**
+ * How placement behaves.
+ *
+ * @param reservationTimeout how long a member has to confirm every reservation of a gang before placement
+ *                           releases them and tries the next cluster
+ * @param reservationTtl     the TTL written on each reservation, so that one leaked by a crash frees itself
+ * @param retryBackoff       the first wait before a job that fits nowhere is tried again; each further try doubles it
+ * @param maxRetryBackoff    the longest such wait
+ * @param fitModes           per cluster, when not {@link FitMode#NODE}
+ */
+public record PlacementSettings(Duration reservationTimeout, Duration reservationTtl, Duration retryBackoff, Duration maxRetryBackoff,
+                                Map<String, FitMode> fitModes) {
+
+    public PlacementSettings {
+        fitModes = Map.copyOf(fitModes);
+    }
+
+    public static PlacementSettings defaults() {
+        return new PlacementSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of());
+    }
+
+    public FitMode fitMode(String cluster) {
+        return fitModes.getOrDefault(cluster, FitMode.NODE);
+    }
+}
