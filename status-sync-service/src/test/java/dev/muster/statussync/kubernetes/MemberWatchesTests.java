@@ -15,7 +15,8 @@ import dev.muster.model.event.MemberEventData.PodReported;
 import dev.muster.model.event.Topics;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
-import dev.muster.statussync.kubernetes.SimulatedMembersTestResource.InjectSimulatedMembers;
+import dev.muster.simulator.testing.SimulatedMembersTestResource;
+import dev.muster.simulator.testing.SimulatedMembersTestResource.InjectSimulatedMembers;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
@@ -23,13 +24,16 @@ import dev.muster.testing.kafka.KafkaBrokerTestResource;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Member observations reach the inventory topic, over a real broker, from simulated members. */
 @QuarkusTest
 @WithTestResource(KafkaBrokerTestResource.class)
-@WithTestResource(SimulatedMembersTestResource.class)
+@WithTestResource(value = SimulatedMembersTestResource.class, initArgs = {
+        @ResourceArg(name = SimulatedMembersTestResource.PREFIX, value = "muster.status-sync.members"),
+        @ResourceArg(name = "muster.status-sync.health-interval", value = "500ms")})
 class MemberWatchesTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);

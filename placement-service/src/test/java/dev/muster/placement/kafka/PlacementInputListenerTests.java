@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -31,13 +32,13 @@ import io.quarkus.test.junit.QuarkusTest;
 
 @QuarkusTest
 @WithTestResource(KafkaBrokerTestResource.class)
-class AdmissionListenerTests extends ServiceHealthContract {
+class PlacementInputListenerTests extends ServiceHealthContract {
 
     @InjectKafkaBroker
     KafkaBroker broker;
 
-    @ConfigProperty(name = "mp.messaging.incoming.admissions.topic")
-    String admissionsTopic;
+    @ConfigProperty(name = "mp.messaging.incoming.inputs.topics")
+    List<String> inputTopics;
 
     @ConfigProperty(name = "mp.messaging.outgoing.placements.topic")
     String placementsTopic;
@@ -45,7 +46,7 @@ class AdmissionListenerTests extends ServiceHealthContract {
 
     @Test
     void theChannelsUseTheSharedTopicNames() {
-        assertThat(admissionsTopic).isEqualTo(Topics.ADMISSIONS);
+        assertThat(inputTopics).containsExactly(Topics.ADMISSIONS, Topics.INVENTORY, Topics.SUBMISSIONS, Topics.MEMBER_STATUS);
         assertThat(placementsTopic).isEqualTo(Topics.PLACEMENTS);
     }
 

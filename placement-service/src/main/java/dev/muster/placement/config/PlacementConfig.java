@@ -1,0 +1,58 @@
+package dev.muster.placement.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.muster.placement.core.binding.PlacementSettings;
+import dev.muster.placement.core.fit.FitMode;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Configuration of the placement service ({@code muster.placement.*}). */
+@ConfigMapping(prefix = "muster.placement")
+public interface PlacementConfig {
+
+    /**
+     * The member clusters placement writes to, by cluster name, e.g.
+     * {@code muster.placement.members.cluster-a.kubeconfig=/etc/muster/cluster-a}. Default: none.
+     */
+    Map<String, Member> members();
+
+    /** How long a member has to confirm every reservation of a gang before the next cluster is tried. Default 30s. */
+    @WithDefault("30s")
+    Duration reservationTimeout();
+
+    /** The TTL written on each reservation, so one leaked by a crash frees itself. Default 10m. */
+    @WithDefault("10m")
+    Duration reservationTtl();
+
+    /** The first wait before a job that fits nowhere is tried again; each further try doubles it. Default 1s. */
+    @WithDefault("1s")
+    Duration retryBackoff();
+
+    /** The longest wait between tries of a job that fits nowhere. Default 1m. */
+    @WithDefault("1m")
+    Duration maxRetryBackoff();
+
+    /** How often reservation deadlines and retry backoffs are checked. Default 1s. */
+    @WithDefault("1s")
+    Duration tickInterval();
+
+    /** One member cluster. */
+    interface Member {
+
+        /** Path of the kubeconfig file for the member's API server. */
+        String kubeconfig();
+
+        /** {@code NODE} (pack every pod on a node, the default) or {@code SUM_ESTIMATE} (the seed's total-free estimate). */
+        @WithDefault("NODE")
+        FitMode fitMode();
+    }
+
+    /** The core's settings from this configuration. */
+    default PlacementSettings settings() {
+        Map<String, FitMode> modes = new java.util.HashMap<>();
+        members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
+        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), modes);
+    }
+}

@@ -1,0 +1,58 @@
+package dev.muster.placement.kafka;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+import dev.muster.model.event.EventProcessor;
+import dev.muster.model.event.Topics;
+import dev.muster.relay.TransactionalRelay;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
+import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
+
+/**
+ * Consumes what placement decides on: {@link Topics#ADMISSIONS}, member reports on {@link Topics#INVENTORY}, and
+ * the ends of jobs ({@link Topics#SUBMISSIONS} for deletions, {@link Topics#MEMBER_STATUS} for finished jobs),
+ * and writes each decision to {@link Topics#PLACEMENTS} (unreadable records to {@link Topics#DEAD_LETTER}) in the
+ * transaction that commits the consumed offsets (see {@link TransactionalRelay}). One instance owns every
+ * partition; a new owner reads the inventory again from the beginning, since the fleet's state is the sum of
+ * every report.
+ */
+@ApplicationScoped
+@Identifier(PlacementInputListener.REBALANCE_LISTENER)
+public class PlacementInputListener implements KafkaConsumerRebalanceListener {
+
+    static final String INPUTS = "inputs";
+    static final String PLACEMENTS = "placements";
+    static final String REBALANCE_LISTENER = "placement-inventory-rewind";
+
+    private final TransactionalRelay relay;
+
+    PlacementInputListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, PlacementEngine engine) {
+        this.relay = new TransactionalRelay(transactions,
+                new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide));
+    }
+
+    @Incoming(INPUTS)
+    public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        return relay.relay(batch);
+    }
+
+    @Override
+    public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        List<TopicPartition> inventory = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
+        if (!inventory.isEmpty()) {
+            consumer.seekToBeginning(inventory);
+        }
+    }
+}

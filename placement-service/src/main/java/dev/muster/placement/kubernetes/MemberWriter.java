@@ -1,0 +1,125 @@
+package dev.muster.placement.kubernetes;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jboss.logging.Logger;
+
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.reservation.Reservation;
+import dev.muster.placement.config.PlacementConfig;
+import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberResult;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/**
+ * Carries out placement's writes on member clusters. Every write is idempotent: reservation and job names are
+ * deterministic, and an object that already exists counts as written when it carries this fleet job's
+ * ownership mark, so a retry or a restart never makes a second copy.
+ */
+public final class MemberWriter implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(MemberWriter.class);
+
+    private final PlacementConfig config;
+    private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
+
+    public MemberWriter(PlacementConfig config) {
+        this.config = config;
+    }
+
+    /** Carries the command out; the result for those that have one (releases have none). */
+    public java.util.Optional<MemberResult> execute(MemberCommand command) {
+        try {
+            KubernetesClient client = client(command.cluster());
+            if (command instanceof MemberCommand.Reserve reserve) {
+                for (Reservation reservation : reserve.reservations()) {
+                    createReservation(client, reservation, command.job().uid());
+                }
+                LOG.infof("job %s: %d reservations requested on %s", command.job(), reserve.reservations().size(), command.cluster());
+                return java.util.Optional.empty();
+            }
+            if (command instanceof MemberCommand.CreateJob create) {
+                return java.util.Optional.of(createJob(client, create));
+            }
+            MemberCommand.Release release = (MemberCommand.Release) command;
+            release.reservations().forEach(name -> client.resources(Reservation.class).withName(name).delete());
+            LOG.infof("job %s: released %d reservations on %s", command.job(), release.reservations().size(), command.cluster());
+            return java.util.Optional.empty();
+        } catch (KubernetesClientException | IllegalStateException e) {
+            String step = command instanceof MemberCommand.Reserve ? "reserving" : command instanceof MemberCommand.CreateJob ? "creating the job" : "releasing";
+            LOG.warnf("job %s: %s on %s failed: %s", command.job(), step, command.cluster(), e.getMessage());
+            return command instanceof MemberCommand.Release ? java.util.Optional.empty()
+                    : java.util.Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
+        }
+    }
+
+    private static void createReservation(KubernetesClient client, Reservation reservation, String fleetUid) {
+        try {
+            client.resources(Reservation.class).resource(reservation).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            Reservation existing = client.resources(Reservation.class).withName(reservation.getMetadata().getName()).get();
+            if (existing == null || existing.getMetadata().getLabels() == null
+                    || !fleetUid.equals(existing.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID))) {
+                throw new IllegalStateException("reservation " + reservation.getMetadata().getName() + " exists and is not this job's");
+            }
+        }
+    }
+
+    private static MemberResult createJob(KubernetesClient client, MemberCommand.CreateJob create) {
+        PyTorchJob job = create.memberJob();
+        try {
+            client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()).resource(job).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+            PyTorchJob existing = client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace())
+                    .withName(job.getMetadata().getName()).get();
+            if (existing == null || !MemberJobs.isOwnedBy(existing, create.job().uid())) {
+                return new MemberResult.Failed(create.cluster(), create.job(), "creating the job",
+                        "a PyTorchJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName()
+                                + " exists on the member and is not this fleet job's copy");
+            }
+        }
+        LOG.infof("job %s: created on member %s", create.job(), create.cluster());
+        return new MemberResult.JobCreated(create.cluster(), create.job());
+    }
+
+    private KubernetesClient client(String cluster) {
+        PlacementConfig.Member member = config.members().get(cluster);
+        if (member == null) {
+            throw new IllegalStateException("no kubeconfig configured for member " + cluster
+                    + " (muster.placement.members." + cluster + ".kubeconfig)");
+        }
+        return clients.computeIfAbsent(cluster, name -> {
+            try {
+                Config kubeconfig = Config.fromKubeconfig(null, Files.readString(Path.of(member.kubeconfig())), member.kubeconfig());
+                return new KubernetesClientBuilder().withConfig(new ConfigBuilder(kubeconfig).withRequestTimeout(10_000)
+                        .withConnectionTimeout(3_000).withRequestRetryBackoffLimit(2).build()).build();
+            } catch (IOException e) {
+                throw new IllegalStateException("member " + cluster + ": cannot read kubeconfig " + member.kubeconfig() + ": " + e.getMessage());
+            }
+        });
+    }
+
+    private static String firstLine(String message) {
+        return message == null ? "" : message.lines().findFirst().orElse("");
+    }
+
+    @Override
+    public void close() {
+        clients.values().forEach(KubernetesClient::close);
+    }
+}

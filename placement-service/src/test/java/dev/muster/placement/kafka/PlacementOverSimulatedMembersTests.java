@@ -1,0 +1,160 @@
+package dev.muster.placement.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.reservation.Reservation;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.testing.SimulatedMembersTestResource;
+import dev.muster.simulator.testing.SimulatedMembersTestResource.InjectSimulatedMembers;
+import dev.muster.simulator.training.TrainingOperator;
+import dev.muster.testing.kafka.InjectKafkaBroker;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
+import dev.muster.testing.service.ServiceProcess;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/**
+ * Placement end to end: the default local fleet of simulated members ({@code deploy/local/fleet.yaml}), their
+ * inventory reported by the packaged status-sync service, and admissions sent to a real broker.
+ */
+@QuarkusTest
+@WithTestResource(KafkaBrokerTestResource.class)
+@WithTestResource(value = SimulatedMembersTestResource.class, initArgs = {
+        @ResourceArg(name = SimulatedMembersTestResource.SPEC, value = "../deploy/local/fleet.yaml"),
+        @ResourceArg(name = SimulatedMembersTestResource.PREFIX, value = "muster.placement.members")})
+class PlacementOverSimulatedMembersTests {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static ServiceProcess statusSync;
+
+    @InjectKafkaBroker
+    KafkaBroker broker;
+
+    @InjectSimulatedMembers
+    SimulatedFleet members;
+
+    @BeforeEach
+    void startStatusSync() throws Exception {
+        if (statusSync != null) {
+            return;
+        }
+        Map<String, String> properties = new HashMap<>();
+        properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
+        properties.put("muster.status-sync.health-interval", "1s");
+        for (SimulatedCluster cluster : members.clusters()) {
+            properties.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
+        }
+        statusSync = ServiceProcess.start(Path.of("..", "status-sync-service", "target", "quarkus-app", "quarkus-run.jar"), properties,
+                Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    static void stopStatusSync() throws Exception {
+        if (statusSync != null) {
+            statusSync.close();
+            statusSync = null;
+        }
+    }
+
+    private JobEvent admit(JobEventClient client, PyTorchJob job) {
+        JobRef ref = new JobRef(job.getMetadata().getNamespace(), job.getMetadata().getName(), UUID.randomUUID().toString());
+        job.getMetadata().setUid(ref.uid());
+        JobEvent admitted = JobEvent.create("/muster/queue-service", ref, Instant.now(), new JobAdmitted(job, null, null, JobDemand.of(job).total()));
+        client.send(Topics.ADMISSIONS, admitted);
+        return admitted;
+    }
+
+    private static JobBound awaitBound(JobEventClient client, JobEvent admitted) {
+        return (JobBound) client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound,
+                DEADLINE).data();
+    }
+
+    @Test
+    void theSeedJobLandsWholeOnOneClusterThroughItsReservations() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent admitted = admit(client, Seed.job("default", "pytorch-test"));
+
+            JobBound bound = awaitBound(client, admitted);
+
+            // CPU-only pods break no GPU node, and gpu-c's CPU nodes are the emptiest: it wins, with reservations.
+            assertThat(bound.cluster()).isEqualTo("gpu-c");
+            assertThat(bound.message()).isEqualTo("Binding has been scheduled successfully. Result: {gpu-c:0,[{master 1} {worker 2}]}");
+            assertThat(bound.reservation()).startsWith("pytorch-test-");
+            try (KubernetesClient member = members.cluster("gpu-c").orElseThrow().connect()) {
+                PyTorchJob copy = member.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").get();
+                assertThat(MemberJobs.isOwnedBy(copy, admitted.job().uid())).isTrue();
+                await().atMost(DEADLINE).untilAsserted(() -> {
+                    List<Pod> pods = member.pods().inNamespace("default").withLabel(TrainingOperator.JOB_NAME, "pytorch-test").list().getItems();
+                    assertThat(pods).hasSize(3).allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+                });
+                assertThat(member.resources(Reservation.class).list().getItems())
+                        .filteredOn(reservation -> reservation.getMetadata().getName().startsWith(bound.reservation()))
+                        .hasSize(3).allSatisfy(reservation -> assertThat(reservation.phase()).isEqualTo(Reservation.SUCCEEDED));
+            }
+            for (String other : List.of("gpu-a", "gpu-b")) {
+                try (KubernetesClient member = members.cluster(other).orElseThrow().connect()) {
+                    assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").get()).as(other).isNull();
+                }
+            }
+        }
+    }
+
+    @Test
+    void eightGpuWorkersGoWhereANodeHoldsThemNotWhereTheMostGpusAre() throws Exception {
+        PyTorchJob job = Manifests.read("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: big-train, namespace: default}
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      restartPolicy: Never
+                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}}
+                    Worker:
+                      replicas: 2
+                      restartPolicy: OnFailure
+                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "8", nvidia.com/gpu: "8"}}}]}}
+                """, PyTorchJob.class);
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobBound bound = awaitBound(client, admit(client, job));
+
+            // gpu-b has 48 free GPUs but 4 per node at most; gpu-c's 8-GPU nodes are tainted for other pods.
+            assertThat(bound.cluster()).isEqualTo("gpu-a");
+            try (KubernetesClient member = members.cluster("gpu-a").orElseThrow().connect()) {
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(member.pods().inNamespace("default")
+                        .withLabel(TrainingOperator.JOB_NAME, "big-train").list().getItems()).hasSize(3)
+                        .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+            }
+        }
+    }
+}
