@@ -34,6 +34,13 @@ public interface PlacementConfig {
     @WithDefault("1m")
     Duration maxRetryBackoff();
 
+    /**
+     * How long a job admitted under quota may wait with no cluster able to take it before placement gives its
+     * quota back to its queue (it waits there again at its original position). Default 5m.
+     */
+    @WithDefault("5m")
+    Duration giveBackAfter();
+
     /** How often reservation deadlines and retry backoffs are checked. Default 1s. */
     @WithDefault("1s")
     Duration tickInterval();
@@ -53,6 +60,6 @@ public interface PlacementConfig {
     default PlacementSettings settings() {
         Map<String, FitMode> modes = new java.util.HashMap<>();
         members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
-        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), modes);
+        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), modes);
     }
 }

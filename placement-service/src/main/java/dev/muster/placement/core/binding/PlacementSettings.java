@@ -13,17 +13,19 @@ import dev.muster.placement.core.fit.FitMode;
  * @param reservationTtl     the TTL written on each reservation, so that one leaked by a crash frees itself
  * @param retryBackoff       the first wait before a job that fits nowhere is tried again; each further try doubles it
  * @param maxRetryBackoff    the longest such wait
+ * @param giveBackAfter      how long a job admitted under quota may wait unplaced before its quota goes back to its queue
  * @param fitModes           per cluster, when not {@link FitMode#NODE}
  */
 public record PlacementSettings(Duration reservationTimeout, Duration reservationTtl, Duration retryBackoff, Duration maxRetryBackoff,
-                                Map<String, FitMode> fitModes) {
+                                Duration giveBackAfter, Map<String, FitMode> fitModes) {
 
     public PlacementSettings {
         fitModes = Map.copyOf(fitModes);
     }
 
     public static PlacementSettings defaults() {
-        return new PlacementSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(1), Map.of());
+        return new PlacementSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(1),
+                Duration.ofMinutes(5), Map.of());
     }
 
     public FitMode fitMode(String cluster) {

@@ -15,6 +15,7 @@ import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
@@ -63,8 +64,8 @@ public final class GangPlacer {
     private final Map<String, Attempt> attempts = new LinkedHashMap<>();
     private final Map<String, String> bound = new LinkedHashMap<>();
 
-    /** A job that fits nowhere now. */
-    private record Waiting(JobEvent admitted, int tries, Instant notBefore, Map<String, String> reasons) {
+    /** A job that fits nowhere now, since {@code since}. */
+    private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
     }
 
     /** A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. */
@@ -124,10 +125,13 @@ public final class GangPlacer {
         return abandon(attempt, failed.step() + " failed: " + failed.reason());
     }
 
-    /** Gives up on reservations a member did not confirm in time, and retries waiting jobs whose backoff is over. */
+    /**
+     * Gives up on reservations a member did not confirm in time, gives back the quota of jobs that waited too
+     * long, and retries waiting jobs whose backoff is over.
+     */
     public Decisions tick() {
         Instant now = clock.instant();
-        Decisions decisions = Decisions.none();
+        Decisions decisions = giveBack(now);
         for (Attempt attempt : new ArrayList<>(attempts.values())) {
             if (attempt.reserving() && !now.isBefore(attempt.deadline())) {
                 decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
@@ -191,7 +195,8 @@ public final class GangPlacer {
             Map<String, String> reasons = new TreeMap<>(options.reasons());
             reasons.putAll(failed);
             Waiting previous = waiting.get(job.uid());
-            waiting.put(job.uid(), new Waiting(admittedEvent, tries + 1, now.plus(backoff(tries)), reasons));
+            Instant since = previous == null ? now : previous.since();
+            waiting.put(job.uid(), new Waiting(admittedEvent, since, tries + 1, now.plus(backoff(tries)), reasons));
             if (previous != null && previous.reasons().equals(reasons)) {
                 return Decisions.none();
             }
@@ -238,6 +243,20 @@ public final class GangPlacer {
         Decisions release = attempt.reservations().isEmpty() ? Decisions.none()
                 : new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), job, attempt.reservations())));
         return release.and(place(attempt.admitted(), failed, 0));
+    }
+
+    /** Jobs admitted under quota that no cluster could take for {@code giveBackAfter} go back to their queue. */
+    private Decisions giveBack(Instant now) {
+        List<JobEvent> givenBack = new ArrayList<>();
+        for (Waiting job : new ArrayList<>(waiting.values())) {
+            JobAdmitted admitted = (JobAdmitted) job.admitted().data();
+            if (admitted.quotaLeaf() != null && !now.isBefore(job.since().plus(settings.giveBackAfter()))) {
+                waiting.remove(job.admitted().job().uid());
+                String reason = "no member cluster could take it for " + GoDurations.format(settings.giveBackAfter()) + ": " + job.reasons();
+                givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), "give back"));
+            }
+        }
+        return new Decisions(givenBack, List.of());
     }
 
     private Decisions retryWaiting(Instant now) {

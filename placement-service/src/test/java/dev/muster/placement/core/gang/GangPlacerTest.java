@@ -16,6 +16,7 @@ import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
@@ -190,5 +191,23 @@ class GangPlacerTest {
         assertThat(deleted.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Release.class, release ->
                 assertThat(release.reservations()).hasSize(3));
         assertThat(reservationReported("cluster-a", "pytorch-test-uid1-master-0", Reservation.AVAILABLE, "cluster-a-0")).isEqualTo(Decisions.none());
+    }
+
+    @Test
+    void aJobAdmittedUnderQuotaThatWaitsTooLongGivesItsQuotaBack() {
+        member("small", false, 1, "1");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+
+        clock.advance(Duration.ofMinutes(4));
+        assertThat(placer.tick().events()).noneMatch(event -> event.data() instanceof JobGivenBack);
+        clock.advance(Duration.ofMinutes(1));
+        Decisions givenBack = placer.tick();
+
+        assertThat(givenBack.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobGivenBack.class, back ->
+                assertThat(back.reason()).startsWith("no member cluster could take it for 5m: {small=the gang needs 4010m cpu"));
+        // Forgotten: the queue admits it again later, and a new node does not place the old admission.
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.NodeReported("small", Fleets.node("small-9", "8", "0"))));
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(placer.tick()).isEqualTo(Decisions.none());
     }
 }
