@@ -1,7 +1,10 @@
 package dev.muster.placement.kafka;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +18,7 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
+import dev.muster.model.event.EventProcessor.Produced;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
@@ -24,6 +28,7 @@ import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.gang.GangPlacer;
+import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -34,14 +39,18 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
  * by the results of member writes and by clock ticks. Decisions on consumed events go out with them in the
  * input transaction; the writes they ask for run on their own threads, and what follows from their results
  * and from ticks is published on {@link Topics#PLACEMENTS} directly, with ids derived from the admission so
- * that a repeat is recognisable.
+ * that a repeat is recognisable. The core's state goes to {@link Topics#PLACEMENT_STATE} with each change, and a
+ * new owner of the inputs starts from it.
  */
 @ApplicationScoped
 public class PlacementEngine {
 
     private static final Logger LOG = Logger.getLogger(PlacementEngine.class);
 
-    private final GangPlacer placer;
+    private final Object lock = new Object();
+    private GangPlacer placer;
+    /** The state changes of the last consumed event, drained with its decisions and produced in its transaction. */
+    private List<Produced> pendingState = List.of();
     private final MemberWriter writer;
     private final PlacementConfig config;
     private final Emitter<byte[]> results;
@@ -72,20 +81,56 @@ public class PlacementEngine {
     /** The core's answer to one consumed event; the member writes it asks for are started. */
     public List<JobEvent> decide(MusterEvent event) {
         Decisions decisions;
-        synchronized (placer) {
+        synchronized (lock) {
             decisions = placer.handle(event);
+            pendingState = stateRecords(placer.drainState());
         }
         run(decisions.commands());
         return decisions.events();
     }
 
+    /** The state changes of the last {@link #decide}, for its transaction. */
+    public List<Produced> drainState() {
+        synchronized (lock) {
+            List<Produced> state = pendingState;
+            pendingState = List.of();
+            return state;
+        }
+    }
+
+    /**
+     * Takes over from the previous owner: a fresh core holding the state it left (the inventory is read again
+     * from the beginning), and the member writes it was in the middle of, asked for again.
+     */
+    public void restore(Map<String, byte[]> latest) {
+        Map<String, PlacementRecord> records = new LinkedHashMap<>();
+        latest.forEach((uid, bytes) -> records.put(uid, PlacementRecord.decode(bytes)));
+        Decisions resume;
+        synchronized (lock) {
+            placer = new GangPlacer(config.settings(), Clock.systemUTC());
+            resume = placer.restore(records);
+            pendingState = List.of();
+        }
+        LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
+                resume.commands().size());
+        run(resume.commands());
+    }
+
+    private static List<Produced> stateRecords(Map<String, PlacementRecord> changes) {
+        List<Produced> records = new ArrayList<>();
+        changes.forEach((uid, record) -> records.add(new Produced(Topics.PLACEMENT_STATE, uid, record == null ? null : record.encode())));
+        return records;
+    }
+
     private void tick() {
         try {
             Decisions decisions;
-            synchronized (placer) {
+            List<Produced> state;
+            synchronized (lock) {
                 decisions = placer.tick();
+                state = stateRecords(placer.drainState());
             }
-            publish(decisions);
+            publish(decisions, state);
         } catch (RuntimeException e) {
             LOG.warn("placement tick failed; the next one tries again", e);
         }
@@ -99,17 +144,20 @@ public class PlacementEngine {
 
     private void result(MemberResult result) {
         Decisions decisions;
-        synchronized (placer) {
+        List<Produced> state;
+        synchronized (lock) {
             decisions = placer.result(result);
+            state = stateRecords(placer.drainState());
         }
-        publish(decisions);
+        publish(decisions, state);
     }
 
-    private void publish(Decisions decisions) {
+    private void publish(Decisions decisions, List<Produced> state) {
         for (JobEvent event : decisions.events()) {
             LOG.info(event.describe());
             results.send(KafkaRecord.of(Topics.PLACEMENTS, event.key(), EventSerde.serialize(event)));
         }
+        state.forEach(record -> results.send(KafkaRecord.of(record.topic(), record.key(), record.value())));
         run(decisions.commands());
     }
 

@@ -8,11 +8,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
+import dev.muster.relay.CompactedTopic;
 import dev.muster.relay.TransactionalRelay;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
@@ -25,8 +27,8 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
  * the ends of jobs ({@link Topics#SUBMISSIONS} for deletions, {@link Topics#MEMBER_STATUS} for finished jobs),
  * and writes each decision to {@link Topics#PLACEMENTS} (unreadable records to {@link Topics#DEAD_LETTER}) in the
  * transaction that commits the consumed offsets (see {@link TransactionalRelay}). One instance owns every
- * partition; a new owner reads the inventory again from the beginning, since the fleet's state is the sum of
- * every report.
+ * partition; a new owner restores the core's state from {@link Topics#PLACEMENT_STATE} and reads the inventory
+ * again from the beginning, since the fleet's state is the sum of every report.
  */
 @ApplicationScoped
 @Identifier(PlacementInputListener.REBALANCE_LISTENER)
@@ -37,10 +39,15 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     static final String REBALANCE_LISTENER = "placement-inventory-rewind";
 
     private final TransactionalRelay relay;
+    private final PlacementEngine engine;
+    private final String bootstrapServers;
 
-    PlacementInputListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, PlacementEngine engine) {
+    PlacementInputListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, PlacementEngine engine,
+                           @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+        this.engine = engine;
+        this.bootstrapServers = bootstrapServers;
         this.relay = new TransactionalRelay(transactions,
-                new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide));
+                new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState));
     }
 
     @Incoming(INPUTS)
@@ -50,6 +57,10 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
 
     @Override
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return;
+        }
+        engine.restore(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));
         List<TopicPartition> inventory = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
         if (!inventory.isEmpty()) {
             consumer.seekToBeginning(inventory);

@@ -1,10 +1,8 @@
 package dev.muster.queue.kafka;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,12 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Default;
 
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -30,6 +23,7 @@ import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.queue.core.queueing.QueueState.Entry;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.relay.CompactedTopic;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 
@@ -46,7 +40,6 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
 
     static final String REBALANCE_LISTENER = "queue-state-restore";
     private static final Logger LOG = Logger.getLogger(QueueStateStore.class);
-    private static final Duration POLL = Duration.ofMillis(200);
 
     private final QueueConfig config;
     private final QueueMetrics metrics;
@@ -101,38 +94,13 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
 
     private QuotaAdmission restoreLocked() {
         long start = System.nanoTime();
-        Map<String, byte[]> latest = readStateTopic();
+        Map<String, byte[]> latest = CompactedTopic.latestByKey(bootstrapServers, Topics.QUEUE_STATE);
         List<Entry> entries = new ArrayList<>();
         latest.forEach((key, value) -> entries.add(new Entry(key, value)));
         queue = FleetQueue.restore(settings(), config.priorityClasses(), clock, entries);
         LOG.infof("queue state restored from %s: %d records, %d tracked jobs, in %d ms", Topics.QUEUE_STATE, entries.size(),
                 queue.jobs().size(), (System.nanoTime() - start) / 1_000_000);
         return queue.quota();
-    }
-
-    /** The latest value of every key on the state topic (tombstones removing keys), up to its end now. */
-    private Map<String, byte[]> readStateTopic() {
-        Map<String, byte[]> latest = new LinkedHashMap<>();
-        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = reader.partitionsFor(Topics.QUEUE_STATE, Duration.ofSeconds(30)).stream()
-                    .map(info -> new TopicPartition(Topics.QUEUE_STATE, info.partition())).toList();
-            reader.assign(partitions);
-            reader.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = reader.endOffsets(partitions);
-            while (partitions.stream().anyMatch(partition -> reader.position(partition) < end.get(partition))) {
-                for (ConsumerRecord<String, byte[]> record : reader.poll(POLL)) {
-                    if (record.value() == null) {
-                        latest.remove(record.key());
-                    } else {
-                        latest.put(record.key(), record.value());
-                    }
-                }
-            }
-        }
-        return latest;
     }
 
     private QuotaSettings settings() {

@@ -22,6 +22,8 @@ public final class Topics {
     public static final String FLEET_CONFIG = "muster.fleet.config";
     /** The queue service's own state (tree, policies, each job's standing), keyed per object; compacted. */
     public static final String QUEUE_STATE = "muster.queue.state";
+    /** The placement service's state (waiting, reserving, creating and bound jobs), compacted, keyed by job UID. */
+    public static final String PLACEMENT_STATE = "muster.placement.state";
     /** Member cluster nodes and pods, written by the status-sync service and keyed by cluster. */
     public static final String INVENTORY = "muster.cluster.inventory";
     /** Records no service could read, with the reason and the original payload. */
@@ -29,10 +31,10 @@ public final class Topics {
 
     /** Every topic, in the order of the flow. */
     public static final List<String> ALL = List.of(SUBMISSIONS, FLEET_CONFIG, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY,
-            QUEUE_STATE, DEAD_LETTER);
+            QUEUE_STATE, PLACEMENT_STATE, DEAD_LETTER);
 
     /** Topics that hold the latest record per key: compacted, never trimmed by age. */
-    public static final Set<String> COMPACTED = Set.of(FLEET_CONFIG, QUEUE_STATE);
+    public static final Set<String> COMPACTED = Set.of(FLEET_CONFIG, QUEUE_STATE, PLACEMENT_STATE);
 
     /** Topics that keep one total order across all their keys: a single partition. */
     public static final Set<String> SINGLE_PARTITION = Set.of(FLEET_CONFIG);

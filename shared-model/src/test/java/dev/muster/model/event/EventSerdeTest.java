@@ -261,7 +261,7 @@ class EventSerdeTest {
 
     @Test
     void everyTopicIsListedOnce() {
-        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(8);
+        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(9);
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isJobEvent).map(EventType::cloudEventType))
                 .allMatch(type -> type.startsWith("dev.muster.job."));
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).map(EventType::cloudEventType))

@@ -1,5 +1,6 @@
 package dev.muster.placement.core.gang;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
@@ -63,15 +65,19 @@ public final class GangPlacer {
     private final Map<String, Waiting> waiting = new LinkedHashMap<>();
     private final Map<String, Attempt> attempts = new LinkedHashMap<>();
     private final Map<String, String> bound = new LinkedHashMap<>();
+    private final Map<String, String> boundGroups = new LinkedHashMap<>();
 
     /** A job that fits nowhere now, since {@code since}. */
     private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
     }
 
     /** A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. */
-    private record Attempt(JobEvent admitted, String cluster, String reservationGroup, List<String> reservations, boolean reserving,
-                           Instant deadline, Map<String, String> failed) {
+    private record Attempt(JobEvent admitted, String cluster, String reservationGroup, List<String> reservations, Map<String, String> plan,
+                           boolean reserving, Instant deadline, Map<String, String> failed) {
     }
+
+    /** The jobs whose state changed since the last {@link #drainState()}. */
+    private final java.util.Set<String> changed = new java.util.LinkedHashSet<>();
 
     public GangPlacer(PlacementSettings settings, Clock clock) {
         this.settings = settings;
@@ -117,6 +123,8 @@ public final class GangPlacer {
         if (result instanceof MemberResult.JobCreated) {
             attempts.remove(result.job().uid());
             bound.put(result.job().uid(), attempt.cluster());
+            boundGroups.put(result.job().uid(), attempt.reservationGroup());
+            changed.add(result.job().uid());
             JobAdmitted admitted = (JobAdmitted) attempt.admitted().data();
             JobBound jobBound = JobBound.of(attempt.cluster(), attempt.reservationGroup(), JobDemand.of(admitted.job()).podCounts());
             return new Decisions(List.of(attempt.admitted().followUp(SOURCE, result.job(), clock.instant(), jobBound)), List.of());
@@ -176,7 +184,8 @@ public final class GangPlacer {
                     .map(ReservationSnapshot::isHolding).orElse(false));
             if (allAvailable) {
                 attempts.put(attempt.admitted().job().uid(), new Attempt(attempt.admitted(), cluster, attempt.reservationGroup(),
-                        attempt.reservations(), false, null, attempt.failed()));
+                        attempt.reservations(), attempt.plan(), false, null, attempt.failed()));
+                changed.add(attempt.admitted().job().uid());
                 return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup())));
             }
         }
@@ -197,6 +206,7 @@ public final class GangPlacer {
             Waiting previous = waiting.get(job.uid());
             Instant since = previous == null ? now : previous.since();
             waiting.put(job.uid(), new Waiting(admittedEvent, since, tries + 1, now.plus(backoff(tries)), reasons));
+            changed.add(job.uid());
             if (previous != null && previous.reasons().equals(reasons)) {
                 return Decisions.none();
             }
@@ -210,33 +220,109 @@ public final class GangPlacer {
         ClusterInventory cluster = clusters.get(fits.cluster());
         boolean reserve = cluster.member().map(member -> member.reservationSupported()).orElse(false) && !fits.plan().isEmpty();
         String group = reserve ? reservationGroup(job) : null;
-        List<GangPod> gang = GangPod.of(admitted.job());
-        Map<String, PlannedPod> planned = new LinkedHashMap<>();
-        List<Reservation> reservations = new ArrayList<>();
-        for (GangPod pod : gang) {
-            String node = fits.plan().get(pod.name());
-            String reservationName = reserve ? group + "-" + pod.type().label() + "-" + pod.index() : null;
-            if (node != null) {
-                planned.put(pod.name(), new PlannedPod(job.namespace(), pod.name(), node, PodRequests.onNode(pod.spec()), reservationName));
-            }
-            if (reserve) {
-                reservations.add(reservation(reservationName, job, pod, node));
-            }
-        }
-        cluster.promise(new Promise(job.uid(), planned));
+        List<Reservation> reservations = promise(cluster, admittedEvent, fits.plan(), group);
         List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
-        attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, reserve,
+        attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
                 reserve ? now.plus(settings.reservationTimeout()) : null, failed));
+        changed.add(job.uid());
         JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group), fits.cluster());
         MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
                 : createJob(admittedEvent, fits.cluster(), null);
         return new Decisions(List.of(attempted), List.of(command));
     }
 
+    /**
+     * Holds the plan's capacity on the cluster until the member shows it, and builds the reservations that
+     * hold it there when {@code group} names them (one per pod, pinned to its node, owned by that pod).
+     */
+    private List<Reservation> promise(ClusterInventory cluster, JobEvent admittedEvent, Map<String, String> plan, String group) {
+        JobRef job = admittedEvent.job();
+        Map<String, PlannedPod> planned = new LinkedHashMap<>();
+        List<Reservation> reservations = new ArrayList<>();
+        for (GangPod pod : GangPod.of(((JobAdmitted) admittedEvent.data()).job())) {
+            String node = plan.get(pod.name());
+            String reservationName = group != null ? group + "-" + pod.type().label() + "-" + pod.index() : null;
+            if (node != null) {
+                planned.put(pod.name(), new PlannedPod(job.namespace(), pod.name(), node, PodRequests.onNode(pod.spec()), reservationName));
+            }
+            if (group != null) {
+                reservations.add(reservation(reservationName, job, pod, node));
+            }
+        }
+        cluster.promise(new Promise(job.uid(), planned));
+        return reservations;
+    }
+
+    /** What changed since the last call, per job UID: its record now, or null when it is no longer placement's concern. */
+    public Map<String, PlacementRecord> drainState() {
+        Map<String, PlacementRecord> records = new LinkedHashMap<>();
+        for (String uid : changed) {
+            records.put(uid, record(uid));
+        }
+        changed.clear();
+        return records;
+    }
+
+    private PlacementRecord record(String uid) {
+        if (bound.containsKey(uid)) {
+            return new PlacementRecord(PlacementRecord.Stage.BOUND, null, bound.get(uid), boundGroups.get(uid), null, null, null, null,
+                    null, 0, null, null);
+        }
+        Attempt attempt = attempts.get(uid);
+        if (attempt != null) {
+            return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING,
+                    new String(EventSerde.serialize(attempt.admitted()), StandardCharsets.UTF_8), attempt.cluster(), attempt.reservationGroup(),
+                    attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(), null, 0, null, null);
+        }
+        Waiting job = waiting.get(uid);
+        if (job != null) {
+            return new PlacementRecord(PlacementRecord.Stage.WAITING, new String(EventSerde.serialize(job.admitted()), StandardCharsets.UTF_8),
+                    null, null, null, null, null, null, job.since(), job.tries(), job.notBefore(), job.reasons());
+        }
+        return null;
+    }
+
+    /**
+     * Takes over the state a previous owner left, and resumes what it was doing: the member writes of jobs
+     * being reserved or created are asked for again (they are idempotent). Call before the first event.
+     */
+    public Decisions restore(Map<String, PlacementRecord> records) {
+        List<MemberCommand> resume = new ArrayList<>();
+        records.forEach((uid, record) -> {
+            JobEvent admitted = record.admitted() == null ? null : readAdmission(record.admitted());
+            switch (record.stage()) {
+                case BOUND -> {
+                    bound.put(uid, record.cluster());
+                    boundGroups.put(uid, record.reservationGroup());
+                }
+                case WAITING -> waiting.put(uid, new Waiting(admitted, record.since(), record.tries(), record.notBefore(), record.reasons()));
+                default -> {
+                    boolean reserving = record.stage() == PlacementRecord.Stage.RESERVING;
+                    attempts.put(uid, new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
+                            reserving, record.deadline(), record.failed()));
+                    ClusterInventory cluster = clusters.computeIfAbsent(record.cluster(), ClusterInventory::new);
+                    List<Reservation> reservations = promise(cluster, admitted, record.plan(), record.reservationGroup());
+                    resume.add(reserving ? new MemberCommand.Reserve(record.cluster(), admitted.job(), reservations)
+                            : createJob(admitted, record.cluster(), record.reservationGroup()));
+                }
+            }
+        });
+        return new Decisions(List.of(), resume);
+    }
+
+    private static JobEvent readAdmission(String json) {
+        try {
+            return (JobEvent) EventSerde.deserialize(json.getBytes(StandardCharsets.UTF_8));
+        } catch (dev.muster.model.event.MalformedEventException e) {
+            throw new IllegalStateException("placement state holds an unreadable admission: " + e.getMessage(), e);
+        }
+    }
+
     /** Releases what the attempt holds on its cluster and tries the job on the next one. */
     private Decisions abandon(Attempt attempt, String reason) {
         JobRef job = attempt.admitted().job();
         attempts.remove(job.uid());
+        changed.add(job.uid());
         clusters.get(attempt.cluster()).release(job.uid());
         Map<String, String> failed = new TreeMap<>(attempt.failed());
         failed.put(attempt.cluster(), reason);
@@ -252,6 +338,7 @@ public final class GangPlacer {
             JobAdmitted admitted = (JobAdmitted) job.admitted().data();
             if (admitted.quotaLeaf() != null && !now.isBefore(job.since().plus(settings.giveBackAfter()))) {
                 waiting.remove(job.admitted().job().uid());
+                changed.add(job.admitted().job().uid());
                 String reason = "no member cluster could take it for " + GoDurations.format(settings.giveBackAfter()) + ": " + job.reasons();
                 givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), "give back"));
             }
@@ -271,8 +358,10 @@ public final class GangPlacer {
     }
 
     private Decisions forget(String uid) {
+        changed.add(uid);
         waiting.remove(uid);
         bound.remove(uid);
+        boundGroups.remove(uid);
         clusters.values().forEach(cluster -> cluster.release(uid));
         Attempt attempt = attempts.remove(uid);
         if (attempt != null && !attempt.reservations().isEmpty()) {

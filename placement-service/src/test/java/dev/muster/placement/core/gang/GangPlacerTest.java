@@ -210,4 +210,73 @@ class GangPlacerTest {
         clock.advance(Duration.ofMinutes(2));
         assertThat(placer.tick()).isEqualTo(Decisions.none());
     }
+
+    /** A new owner of the service, restored from what this one wrote to the state topic, seeing the same members. */
+    private GangPlacer restarted() {
+        Map<String, PlacementRecord> written = new java.util.LinkedHashMap<>();
+        placer.drainState().forEach((uid, record) -> {
+            if (record == null) {
+                written.remove(uid);
+            } else {
+                written.put(uid, PlacementRecord.decode(record.encode()));
+            }
+        });
+        GangPlacer next = new GangPlacer(PlacementSettings.defaults(), clock);
+        resumed = next.restore(written);
+        return next;
+    }
+
+    private Decisions resumed;
+
+    @Test
+    void aNewOwnerResumesAReservingJobByAskingForTheSameReservationsAgain() {
+        member("cluster-a", true, 2, "8");
+        MemberCommand.Reserve first = (MemberCommand.Reserve) placer.handle(admitted(Seed.job("default", "pytorch-test"))).commands().get(0);
+
+        GangPlacer next = restarted();
+
+        assertThat(resumed.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Reserve.class, again ->
+                assertThat(again.reservations()).extracting(reservation -> reservation.getMetadata().getName())
+                        .containsExactlyElementsOf(first.reservations().stream().map(reservation -> reservation.getMetadata().getName()).toList()));
+        next.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.MemberReported(new MemberSnapshot("cluster-a", true, true, Map.of(), clock.instant()))));
+        Decisions create = Decisions.none();
+        for (Reservation reservation : first.reservations()) {
+            create = next.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationReported("cluster-a",
+                    new ReservationSnapshot(reservation.getMetadata().getName(), Reservation.AVAILABLE, "cluster-a-0", ResourceList.empty(), List.of()))));
+        }
+        assertThat(create.commands()).singleElement().isInstanceOf(MemberCommand.CreateJob.class);
+        assertThat(next.result(new MemberResult.JobCreated("cluster-a", JOB)).events()).singleElement()
+                .extracting(JobEvent::data).isInstanceOf(JobBound.class);
+    }
+
+    @Test
+    void aNewOwnerKnowsWhatIsBoundAndWhatWaitsAndNeverPlacesABoundJobAgain() {
+        member("cluster-b", false, 2, "4");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        placer.result(new MemberResult.JobCreated("cluster-b", JOB));
+        JobRef waitingJob = new JobRef("default", "too-big", "uid-2");
+        PyTorchJob big = Fleets.job("too-big", 1, "8");
+        big.getMetadata().setUid("uid-2");
+        placer.handle(JobEvent.create("/q", waitingJob, clock.instant(), new JobAdmitted(big, null, "root/child-1", ResourceList.empty())));
+
+        GangPlacer next = restarted();
+
+        assertThat(resumed).isEqualTo(Decisions.none());
+        assertThat(next.bound()).containsEntry("uid-1", "cluster-b");
+        assertThat(next.handle(admitted(Seed.job("default", "pytorch-test")))).isEqualTo(Decisions.none());
+        // The waiting job is still given back on time by the new owner.
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(next.tick().events()).extracting(JobEvent::data).hasAtLeastOneElementOfType(JobGivenBack.class);
+    }
+
+    @Test
+    void aDeletedJobLeavesNothingInTheState() {
+        member("cluster-b", false, 2, "4");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        placer.result(new MemberResult.JobCreated("cluster-b", JOB));
+        placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new JobDeleted("deleted")));
+
+        assertThat(placer.drainState()).containsEntry("uid-1", null);
+    }
 }

@@ -1,0 +1,47 @@
+package dev.muster.placement.core.gang;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.muster.model.json.MusterJson;
+
+/**
+ * One job's placement as the state topic keeps it: enough for a new owner of the placement service to carry
+ * on where the last one stopped (wait, confirm reservations, create the member copy) without placing the job
+ * twice.
+ *
+ * @param admitted the admission event (CloudEvents JSON) for jobs not yet bound
+ * @param plan     the node of each pod on {@code cluster}, while reserving or creating
+ */
+public record PlacementRecord(Stage stage, String admitted, String cluster, String reservationGroup, List<String> reservations,
+                              Map<String, String> plan, Instant deadline, Map<String, String> failed, Instant since, int tries,
+                              Instant notBefore, Map<String, String> reasons) {
+
+    /** Where the job is in its placement. */
+    public enum Stage {
+        /** Fits nowhere now; tried again later. */
+        WAITING,
+        /** Reservations asked for on {@code cluster}; waiting for the member to confirm them. */
+        RESERVING,
+        /** The member copy is being created on {@code cluster}. */
+        CREATING,
+        /** On {@code cluster}, for good. */
+        BOUND
+    }
+
+    public PlacementRecord {
+        reservations = reservations == null ? List.of() : List.copyOf(reservations);
+        plan = plan == null ? Map.of() : Map.copyOf(plan);
+        failed = failed == null ? Map.of() : Map.copyOf(failed);
+        reasons = reasons == null ? Map.of() : Map.copyOf(reasons);
+    }
+
+    public byte[] encode() {
+        return MusterJson.toBytes(this);
+    }
+
+    public static PlacementRecord decode(byte[] bytes) {
+        return MusterJson.fromBytes(bytes, PlacementRecord.class);
+    }
+}
