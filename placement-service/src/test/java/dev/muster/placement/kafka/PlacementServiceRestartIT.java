@@ -1,0 +1,148 @@
+package dev.muster.placement.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.PlacementAttempted;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.reservation.Reservation;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerExtension;
+import dev.muster.testing.kafka.MusterTopics;
+import dev.muster.testing.seed.Seed;
+import dev.muster.testing.service.ServiceProcess;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * The packaged placement service is killed (SIGKILL) in the middle of binding a job, or after, and started again:
+ * the job is bound exactly once, with one copy on one member and no reservation left over.
+ */
+@ExtendWith(KafkaBrokerExtension.class)
+class PlacementServiceRestartIT {
+
+    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final Path STATUS_SYNC = Path.of("..", "status-sync-service", "target", "quarkus-app", "quarkus-run.jar");
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+    private SimulatedFleet members;
+    private ServiceProcess statusSync;
+    private ServiceProcess placement;
+
+    @BeforeEach
+    void start(KafkaBroker broker) throws Exception {
+        MusterTopics.create(broker, 3);
+        members = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml")), Files.createTempDirectory("members"));
+        Map<String, String> sync = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
+                "muster.status-sync.health-interval", "1s"));
+        Map<String, String> place = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers()));
+        for (SimulatedCluster cluster : members.clusters()) {
+            sync.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
+            place.put("muster.placement.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
+        }
+        statusSync = ServiceProcess.start(STATUS_SYNC, sync, DEADLINE);
+        placement = ServiceProcess.start(JAR, place, DEADLINE);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (placement != null) {
+            placement.close();
+        }
+        if (statusSync != null) {
+            statusSync.close();
+        }
+        if (members != null) {
+            members.close();
+        }
+    }
+
+    private static JobEvent admit(JobEventClient client, String name) {
+        PyTorchJob job = Seed.job("default", name);
+        JobRef ref = new JobRef("default", name, UUID.randomUUID().toString());
+        job.getMetadata().setUid(ref.uid());
+        JobEvent admitted = JobEvent.create("/muster/queue-service", ref, Instant.now(), new JobAdmitted(job, null, null, JobDemand.of(job).total()));
+        client.send(Topics.ADMISSIONS, admitted);
+        return admitted;
+    }
+
+    @Test
+    void killedWhileBindingItBindsTheJobOnceWithOneCopyAndNoLeftoverReservation(KafkaBroker broker) throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent admitted = admit(client, "pytorch-test");
+            client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job()) && event.data() instanceof PlacementAttempted, DEADLINE);
+
+            placement.kill();
+            placement.startAgain(DEADLINE);
+
+            JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
+                    event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound, DEADLINE).data();
+            List<JobEvent> bindings = client.readAll(Topics.PLACEMENTS).stream()
+                    .filter(event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound).toList();
+            assertThat(bindings).as("JobBound events (a repeat carries the same id); log %s", placement.log())
+                    .extracting(JobEvent::id).containsOnly(bindings.get(0).id());
+            assertOneCopyOn(bound.cluster(), "pytorch-test");
+            try (KubernetesClient member = members.cluster(bound.cluster()).orElseThrow().connect()) {
+                assertThat(member.resources(Reservation.class).list().getItems())
+                        .filteredOn(reservation -> reservation.getMetadata().getName().startsWith(bound.reservation()))
+                        .as("the gang's reservations, once").hasSize(3);
+            }
+        }
+    }
+
+    @Test
+    void killedAfterBindingItDoesNotPlaceTheJobAgain(KafkaBroker broker) throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent first = admit(client, "pytorch-test");
+            JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
+                    event -> event.job().equals(first.job()) && event.data() instanceof JobBound, DEADLINE).data();
+
+            List<JobEvent> before = client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.job().equals(first.job())).toList();
+
+            placement.kill();
+            placement.startAgain(DEADLINE);
+            JobEvent second = admit(client, "pytorch-test-2");
+            client.await(Topics.PLACEMENTS, event -> event.job().equals(second.job()) && event.data() instanceof JobBound, DEADLINE);
+
+            // The restarted service placed another job, so it is past its restore: nothing new about the first.
+            assertThat(client.readAll(Topics.PLACEMENTS)).filteredOn(event -> event.job().equals(first.job()))
+                    .as("log %s", placement.log()).containsExactlyElementsOf(before);
+            assertOneCopyOn(bound.cluster(), "pytorch-test");
+        }
+    }
+
+    private void assertOneCopyOn(String cluster, String name) throws Exception {
+        for (SimulatedCluster member : members.clusters()) {
+            try (KubernetesClient client = member.connect()) {
+                PyTorchJob copy = client.resources(PyTorchJob.class).inNamespace("default").withName(name).get();
+                if (member.name().equals(cluster)) {
+                    assertThat(copy).as("the copy on " + cluster).isNotNull();
+                } else {
+                    assertThat(copy).as("a copy on " + member.name()).isNull();
+                }
+            }
+        }
+    }
+}
