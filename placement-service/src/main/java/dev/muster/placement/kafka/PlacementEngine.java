@@ -57,11 +57,20 @@ public class PlacementEngine {
     private final ExecutorService writes = Executors.newFixedThreadPool(2, daemon("member-writes"));
     private ScheduledExecutorService ticker;
 
-    PlacementEngine(PlacementConfig config, @Channel("placement-results") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
+    private final PlacementMetrics metrics;
+
+    PlacementEngine(PlacementConfig config, PlacementMetrics metrics,
+                    @Channel("placement-results") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
         this.config = config;
+        this.metrics = metrics;
         this.placer = new GangPlacer(config.settings(), Clock.systemUTC());
         this.writer = new MemberWriter(config);
         this.results = results;
+        metrics.observeFreeGpu(() -> {
+            synchronized (lock) {
+                return placer.freeGpu();
+            }
+        });
     }
 
     void start(@Observes StartupEvent startup) {
@@ -85,6 +94,8 @@ public class PlacementEngine {
             decisions = placer.handle(event);
             pendingState = stateRecords(placer.drainState());
         }
+        metrics.consumed(event);
+        metrics.decided(decisions.events(), decisions.commands());
         run(decisions.commands());
         return decisions.events();
     }
@@ -153,6 +164,7 @@ public class PlacementEngine {
     }
 
     private void publish(Decisions decisions, List<Produced> state) {
+        metrics.decided(decisions.events(), decisions.commands());
         for (JobEvent event : decisions.events()) {
             LOG.info(event.describe());
             results.send(KafkaRecord.of(Topics.PLACEMENTS, event.key(), EventSerde.serialize(event)));

@@ -120,6 +120,11 @@ class PlacementOverSimulatedMembersTests {
                         .filteredOn(reservation -> reservation.getMetadata().getName().startsWith(bound.reservation()))
                         .hasSize(3).allSatisfy(reservation -> assertThat(reservation.phase()).isEqualTo(Reservation.SUCCEEDED));
             }
+            String metrics = io.restassured.RestAssured.get("/q/metrics").then().statusCode(200).extract().asString();
+            assertThat(metrics).contains("muster_placement_attempts_total{cluster=\"gpu-c\"}")
+                    .contains("muster_placement_reservations_total{outcome=\"confirmed\"}")
+                    .contains("muster_placement_latency_seconds_count")
+                    .containsPattern("muster_placement_free_gpu\\{cluster=\"gpu-b\"\\} 48");
             for (String other : List.of("gpu-a", "gpu-b")) {
                 try (KubernetesClient member = members.cluster(other).orElseThrow().connect()) {
                     assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").get()).as(other).isNull();

@@ -84,6 +84,14 @@ public final class GangPlacer {
         this.clock = clock;
     }
 
+    /** Each member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included). */
+    public Map<String, java.math.BigDecimal> freeGpu() {
+        Map<String, java.math.BigDecimal> free = new TreeMap<>();
+        clusters.forEach((name, cluster) -> free.put(name, cluster.nodeStates().stream().filter(node -> node.ready() && !node.unschedulable())
+                .map(node -> node.free().amount(dev.muster.model.resource.ResourceNames.GPU)).reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add)));
+        return free;
+    }
+
     /** The cluster each bound job is on. */
     public Map<String, String> bound() {
         return Map.copyOf(bound);

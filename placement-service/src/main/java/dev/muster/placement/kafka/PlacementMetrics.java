@@ -1,0 +1,130 @@
+package dev.muster.placement.kafka;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.PlacementAttempted;
+import dev.muster.model.event.PlacementFailed;
+import dev.muster.placement.core.binding.MemberCommand;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The placement service's Prometheus metrics: placement latency (admission to binding), attempts per cluster,
+ * failures by reason, reservations created, confirmed and released, and each member's free GPUs as placement sees them.
+ */
+@ApplicationScoped
+public class PlacementMetrics {
+
+    private final MeterRegistry registry;
+    private final Timer latency;
+    private final Counter reservationsCreated;
+    private final Counter reservationsConfirmed;
+    private final Counter reservationsReleased;
+    private final Map<String, Instant> admittedAt = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> gpuGauges = new ConcurrentHashMap<>();
+    private volatile Supplier<Map<String, BigDecimal>> freeGpu = Map::of;
+
+    PlacementMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        latency = Timer.builder("muster.placement.latency").description("From admission to the job bound on a member").register(registry);
+        reservationsCreated = Counter.builder("muster.placement.reservations").tag("outcome", "created")
+                .description("Reservations asked of members").register(registry);
+        reservationsConfirmed = Counter.builder("muster.placement.reservations").tag("outcome", "confirmed")
+                .description("Gangs whose reservations all became Available").register(registry);
+        reservationsReleased = Counter.builder("muster.placement.reservations").tag("outcome", "released")
+                .description("Reservations released: not confirmed in time, refused, or their job gone").register(registry);
+    }
+
+    /** Where the free-GPU gauges read from. */
+    void observeFreeGpu(Supplier<Map<String, BigDecimal>> source) {
+        freeGpu = source;
+    }
+
+    void consumed(MusterEvent event) {
+        if (event instanceof JobEvent job && job.data() instanceof JobAdmitted) {
+            admittedAt.putIfAbsent(job.job().uid(), job.time());
+        }
+    }
+
+    void decided(List<JobEvent> events, List<MemberCommand> commands) {
+        for (JobEvent event : events) {
+            if (event.data() instanceof PlacementAttempted attempted) {
+                registry.counter("muster.placement.attempts", Tags.of(Tag.of("cluster", attempted.cluster()))).increment();
+            } else if (event.data() instanceof PlacementFailed failed) {
+                failed.clusterReasons().values().forEach(reason ->
+                        registry.counter("muster.placement.failures", Tags.of(Tag.of("reason", category(reason)))).increment());
+            } else if (event.data() instanceof JobBound) {
+                Instant admitted = admittedAt.remove(event.job().uid());
+                if (admitted != null) {
+                    latency.record(Duration.between(admitted, event.time()));
+                }
+            }
+        }
+        for (MemberCommand command : commands) {
+            if (command instanceof MemberCommand.Reserve reserve) {
+                reservationsCreated.increment(reserve.reservations().size());
+            } else if (command instanceof MemberCommand.Release release) {
+                reservationsReleased.increment(release.reservations().size());
+            } else if (command instanceof MemberCommand.CreateJob create && create.memberJob().getMetadata().getAnnotations()
+                    .containsKey(dev.muster.model.job.MemberJobs.RESERVATION)) {
+                reservationsConfirmed.increment();
+            }
+        }
+        registerGpuGauges();
+    }
+
+    private void registerGpuGauges() {
+        for (String cluster : freeGpu.get().keySet()) {
+            gpuGauges.computeIfAbsent(cluster, name -> {
+                Gauge.builder("muster.placement.free.gpu", () -> freeGpu.get().getOrDefault(name, BigDecimal.ZERO).doubleValue())
+                        .tag("cluster", name).description("Free GPUs on the member's Ready nodes, as placement sees them").register(registry);
+                return true;
+            });
+        }
+    }
+
+    /** A small, fixed set of labels for why a cluster could not take a job; the full reason is in the event. */
+    static String category(String reason) {
+        if (reason.startsWith("no node has")) {
+            return "no-node-fits";
+        }
+        if (reason.startsWith("the gang needs")) {
+            return "not-enough-in-total";
+        }
+        if (reason.startsWith("not in clusterAffinity") || reason.contains("clusterAffinity.labelSelector")) {
+            return "cluster-affinity";
+        }
+        if (reason.startsWith("excluded after a failover")) {
+            return "failover-exclusion";
+        }
+        if (reason.contains("unreachable") || reason.startsWith("the member has not reported")) {
+            return "member-unreachable";
+        }
+        if (reason.startsWith("no Ready")) {
+            return "no-ready-node";
+        }
+        if (reason.startsWith("reservations not confirmed")) {
+            return "reservation-timeout";
+        }
+        if (reason.contains(" failed: ") || reason.startsWith("reservation ")) {
+            return "member-refused";
+        }
+        return "other";
+    }
+}
