@@ -32,6 +32,8 @@ import dev.muster.simulator.fault.ClusterFaults;
  * POST /clusters/{cluster}/nodes/{node}/not-ready     the node's kubelet stops reporting
  * POST /clusters/{cluster}/nodes/{node}/ready         ... and reports again
  * POST /clusters/{cluster}/pods/{ns}/{pod}/fail?exitCode=137   kill the pod's containers
+ * POST /clusters/{cluster}/scheduler/stop             the member's scheduler stops deciding
+ * POST /clusters/{cluster}/scheduler/start            ... and runs again
  * POST /clusters/{cluster}/heal                       end every fault of the cluster
  * </pre>
  * A request that names no such cluster, node or pod gets 404, a bad parameter 400, each with
@@ -122,6 +124,10 @@ public final class AdminServer implements AutoCloseable {
             String latency = query.get("latency");
             faults.slow(GoDurations.parse(latency).orElseThrow(() -> new IllegalArgumentException(
                     "latency must be a duration such as 2s or 500ms, got " + (latency == null ? "nothing" : "\"" + latency + "\""))));
+        } else if ("scheduler/stop".equals(action)) {
+            faults.stopScheduler();
+        } else if ("scheduler/start".equals(action)) {
+            faults.startScheduler();
         } else if ("heal".equals(action)) {
             faults.heal();
         } else if (path.length == 5 && "nodes".equals(path[2]) && "not-ready".equals(path[4])) {

@@ -115,7 +115,7 @@ public final class SimulatedCluster implements AutoCloseable {
             cluster.scheduler = SchedulerController.start(client, spec.name(), spec.supportsReservation(), time);
             cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY, time);
             cluster.operator = TrainingOperator.start(client, spec.name());
-            cluster.faults = new ClusterFaults(spec.name(), client, cluster.kubelets, cluster.proxy, time);
+            cluster.faults = new ClusterFaults(spec.name(), client, cluster.scheduler, cluster.kubelets, cluster.proxy, time);
             Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
         } catch (IOException | RuntimeException e) {
             cluster.close();

@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.muster.simulator.kubelet.KubeletController;
+import dev.muster.simulator.scheduling.SchedulerController;
 import dev.muster.simulator.time.SimulatedTime;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
@@ -33,7 +34,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * a real cluster: a crashed pod's container terminates with its exit code; a node whose kubelet stops reporting
  * turns {@code Ready=Unknown}, gets the {@code node.kubernetes.io/unreachable} taints, its pods turn not ready and
  * after the default five minutes (at the simulation's speed) are evicted; an unreachable API refuses
- * connections; a slow one answers late.
+ * connections; a slow one answers late; a stopped scheduler leaves new pods Pending and reservations unconfirmed.
  */
 public final class ClusterFaults implements AutoCloseable {
 
@@ -47,14 +48,17 @@ public final class ClusterFaults implements AutoCloseable {
     private final String cluster;
     private final KubernetesClient client;
     private final KubeletController kubelets;
+    private final SchedulerController scheduler;
     private final ApiProxy proxy;
     private final SimulatedTime time;
     private final ScheduledExecutorService evictions;
     private final Map<String, ScheduledFuture<?>> downNodes = new ConcurrentHashMap<>();
 
-    public ClusterFaults(String cluster, KubernetesClient client, KubeletController kubelets, ApiProxy proxy, SimulatedTime time) {
+    public ClusterFaults(String cluster, KubernetesClient client, SchedulerController scheduler, KubeletController kubelets, ApiProxy proxy,
+                         SimulatedTime time) {
         this.cluster = cluster;
         this.client = client;
+        this.scheduler = scheduler;
         this.kubelets = kubelets;
         this.proxy = proxy;
         this.time = time;
@@ -66,11 +70,23 @@ public final class ClusterFaults implements AutoCloseable {
     }
 
     /** The faults in force now. */
-    public record Active(boolean unreachable, long latencyMillis, Set<String> notReadyNodes) {
+    public record Active(boolean unreachable, long latencyMillis, Set<String> notReadyNodes, boolean schedulerStopped) {
     }
 
     public Active active() {
-        return new Active(proxy.isUnreachable(), proxy.latency().toMillis(), new TreeSet<>(downNodes.keySet()));
+        return new Active(proxy.isUnreachable(), proxy.latency().toMillis(), new TreeSet<>(downNodes.keySet()), scheduler.isPaused());
+    }
+
+    /** The member's scheduler stops: new pods stay Pending and new reservations unconfirmed, with no reason given. */
+    public void stopScheduler() {
+        scheduler.pause();
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault: scheduler stopped");
+    }
+
+    /** The member's scheduler runs again. */
+    public void startScheduler() {
+        scheduler.resume();
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: scheduler running");
     }
 
     /**
@@ -149,8 +165,11 @@ public final class ClusterFaults implements AutoCloseable {
         proxy.slow(latency);
     }
 
-    /** Ends every fault: the API is reachable and fast, every node Ready. */
+    /** Ends every fault: the API is reachable and fast, every node Ready, the scheduler running. */
     public void heal() {
+        if (scheduler.isPaused()) {
+            startScheduler();
+        }
         try {
             proxy.heal();
         } catch (IOException e) {

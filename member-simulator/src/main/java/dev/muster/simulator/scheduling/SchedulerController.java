@@ -54,6 +54,7 @@ public final class SchedulerController implements AutoCloseable {
     private final SimulatedTime time;
     private final ScheduledExecutorService passes;
     private final AtomicBoolean requested = new AtomicBoolean();
+    private volatile boolean paused;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Reservation> reservations;
@@ -111,7 +112,7 @@ public final class SchedulerController implements AutoCloseable {
 
     private void pass() {
         requested.set(false);
-        if (pods == null || nodes == null || reservationsServed && reservations == null) {
+        if (paused || pods == null || nodes == null || reservationsServed && reservations == null) {
             // An informer's first event arrived while the constructor was still starting the others; start() asks again.
             return;
         }
@@ -127,6 +128,21 @@ public final class SchedulerController implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, "scheduling pass on " + cluster + " failed; retried on the next change", e);
             }
         }
+    }
+
+    /** Stops deciding: pods stay Pending and reservations unconfirmed, as when the member's scheduler is down. */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Decides again, starting with everything that waited. */
+    public void resume() {
+        paused = false;
+        request();
+    }
+
+    public boolean isPaused() {
+        return paused;
     }
 
     /** The reservation's expiry with its lifetime run at the simulation's speed. */

@@ -81,7 +81,10 @@ class AdminServerTest {
         JsonNode healed = json(call("POST", "/clusters/cluster-b/heal"));
         assertThat(healed.get("faults").get("unreachable").asBoolean()).isFalse();
         assertThat(healed.get("faults").get("latencyMillis").asLong()).isZero();
-        assertThat(json(call("POST", "/clusters/cluster-a/heal")).get("faults").get("notReadyNodes")).isEmpty();
+        assertThat(json(call("POST", "/clusters/cluster-a/scheduler/stop")).get("faults").get("schedulerStopped").asBoolean()).isTrue();
+        JsonNode healedA = json(call("POST", "/clusters/cluster-a/heal"));
+        assertThat(healedA.get("faults").get("notReadyNodes")).isEmpty();
+        assertThat(healedA.get("faults").get("schedulerStopped").asBoolean()).isFalse();
     }
 
     @Test
@@ -122,6 +125,6 @@ class AdminServerTest {
                 .isEqualTo("latency must be a duration such as 2s or 500ms, got \"forever\"");
         assertThat(call("GET", "/clusters/cluster-a/heal").statusCode()).isEqualTo(405);
         assertThat(fleet.cluster("cluster-a").orElseThrow().faults().active())
-                .isEqualTo(new dev.muster.simulator.fault.ClusterFaults.Active(false, 0, java.util.Set.of()));
+                .isEqualTo(new dev.muster.simulator.fault.ClusterFaults.Active(false, 0, java.util.Set.of(), false));
     }
 }

@@ -244,4 +244,18 @@ class ClusterFaultsTest {
         PyTorchJob job = client.resources(PyTorchJob.class).inNamespace("default").withName(name).get();
         return job == null || job.getStatus() == null ? List.of() : job.getStatus().conditions().stream().map(JobCondition::type).toList();
     }
+
+    @Test
+    void aStoppedSchedulerLeavesNewPodsPendingUntilItRunsAgain() {
+        cluster.faults().stopScheduler();
+        client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("waits").withNamespace("default").endMetadata()
+                .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build()).create();
+        assertThat(cluster.faults().active().schedulerStopped()).isTrue();
+        // A running scheduler binds a pod within milliseconds here; this one stays unbound for a whole second.
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> pod("waits").getSpec().getNodeName() == null);
+
+        cluster.faults().heal();
+
+        await().atMost(DEADLINE).until(() -> "Running".equals(phase("waits")));
+    }
 }

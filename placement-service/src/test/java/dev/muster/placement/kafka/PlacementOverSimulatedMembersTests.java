@@ -19,6 +19,7 @@ import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.MemberJobs;
@@ -50,7 +51,8 @@ import io.quarkus.test.junit.QuarkusTest;
 @WithTestResource(KafkaBrokerTestResource.class)
 @WithTestResource(value = SimulatedMembersTestResource.class, initArgs = {
         @ResourceArg(name = SimulatedMembersTestResource.SPEC, value = "../deploy/local/fleet.yaml"),
-        @ResourceArg(name = SimulatedMembersTestResource.PREFIX, value = "muster.placement.members")})
+        @ResourceArg(name = SimulatedMembersTestResource.PREFIX, value = "muster.placement.members"),
+        @ResourceArg(name = "muster.placement.reservation-timeout", value = "3s")})
 class PlacementOverSimulatedMembersTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -160,6 +162,27 @@ class PlacementOverSimulatedMembersTests {
                         .withLabel(TrainingOperator.JOB_NAME, "big-train").list().getItems()).hasSize(3)
                         .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
             }
+        }
+    }
+
+    @Test
+    void reservationsAMemberDoesNotConfirmAreReleasedAndTheNextClusterTakesTheJob() throws Exception {
+        SimulatedCluster gpuC = members.cluster("gpu-c").orElseThrow();
+        gpuC.faults().stopScheduler();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient memberC = gpuC.connect()) {
+            JobEvent admitted = admit(client, Seed.job("default", "unconfirmed"));
+
+            JobBound bound = awaitBound(client, admitted);
+
+            assertThat(client.readAll(Topics.PLACEMENTS)).filteredOn(event -> event.job().equals(admitted.job()))
+                    .filteredOn(event -> event.data() instanceof PlacementAttempted)
+                    .extracting(event -> ((PlacementAttempted) event.data()).cluster()).containsExactly("gpu-c", bound.cluster());
+            assertThat(bound.cluster()).isNotEqualTo("gpu-c");
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(memberC.resources(Reservation.class).list().getItems())
+                    .as("released on gpu-c").noneMatch(reservation -> reservation.getMetadata().getName().startsWith("unconfirmed-")));
+            assertThat(memberC.resources(PyTorchJob.class).inNamespace("default").withName("unconfirmed").get()).isNull();
+        } finally {
+            gpuC.faults().heal();
         }
     }
 }
