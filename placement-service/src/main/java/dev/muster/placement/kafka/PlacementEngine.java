@@ -26,6 +26,7 @@ import dev.muster.model.event.Topics;
 import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.core.gang.PlacementRecord;
@@ -125,6 +126,25 @@ public class PlacementEngine {
         LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
                 resume.commands().size());
         run(resume.commands());
+        config.members().keySet().forEach(cluster -> writes.execute(() -> reconcile(cluster)));
+    }
+
+    /** Squares one member's holdings with the restored log (see {@link GangPlacer#reconcile}). */
+    private void reconcile(String cluster) {
+        try {
+            MemberHoldings holdings = writer.holdings(cluster);
+            Decisions decisions;
+            List<Produced> state;
+            synchronized (lock) {
+                decisions = placer.reconcile(holdings);
+                state = stateRecords(placer.drainState());
+            }
+            LOG.infof("member %s reconciled: %d Muster jobs and %d reservations found, %d events, %d writes", cluster, holdings.jobs().size(),
+                    holdings.reservations().size(), decisions.events().size(), decisions.commands().size());
+            publish(decisions, state);
+        } catch (RuntimeException e) {
+            LOG.warnf("member %s could not be reconciled after the restore: %s", cluster, e.getMessage());
+        }
     }
 
     private static List<Produced> stateRecords(Map<String, PlacementRecord> changes) {

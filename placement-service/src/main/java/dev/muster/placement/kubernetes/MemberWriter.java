@@ -13,6 +13,7 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -60,6 +61,29 @@ public final class MemberWriter implements AutoCloseable {
             return command instanceof MemberCommand.Release ? java.util.Optional.empty()
                     : java.util.Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
         }
+    }
+
+    /** What the member holds under Muster's mark: reservations and member jobs, by the fleet job UID on them. */
+    public MemberHoldings holdings(String cluster) {
+        KubernetesClient client = client(cluster);
+        Map<String, String> reservations = new java.util.HashMap<>();
+        try {
+            client.resources(Reservation.class).withLabel(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).list().getItems()
+                    .forEach(reservation -> reservations.put(reservation.getMetadata().getName(),
+                            reservation.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID)));
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+            // The member serves no reservations: it holds none.
+        }
+        Map<String, String> jobs = new java.util.HashMap<>();
+        client.resources(PyTorchJob.class).inAnyNamespace().withLabel(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).list().getItems()
+                .forEach(job -> jobs.put(job.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID),
+                        job.getMetadata().getNamespace() + "/" + job.getMetadata().getName()));
+        reservations.values().removeIf(java.util.Objects::isNull);
+        jobs.remove(null);
+        return new MemberHoldings(cluster, reservations, jobs);
     }
 
     private static void createReservation(KubernetesClient client, Reservation reservation, String fleetUid) {

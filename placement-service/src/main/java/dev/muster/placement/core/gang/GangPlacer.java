@@ -35,6 +35,7 @@ import dev.muster.model.resource.PodRequests;
 import dev.muster.model.time.GoDurations;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
@@ -316,6 +317,66 @@ public final class GangPlacer {
             }
         });
         return new Decisions(List.of(), resume);
+    }
+
+    /**
+     * Squares what a member holds under Muster's mark with placement's log, after a restart: a member copy of
+     * a job the log has waiting or being placed elsewhere is adopted (the job is bound there, and anything
+     * reserved for it elsewhere released), so no job runs without a binding or twice; reservations no job of
+     * the log is using on that member are released, so none leaks. Member copies of jobs the log no longer
+     * tracks (finished, or deleted and being cleaned up by status sync) are left as they are.
+     */
+    public Decisions reconcile(MemberHoldings holdings) {
+        String cluster = holdings.cluster();
+        Decisions decisions = Decisions.none();
+        for (String uid : holdings.jobs().keySet()) {
+            Attempt attempt = attempts.get(uid);
+            Waiting job = waiting.get(uid);
+            if (bound.containsKey(uid) || attempt != null && attempt.cluster().equals(cluster) || attempt == null && job == null) {
+                continue;
+            }
+            JobEvent admitted = attempt != null ? attempt.admitted() : job.admitted();
+            if (attempt != null) {
+                attempts.remove(uid);
+                clusters.get(attempt.cluster()).release(uid);
+                if (!attempt.reservations().isEmpty()) {
+                    decisions = decisions.and(new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), admitted.job(),
+                            attempt.reservations()))));
+                }
+            }
+            waiting.remove(uid);
+            List<String> reservedHere = holdings.reservationsOf(uid);
+            String group = reservedHere.isEmpty() ? null : reservationGroup(admitted.job());
+            bound.put(uid, cluster);
+            boundGroups.put(uid, group);
+            changed.add(uid);
+            JobBound jobBound = JobBound.of(cluster, group, JobDemand.of(((JobAdmitted) admitted.data()).job()).podCounts());
+            decisions = decisions.and(new Decisions(List.of(admitted.followUp(SOURCE, admitted.job(), clock.instant(), jobBound)), List.of()));
+        }
+        Map<String, List<String>> leaked = new TreeMap<>();
+        holdings.reservations().forEach((name, uid) -> {
+            Attempt attempt = attempts.get(uid);
+            boolean inUse = attempt != null && attempt.cluster().equals(cluster) && attempt.reservations().contains(name)
+                    || cluster.equals(bound.get(uid)) && boundGroups.get(uid) != null && name.startsWith(boundGroups.get(uid));
+            if (!inUse) {
+                leaked.computeIfAbsent(uid, key -> new ArrayList<>()).add(name);
+            }
+        });
+        for (Map.Entry<String, List<String>> entry : leaked.entrySet()) {
+            JobRef owner = jobRef(entry.getKey());
+            decisions = decisions.and(new Decisions(List.of(), List.of(new MemberCommand.Release(cluster, owner, entry.getValue()))));
+        }
+        return decisions;
+    }
+
+    /** The job a UID names, as far as placement knows it; a placeholder for reservations of jobs it no longer tracks. */
+    private JobRef jobRef(String uid) {
+        Attempt attempt = attempts.get(uid);
+        if (attempt != null) {
+            return attempt.admitted().job();
+        }
+        Waiting job = waiting.get(uid);
+        return job != null ? job.admitted().job() : new JobRef("unknown", "unknown", uid);
     }
 
     private static JobEvent readAdmission(String json) {

@@ -31,6 +31,7 @@ import dev.muster.model.resource.ResourceList;
 import dev.muster.placement.core.Fleets;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.testing.seed.Seed;
@@ -278,5 +279,37 @@ class GangPlacerTest {
         placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new JobDeleted("deleted")));
 
         assertThat(placer.drainState()).containsEntry("uid-1", null);
+    }
+
+    @Test
+    void reconcilingAdoptsAMemberCopyOfAJobTheLogStillHadWaitingAndReleasesLeakedReservations() {
+        member("small", false, 1, "1");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        GangPlacer next = restarted();
+
+        // A previous owner created the copy on cluster-b (and reserved on cluster-a for a job it no longer tracks), then crashed.
+        Decisions reconciled = next.reconcile(new MemberHoldings("cluster-b", Map.of(), Map.of("uid-1", "default/pytorch-test")))
+                .and(next.reconcile(new MemberHoldings("cluster-a", Map.of("gone-1234-master-0", "uid-gone"), Map.of())));
+
+        assertThat(reconciled.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobBound.class, bound ->
+                assertThat(bound.cluster()).isEqualTo("cluster-b"));
+        assertThat(next.bound()).containsEntry("uid-1", "cluster-b");
+        assertThat(reconciled.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Release.class, release -> {
+            assertThat(release.cluster()).isEqualTo("cluster-a");
+            assertThat(release.reservations()).containsExactly("gone-1234-master-0");
+        });
+    }
+
+    @Test
+    void reconcilingKeepsTheReservationsOfJobsBeingReservedOrBoundThere() {
+        member("cluster-a", true, 2, "8");
+        MemberCommand.Reserve reserve = (MemberCommand.Reserve) placer.handle(admitted(Seed.job("default", "pytorch-test"))).commands().get(0);
+        Map<String, String> held = new java.util.HashMap<>();
+        reserve.reservations().forEach(reservation -> held.put(reservation.getMetadata().getName(), "uid-1"));
+        GangPlacer next = restarted();
+
+        assertThat(next.reconcile(new MemberHoldings("cluster-a", held, Map.of()))).isEqualTo(Decisions.none());
+        assertThat(next.reconcile(new MemberHoldings("cluster-a", held, Map.of("uid-1", "default/pytorch-test"))))
+                .as("its copy there is the attempt's own").isEqualTo(Decisions.none());
     }
 }
