@@ -41,6 +41,10 @@ public interface PlacementConfig {
     @WithDefault("5m")
     Duration giveBackAfter();
 
+    /** How long a job that failed over avoids the cluster it left. Default 10m. */
+    @WithDefault("10m")
+    Duration failoverExclusion();
+
     /** How often reservation deadlines and retry backoffs are checked. Default 1s. */
     @WithDefault("1s")
     Duration tickInterval();
@@ -60,6 +64,6 @@ public interface PlacementConfig {
     default PlacementSettings settings() {
         Map<String, FitMode> modes = new java.util.HashMap<>();
         members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
-        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), modes);
+        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), failoverExclusion(), modes);
     }
 }

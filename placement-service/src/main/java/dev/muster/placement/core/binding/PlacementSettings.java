@@ -14,10 +14,11 @@ import dev.muster.placement.core.fit.FitMode;
  * @param retryBackoff       the first wait before a job that fits nowhere is tried again; each further try doubles it
  * @param maxRetryBackoff    the longest such wait
  * @param giveBackAfter      how long a job admitted under quota may wait unplaced before its quota goes back to its queue
+ * @param failoverExclusion  how long a job that failed over avoids the cluster it left
  * @param fitModes           per cluster, when not {@link FitMode#NODE}
  */
 public record PlacementSettings(Duration reservationTimeout, Duration reservationTtl, Duration retryBackoff, Duration maxRetryBackoff,
-                                Duration giveBackAfter, Map<String, FitMode> fitModes) {
+                                Duration giveBackAfter, Duration failoverExclusion, Map<String, FitMode> fitModes) {
 
     public PlacementSettings {
         fitModes = Map.copyOf(fitModes);
@@ -25,7 +26,7 @@ public record PlacementSettings(Duration reservationTimeout, Duration reservatio
 
     public static PlacementSettings defaults() {
         return new PlacementSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(1),
-                Duration.ofMinutes(5), Map.of());
+                Duration.ofMinutes(5), Duration.ofMinutes(10), Map.of());
     }
 
     public FitMode fitMode(String cluster) {

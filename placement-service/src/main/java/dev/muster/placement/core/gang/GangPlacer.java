@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
@@ -67,6 +68,10 @@ public final class GangPlacer {
     private final Map<String, Attempt> attempts = new LinkedHashMap<>();
     private final Map<String, String> bound = new LinkedHashMap<>();
     private final Map<String, String> boundGroups = new LinkedHashMap<>();
+    /** Every tracked job's admission, bound ones included: a job that fails over is placed again from it. */
+    private final Map<String, JobEvent> admissions = new LinkedHashMap<>();
+    private final Map<String, Map<String, Instant>> exclusions = new LinkedHashMap<>();
+    private final Map<String, Integer> generations = new LinkedHashMap<>();
 
     /** A job that fits nowhere now, since {@code since}. */
     private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
@@ -115,12 +120,41 @@ public final class GangPlacer {
                 return new Decisions(List.of(jobEvent.followUp(SOURCE, jobEvent.job(), clock.instant(),
                         new PlacementFailed(Map.of(), "the admission carries no job manifest"))), List.of());
             }
+            admissions.put(uid, jobEvent);
             return place(jobEvent, Map.of(), 0);
         }
         if (jobEvent.data() instanceof JobDeleted || jobEvent.data() instanceof JobFinished) {
             return forget(uid);
         }
+        if (jobEvent.data() instanceof FailoverTriggered failover) {
+            return failOver(jobEvent.job(), failover);
+        }
         return Decisions.none();
+    }
+
+    /**
+     * The job leaves the member it could not run on: it avoids that cluster for a while and is placed again
+     * at once, keeping its quota admission. Status sync removes the old copy as the purge mode says.
+     */
+    private Decisions failOver(JobRef job, FailoverTriggered failover) {
+        String uid = job.uid();
+        JobEvent admitted = admissions.get(uid);
+        if (admitted == null || !failover.fromCluster().equals(bound.get(uid))) {
+            return Decisions.none();
+        }
+        bound.remove(uid);
+        boundGroups.remove(uid);
+        Optional.ofNullable(clusters.get(failover.fromCluster())).ifPresent(cluster -> cluster.release(uid));
+        exclusions.computeIfAbsent(uid, key -> new TreeMap<>()).put(failover.fromCluster(), clock.instant().plus(settings.failoverExclusion()));
+        generations.merge(uid, 1, Integer::sum);
+        changed.add(uid);
+        return place(admitted, Map.of(), 0);
+    }
+
+    /** Told apart from the same step of an earlier placement of the job (before a failover). */
+    private String step(String uid, String step) {
+        int generation = generations.getOrDefault(uid, 0);
+        return generation == 0 ? step : step + " after failover " + generation;
     }
 
     /** What the member said to a write placement asked for. */
@@ -136,7 +170,8 @@ public final class GangPlacer {
             changed.add(result.job().uid());
             JobAdmitted admitted = (JobAdmitted) attempt.admitted().data();
             JobBound jobBound = JobBound.of(attempt.cluster(), attempt.reservationGroup(), JobDemand.of(admitted.job()).podCounts());
-            return new Decisions(List.of(attempt.admitted().followUp(SOURCE, result.job(), clock.instant(), jobBound)), List.of());
+            return new Decisions(List.of(attempt.admitted().followUp(SOURCE, result.job(), clock.instant(), jobBound,
+                    step(result.job().uid(), "bound"))), List.of());
         }
         MemberResult.Failed failed = (MemberResult.Failed) result;
         return abandon(attempt, failed.step() + " failed: " + failed.reason());
@@ -207,7 +242,8 @@ public final class GangPlacer {
         JobRef job = admittedEvent.job();
         Instant now = clock.instant();
         List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
-        GangPlanner.Options options = GangPlanner.plan(admitted.job(), admitted.policy(), candidates, Map.of(), now, settings::fitMode);
+        GangPlanner.Options options = GangPlanner.plan(admitted.job(), admitted.policy(), candidates,
+                exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode);
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {
             Map<String, String> reasons = new TreeMap<>(options.reasons());
@@ -221,7 +257,8 @@ public final class GangPlacer {
             }
             String message = clusters.isEmpty() ? NO_MEMBERS
                     : "no member cluster can take the whole gang now; placement tries again when their inventory changes";
-            return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new PlacementFailed(reasons, message), "try " + (tries + 1) + " " + reasons)),
+            return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new PlacementFailed(reasons, message),
+                    step(job.uid(), "try " + (tries + 1) + " " + reasons))),
                     List.of());
         }
         waiting.remove(job.uid());
@@ -234,7 +271,8 @@ public final class GangPlacer {
         attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
                 reserve ? now.plus(settings.reservationTimeout()) : null, failed));
         changed.add(job.uid());
-        JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group), fits.cluster());
+        JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group),
+                step(job.uid(), fits.cluster()));
         MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
                 : createJob(admittedEvent, fits.cluster(), null);
         return new Decisions(List.of(attempted), List.of(command));
@@ -273,20 +311,24 @@ public final class GangPlacer {
     }
 
     private PlacementRecord record(String uid) {
+        JobEvent admitted = admissions.get(uid);
+        String admission = admitted == null ? null : new String(EventSerde.serialize(admitted), StandardCharsets.UTF_8);
+        Map<String, Instant> excluded = exclusions.getOrDefault(uid, Map.of());
+        int generation = generations.getOrDefault(uid, 0);
         if (bound.containsKey(uid)) {
-            return new PlacementRecord(PlacementRecord.Stage.BOUND, null, bound.get(uid), boundGroups.get(uid), null, null, null, null,
-                    null, 0, null, null);
+            return new PlacementRecord(PlacementRecord.Stage.BOUND, admission, bound.get(uid), boundGroups.get(uid), null, null, null, null,
+                    null, 0, null, null, excluded, generation);
         }
         Attempt attempt = attempts.get(uid);
         if (attempt != null) {
-            return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING,
-                    new String(EventSerde.serialize(attempt.admitted()), StandardCharsets.UTF_8), attempt.cluster(), attempt.reservationGroup(),
-                    attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(), null, 0, null, null);
+            return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING, admission,
+                    attempt.cluster(), attempt.reservationGroup(), attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(),
+                    null, 0, null, null, excluded, generation);
         }
         Waiting job = waiting.get(uid);
         if (job != null) {
-            return new PlacementRecord(PlacementRecord.Stage.WAITING, new String(EventSerde.serialize(job.admitted()), StandardCharsets.UTF_8),
-                    null, null, null, null, null, null, job.since(), job.tries(), job.notBefore(), job.reasons());
+            return new PlacementRecord(PlacementRecord.Stage.WAITING, admission, null, null, null, null, null, null, job.since(), job.tries(),
+                    job.notBefore(), job.reasons(), excluded, generation);
         }
         return null;
     }
@@ -299,6 +341,15 @@ public final class GangPlacer {
         List<MemberCommand> resume = new ArrayList<>();
         records.forEach((uid, record) -> {
             JobEvent admitted = record.admitted() == null ? null : readAdmission(record.admitted());
+            if (admitted != null) {
+                admissions.put(uid, admitted);
+            }
+            if (!record.excludedUntil().isEmpty()) {
+                exclusions.put(uid, new TreeMap<>(record.excludedUntil()));
+            }
+            if (record.generation() > 0) {
+                generations.put(uid, record.generation());
+            }
             switch (record.stage()) {
                 case BOUND -> {
                     bound.put(uid, record.cluster());
@@ -351,7 +402,8 @@ public final class GangPlacer {
             boundGroups.put(uid, group);
             changed.add(uid);
             JobBound jobBound = JobBound.of(cluster, group, JobDemand.of(((JobAdmitted) admitted.data()).job()).podCounts());
-            decisions = decisions.and(new Decisions(List.of(admitted.followUp(SOURCE, admitted.job(), clock.instant(), jobBound)), List.of()));
+            decisions = decisions.and(new Decisions(List.of(admitted.followUp(SOURCE, admitted.job(), clock.instant(), jobBound,
+                    step(uid, "bound"))), List.of()));
         }
         Map<String, List<String>> leaked = new TreeMap<>();
         holdings.reservations().forEach((name, uid) -> {
@@ -409,7 +461,11 @@ public final class GangPlacer {
                 waiting.remove(job.admitted().job().uid());
                 changed.add(job.admitted().job().uid());
                 String reason = "no member cluster could take it for " + GoDurations.format(settings.giveBackAfter()) + ": " + job.reasons();
-                givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), "give back"));
+                String uid = job.admitted().job().uid();
+                givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), step(uid, "give back")));
+                admissions.remove(uid);
+                exclusions.remove(uid);
+                generations.remove(uid);
             }
         }
         return new Decisions(givenBack, List.of());
@@ -428,6 +484,9 @@ public final class GangPlacer {
 
     private Decisions forget(String uid) {
         changed.add(uid);
+        admissions.remove(uid);
+        exclusions.remove(uid);
+        generations.remove(uid);
         waiting.remove(uid);
         bound.remove(uid);
         boundGroups.remove(uid);

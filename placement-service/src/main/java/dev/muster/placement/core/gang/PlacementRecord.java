@@ -11,12 +11,14 @@ import dev.muster.model.json.MusterJson;
  * on where the last one stopped (wait, confirm reservations, create the member copy) without placing the job
  * twice.
  *
- * @param admitted the admission event (CloudEvents JSON) for jobs not yet bound
- * @param plan     the node of each pod on {@code cluster}, while reserving or creating
+ * @param admitted      the admission event (CloudEvents JSON): the job and its policy, kept to place it again after a failover
+ * @param plan          the node of each pod on {@code cluster}, while reserving or creating
+ * @param excludedUntil clusters the job avoids after failing over from them, and until when
+ * @param generation    how many times the job failed over: its events' ids differ from one placement to the next
  */
 public record PlacementRecord(Stage stage, String admitted, String cluster, String reservationGroup, List<String> reservations,
                               Map<String, String> plan, Instant deadline, Map<String, String> failed, Instant since, int tries,
-                              Instant notBefore, Map<String, String> reasons) {
+                              Instant notBefore, Map<String, String> reasons, Map<String, Instant> excludedUntil, int generation) {
 
     /** Where the job is in its placement. */
     public enum Stage {
@@ -35,6 +37,7 @@ public record PlacementRecord(Stage stage, String admitted, String cluster, Stri
         plan = plan == null ? Map.of() : Map.copyOf(plan);
         failed = failed == null ? Map.of() : Map.copyOf(failed);
         reasons = reasons == null ? Map.of() : Map.copyOf(reasons);
+        excludedUntil = excludedUntil == null ? Map.of() : Map.copyOf(excludedUntil);
     }
 
     public byte[] encode() {

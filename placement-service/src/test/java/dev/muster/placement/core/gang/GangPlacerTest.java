@@ -73,6 +73,10 @@ class GangPlacerTest {
     }
 
     private void member(String cluster, boolean reservations, int nodes, String cpu) {
+        member(placer, cluster, reservations, nodes, cpu);
+    }
+
+    private void member(GangPlacer placer, String cluster, boolean reservations, int nodes, String cpu) {
         placer.handle(MemberEvent.create("/test", clock.instant(),
                 new MemberEventData.MemberReported(new MemberSnapshot(cluster, true, reservations, Map.of(), clock.instant()))));
         for (int i = 0; i < nodes; i++) {
@@ -311,5 +315,36 @@ class GangPlacerTest {
         assertThat(next.reconcile(new MemberHoldings("cluster-a", held, Map.of()))).isEqualTo(Decisions.none());
         assertThat(next.reconcile(new MemberHoldings("cluster-a", held, Map.of("uid-1", "default/pytorch-test"))))
                 .as("its copy there is the attempt's own").isEqualTo(Decisions.none());
+    }
+
+    @Test
+    void aJobThatFailsOverAvoidsTheClusterItLeftAndIsPlacedAgainAtOnce() {
+        member("cluster-b", false, 2, "4");
+        member("cluster-c", false, 2, "4");
+        JobEvent admission = admitted(Seed.job("default", "pytorch-test"));
+        JobEvent firstAttempt = placer.handle(admission).events().get(0);
+        String first = ((PlacementAttempted) firstAttempt.data()).cluster();
+        JobEvent firstBound = placer.result(new MemberResult.JobCreated(first, JOB)).events().get(0);
+        String other = first.equals("cluster-b") ? "cluster-c" : "cluster-b";
+
+        Decisions moved = placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new dev.muster.model.event.FailoverTriggered(first, "member unreachable for 30s", "Immediately")));
+
+        assertThat(moved.events()).singleElement().satisfies(event -> {
+            assertThat(event.data()).isEqualTo(new PlacementAttempted(other, null));
+            assertThat(event.id()).isNotEqualTo(firstAttempt.id());
+        });
+        JobEvent secondBound = placer.result(new MemberResult.JobCreated(other, JOB)).events().get(0);
+        assertThat(secondBound.id()).as("a new binding, not a repeat of the first").isNotEqualTo(firstBound.id());
+        assertThat(placer.bound()).containsEntry("uid-1", other);
+
+        // Failing over again, from the second cluster, while the first is still excluded: nowhere to go, and it says why.
+        GangPlacer next = restarted();
+        member(next, "cluster-b", false, 2, "4");
+        member(next, "cluster-c", false, 2, "4");
+        Decisions stuck = next.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new dev.muster.model.event.FailoverTriggered(other, "pods unschedulable", "Immediately")));
+        assertThat(stuck.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(PlacementFailed.class, failed ->
+                assertThat(failed.clusterReasons().get(first)).startsWith("excluded after a failover of this job until"));
     }
 }
