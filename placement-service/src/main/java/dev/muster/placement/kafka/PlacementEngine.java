@@ -31,6 +31,7 @@ import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -60,12 +61,12 @@ public class PlacementEngine {
 
     private final PlacementMetrics metrics;
 
-    PlacementEngine(PlacementConfig config, PlacementMetrics metrics,
+    PlacementEngine(PlacementConfig config, PlacementMetrics metrics, KubernetesClient fleet,
                     @Channel("placement-results") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
         this.config = config;
         this.metrics = metrics;
         this.placer = new GangPlacer(config.settings(), Clock.systemUTC());
-        this.writer = new MemberWriter(config);
+        this.writer = new MemberWriter(config, fleet);
         this.results = results;
         metrics.observeFreeGpu(() -> {
             synchronized (lock) {

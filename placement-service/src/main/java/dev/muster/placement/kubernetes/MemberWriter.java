@@ -1,15 +1,16 @@
 package dev.muster.placement.kubernetes;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
 
+import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.member.MemberKubeconfig;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.MemberCommand;
@@ -31,10 +32,13 @@ public final class MemberWriter implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MemberWriter.class);
 
     private final PlacementConfig config;
+    private final KubernetesClient fleet;
     private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
 
-    public MemberWriter(PlacementConfig config) {
+    /** @param fleet the fleet API server, where the ConfigMaps and Secrets a job propagates are read */
+    public MemberWriter(PlacementConfig config, KubernetesClient fleet) {
         this.config = config;
+        this.fleet = fleet;
     }
 
     /** Carries the command out; the result for those that have one (releases have none). */
@@ -101,8 +105,14 @@ public final class MemberWriter implements AutoCloseable {
         }
     }
 
-    private static MemberResult createJob(KubernetesClient client, MemberCommand.CreateJob create) {
+    private MemberResult createJob(KubernetesClient client, MemberCommand.CreateJob create) {
         PyTorchJob job = create.memberJob();
+        for (JobDependencies.Dependency dependency : create.dependencies()) {
+            java.util.Optional<String> missing = copy(client, job.getMetadata().getNamespace(), dependency);
+            if (missing.isPresent()) {
+                return new MemberResult.Failed(create.cluster(), create.job(), "creating the job", missing.get());
+            }
+        }
         try {
             client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()).resource(job).create();
         } catch (KubernetesClientException e) {
@@ -121,6 +131,23 @@ public final class MemberWriter implements AutoCloseable {
         return new MemberResult.JobCreated(create.cluster(), create.job());
     }
 
+    /** Copies one ConfigMap or Secret from the fleet to the member, replacing an older copy; why not, when it cannot. */
+    private java.util.Optional<String> copy(KubernetesClient member, String namespace, JobDependencies.Dependency dependency) {
+        io.fabric8.kubernetes.api.model.HasMetadata source = JobDependencies.Dependency.CONFIG_MAP.equals(dependency.kind())
+                ? fleet.configMaps().inNamespace(namespace).withName(dependency.name()).get()
+                : fleet.secrets().inNamespace(namespace).withName(dependency.name()).get();
+        if (source == null) {
+            return java.util.Optional.of(dependency.kind() + " " + namespace + "/" + dependency.name()
+                    + " that the job references does not exist on the fleet (propagateDeps is true)");
+        }
+        io.fabric8.kubernetes.api.model.ObjectMeta metadata = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+                .withName(source.getMetadata().getName()).withNamespace(namespace).withLabels(source.getMetadata().getLabels())
+                .addToLabels(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).build();
+        source.setMetadata(metadata);
+        member.resource(source).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        return java.util.Optional.empty();
+    }
+
     private KubernetesClient client(String cluster) {
         PlacementConfig.Member member = config.members().get(cluster);
         if (member == null) {
@@ -129,7 +156,7 @@ public final class MemberWriter implements AutoCloseable {
         }
         return clients.computeIfAbsent(cluster, name -> {
             try {
-                Config kubeconfig = Config.fromKubeconfig(null, Files.readString(Path.of(member.kubeconfig())), member.kubeconfig());
+                Config kubeconfig = MemberKubeconfig.read(Path.of(member.kubeconfig()));
                 return new KubernetesClientBuilder().withConfig(new ConfigBuilder(kubeconfig).withRequestTimeout(10_000)
                         .withConnectionTimeout(3_000).withRequestRetryBackoffLimit(2).build()).build();
             } catch (IOException e) {

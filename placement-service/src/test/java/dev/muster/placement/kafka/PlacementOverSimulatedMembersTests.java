@@ -42,12 +42,14 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 
 /**
  * Placement end to end: the default local fleet of simulated members ({@code deploy/local/fleet.yaml}), their
  * inventory reported by the packaged status-sync service, and admissions sent to a real broker.
  */
 @QuarkusTest
+@WithKubernetesTestServer(crud = true)
 @WithTestResource(KafkaBrokerTestResource.class)
 @WithTestResource(value = SimulatedMembersTestResource.class, initArgs = {
         @ResourceArg(name = SimulatedMembersTestResource.SPEC, value = "../deploy/local/fleet.yaml"),
@@ -63,6 +65,10 @@ class PlacementOverSimulatedMembersTests {
 
     @InjectSimulatedMembers
     SimulatedFleet members;
+
+    /** The fleet API server, where the ConfigMaps and Secrets a job propagates live. */
+    @jakarta.inject.Inject
+    KubernetesClient fleet;
 
     @BeforeEach
     void startStatusSync() throws Exception {
@@ -88,9 +94,13 @@ class PlacementOverSimulatedMembersTests {
     }
 
     private JobEvent admit(JobEventClient client, PyTorchJob job) {
+        return admit(client, job, null);
+    }
+
+    private JobEvent admit(JobEventClient client, PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy) {
         JobRef ref = new JobRef(job.getMetadata().getNamespace(), job.getMetadata().getName(), UUID.randomUUID().toString());
         job.getMetadata().setUid(ref.uid());
-        JobEvent admitted = JobEvent.create("/muster/queue-service", ref, Instant.now(), new JobAdmitted(job, null, null, JobDemand.of(job).total()));
+        JobEvent admitted = JobEvent.create("/muster/queue-service", ref, Instant.now(), new JobAdmitted(job, policy, null, JobDemand.of(job).total()));
         client.send(Topics.ADMISSIONS, admitted);
         return admitted;
     }
@@ -184,5 +194,44 @@ class PlacementOverSimulatedMembersTests {
         } finally {
             gpuC.faults().heal();
         }
+    }
+
+    @Test
+    void underPropagateDepsTheConfigMapsAndSecretsThePodsNeedAreCopiedToTheMemberFirst() throws Exception {
+        fleet.configMaps().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder().withNewMetadata()
+                .withName("train-config").withNamespace("default").endMetadata().addToData("lr", "0.01").build()).create();
+        fleet.secrets().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.SecretBuilder().withNewMetadata()
+                .withName("s3-credentials").withNamespace("default").endMetadata().addToStringData("key", "secret").build()).create();
+        dev.muster.model.policy.PropagationPolicy policy = Manifests.read(Seed.text(Seed.POLICY_GANG), dev.muster.model.policy.PropagationPolicy.class);
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobBound bound = awaitBound(client, admit(client, withDependencies("with-deps", "train-config"), policy));
+
+            try (KubernetesClient member = members.cluster(bound.cluster()).orElseThrow().connect()) {
+                assertThat(member.configMaps().inNamespace("default").withName("train-config").get().getData()).containsEntry("lr", "0.01");
+                assertThat(member.secrets().inNamespace("default").withName("s3-credentials").get()).isNotNull();
+            }
+
+            JobEvent missing = admit(client, withDependencies("missing-deps", "no-such-config"), policy);
+            JobEvent failed = client.await(Topics.PLACEMENTS, event -> event.job().equals(missing.job())
+                    && event.data() instanceof dev.muster.model.event.PlacementFailed placementFailed
+                    && placementFailed.clusterReasons().values().stream().anyMatch(reason -> reason.contains("no-such-config")), DEADLINE);
+            assertThat(((dev.muster.model.event.PlacementFailed) failed.data()).clusterReasons()).containsValue(
+                    "creating the job failed: ConfigMap default/no-such-config that the job references does not exist on the fleet (propagateDeps is true)");
+        }
+    }
+
+    /** The seed job whose pods mount a ConfigMap and read a Secret into their environment. */
+    private static PyTorchJob withDependencies(String name, String configMap) {
+        String manifest = Seed.text(Seed.PYTORCH_JOB).replace("name: pytorch-test", "name: " + name);
+        PyTorchJob job = Manifests.read(manifest, PyTorchJob.class);
+        job.getMetadata().setNamespace("default");
+        job.getSpec().pytorchReplicaSpecs().values().forEach(replica -> {
+            var spec = replica.template().getSpec();
+            spec.getVolumes().add(new io.fabric8.kubernetes.api.model.VolumeBuilder().withName("config").withNewConfigMap().withName(configMap)
+                    .endConfigMap().build());
+            spec.getContainers().get(0).getEnvFrom().add(new io.fabric8.kubernetes.api.model.EnvFromSourceBuilder().withNewSecretRef()
+                    .withName("s3-credentials").endSecretRef().build());
+        });
+        return job;
     }
 }

@@ -2,7 +2,6 @@ package dev.muster.statussync.kubernetes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -22,6 +21,7 @@ import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.Topics;
+import dev.muster.model.member.MemberKubeconfig;
 import dev.muster.statussync.config.StatusSyncConfig;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
@@ -71,7 +71,7 @@ public class MemberWatches {
 
     private io.fabric8.kubernetes.client.KubernetesClient client(String cluster, StatusSyncConfig.Member member) {
         try {
-            Config kubeconfig = Config.fromKubeconfig(null, Files.readString(Path.of(member.kubeconfig())), member.kubeconfig());
+            Config kubeconfig = MemberKubeconfig.read(Path.of(member.kubeconfig()));
             // A member that does not answer must not hold the probe up: fail fast, the next probe tries again.
             Config config = new ConfigBuilder(kubeconfig).withRequestTimeout(5_000).withConnectionTimeout(3_000)
                     .withRequestRetryBackoffLimit(0).build();

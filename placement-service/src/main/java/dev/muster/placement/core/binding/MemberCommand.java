@@ -3,6 +3,7 @@ package dev.muster.placement.core.binding;
 import java.util.List;
 
 import dev.muster.model.event.JobRef;
+import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.reservation.Reservation;
 
@@ -21,8 +22,15 @@ public sealed interface MemberCommand {
         }
     }
 
-    /** Create the member copy of the job (an existing copy owned by the same fleet job counts as created). */
-    record CreateJob(String cluster, JobRef job, PyTorchJob memberJob) implements MemberCommand {
+    /**
+     * Create the member copy of the job (an existing copy owned by the same fleet job counts as created), after
+     * copying the ConfigMaps and Secrets it needs from the fleet when its policy propagates them.
+     */
+    record CreateJob(String cluster, JobRef job, PyTorchJob memberJob, List<JobDependencies.Dependency> dependencies) implements MemberCommand {
+
+        public CreateJob {
+            dependencies = List.copyOf(dependencies);
+        }
     }
 
     /** Delete these reservations; gone ones are fine. */

@@ -28,6 +28,7 @@ import dev.muster.model.event.PlacementFailed;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.ReservationOwner;
@@ -500,8 +501,11 @@ public final class GangPlacer {
 
     private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup) {
         JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
+        boolean propagate = admitted.policy() != null && admitted.policy().getSpec() != null
+                && Boolean.TRUE.equals(admitted.policy().getSpec().propagateDeps());
         return new MemberCommand.CreateJob(cluster, admittedEvent.job(),
-                MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup));
+                MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup),
+                propagate ? JobDependencies.of(admitted.job()) : List.of());
     }
 
     private Reservation reservation(String name, JobRef job, GangPod pod, String node) {
