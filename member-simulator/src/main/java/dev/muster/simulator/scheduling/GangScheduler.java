@@ -44,9 +44,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 public final class GangScheduler {
 
     /** The pod-group name label, as the vendor's scheduler reads it. */
-    public static final String POD_GROUP = "pod-group.scheduling.sigs.k8s.io/name";
+    public static final String POD_GROUP = dev.muster.model.job.MemberJobs.POD_GROUP;
     /** How many pods of the group must be placed together. */
-    public static final String MIN_AVAILABLE = "pod-group.scheduling.sigs.k8s.io/min-available";
+    public static final String MIN_AVAILABLE = dev.muster.model.job.MemberJobs.MIN_AVAILABLE;
 
     /** What the scheduler decided for one pod or reservation. */
     public sealed interface Decision {
