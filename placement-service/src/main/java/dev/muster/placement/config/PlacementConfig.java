@@ -49,6 +49,13 @@ public interface PlacementConfig {
     @WithDefault("1s")
     Duration tickInterval();
 
+    /**
+     * For crash tests only: halt the process, as a crash would, right after this step of binding a job:
+     * {@code reserved} (its reservations exist on the member), {@code created} (its member copy exists, not yet
+     * bound) or {@code bound} (its binding is written). Default: never.
+     */
+    java.util.Optional<String> crashAfter();
+
     /** One member cluster. */
     interface Member {
 

@@ -56,7 +56,11 @@ public class PlacementEngine {
     private final MemberWriter writer;
     private final PlacementConfig config;
     private final Emitter<byte[]> results;
-    private final ExecutorService writes = Executors.newFixedThreadPool(2, daemon("member-writes"));
+    /**
+     * One thread, fed in the order the core decides (commands are queued under its lock): a release decided
+     * before a reservation of the same name is carried out before it.
+     */
+    private final ExecutorService writes = Executors.newSingleThreadExecutor(daemon("member-writes"));
     private ScheduledExecutorService ticker;
 
     private final PlacementMetrics metrics;
@@ -95,10 +99,10 @@ public class PlacementEngine {
         synchronized (lock) {
             decisions = placer.handle(event);
             pendingState = stateRecords(placer.drainState());
+            run(decisions.commands());
         }
         metrics.consumed(event);
         metrics.decided(decisions.events(), decisions.commands());
-        run(decisions.commands());
         return decisions.events();
     }
 
@@ -123,10 +127,10 @@ public class PlacementEngine {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
             resume = placer.restore(records);
             pendingState = List.of();
+            run(resume.commands());
         }
         LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
                 resume.commands().size());
-        run(resume.commands());
         config.members().keySet().forEach(cluster -> writes.execute(() -> reconcile(cluster)));
     }
 
@@ -139,6 +143,7 @@ public class PlacementEngine {
             synchronized (lock) {
                 decisions = placer.reconcile(holdings);
                 state = stateRecords(placer.drainState());
+                run(decisions.commands());
             }
             LOG.infof("member %s reconciled: %d Muster jobs and %d reservations found, %d events, %d writes", cluster, holdings.jobs().size(),
                     holdings.reservations().size(), decisions.events().size(), decisions.commands().size());
@@ -161,6 +166,7 @@ public class PlacementEngine {
             synchronized (lock) {
                 decisions = placer.tick();
                 state = stateRecords(placer.drainState());
+                run(decisions.commands());
             }
             publish(decisions, state);
         } catch (RuntimeException e) {
@@ -168,9 +174,26 @@ public class PlacementEngine {
         }
     }
 
+    /** Queues the member writes, in order; call under the lock, so the queue follows the order of decisions. */
     private void run(List<MemberCommand> commands) {
         for (MemberCommand command : commands) {
-            writes.execute(() -> writer.execute(command).ifPresent(this::result));
+            writes.execute(() -> {
+                java.util.Optional<MemberResult> result = writer.execute(command);
+                if (command instanceof MemberCommand.Reserve) {
+                    crashPoint("reserved");
+                } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
+                    crashPoint("created");
+                }
+                result.ifPresent(this::result);
+            });
+        }
+    }
+
+    /** Halts here when configured to (see {@link PlacementConfig#crashAfter}). */
+    private void crashPoint(String step) {
+        if (config.crashAfter().filter(step::equals).isPresent()) {
+            LOG.warnf("crashing after step '%s' as muster.placement.crash-after asks", step);
+            Runtime.getRuntime().halt(137);
         }
     }
 
@@ -180,6 +203,7 @@ public class PlacementEngine {
         synchronized (lock) {
             decisions = placer.result(result);
             state = stateRecords(placer.drainState());
+            run(decisions.commands());
         }
         publish(decisions, state);
     }
@@ -188,10 +212,17 @@ public class PlacementEngine {
         metrics.decided(decisions.events(), decisions.commands());
         for (JobEvent event : decisions.events()) {
             LOG.info(event.describe());
-            results.send(KafkaRecord.of(Topics.PLACEMENTS, event.key(), EventSerde.serialize(event)));
+            org.eclipse.microprofile.reactive.messaging.Message<byte[]> record = KafkaRecord.of(Topics.PLACEMENTS, event.key(),
+                    EventSerde.serialize(event));
+            if (event.data() instanceof dev.muster.model.event.JobBound) {
+                record = record.withAck(() -> {
+                    crashPoint("bound");
+                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                });
+            }
+            results.send(record);
         }
         state.forEach(record -> results.send(KafkaRecord.of(record.topic(), record.key(), record.value())));
-        run(decisions.commands());
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

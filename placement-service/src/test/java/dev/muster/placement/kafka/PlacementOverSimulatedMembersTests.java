@@ -54,7 +54,9 @@ import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 @WithTestResource(value = SimulatedMembersTestResource.class, initArgs = {
         @ResourceArg(name = SimulatedMembersTestResource.SPEC, value = "../deploy/local/fleet.yaml"),
         @ResourceArg(name = SimulatedMembersTestResource.PREFIX, value = "muster.placement.members"),
-        @ResourceArg(name = "muster.placement.reservation-timeout", value = "3s")})
+        @ResourceArg(name = "muster.placement.reservation-timeout", value = "3s"),
+        // gpu-b as a member whose nodes Muster could not see: the seed's estimate decides for it.
+        @ResourceArg(name = "muster.placement.members.gpu-b.fit-mode", value = "SUM_ESTIMATE")})
 class PlacementOverSimulatedMembersTests {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -145,12 +147,11 @@ class PlacementOverSimulatedMembersTests {
         }
     }
 
-    @Test
-    void eightGpuWorkersGoWhereANodeHoldsThemNotWhereTheMostGpusAre() throws Exception {
-        PyTorchJob job = Manifests.read("""
+    private static PyTorchJob eightGpuWorkers(String name) {
+        return Manifests.read("""
                 apiVersion: kubeflow.org/v1
                 kind: PyTorchJob
-                metadata: {name: big-train, namespace: default}
+                metadata: {name: %s, namespace: default}
                 spec:
                   pytorchReplicaSpecs:
                     Master:
@@ -161,7 +162,12 @@ class PlacementOverSimulatedMembersTests {
                       replicas: 2
                       restartPolicy: OnFailure
                       template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "8", nvidia.com/gpu: "8"}}}]}}
-                """, PyTorchJob.class);
+                """.formatted(name), PyTorchJob.class);
+    }
+
+    @Test
+    void eightGpuWorkersGoWhereANodeHoldsThemNotWhereTheMostGpusAre() throws Exception {
+        PyTorchJob job = eightGpuWorkers("big-train");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             JobBound bound = awaitBound(client, admit(client, job));
 
@@ -233,5 +239,31 @@ class PlacementOverSimulatedMembersTests {
                     .withName("s3-credentials").endSecretRef().build());
         });
         return job;
+    }
+
+    @Test
+    void theSeedsSumEstimateBindsAJobWhereNoNodeCanRunItsWorkersTheModesKnownLimit() throws Exception {
+        dev.muster.model.policy.PropagationPolicy onlyGpuB = Manifests.read("""
+                apiVersion: policy.one.alibabacloud.com/v1alpha1
+                kind: PropagationPolicy
+                metadata: {name: only-gpu-b, namespace: default}
+                spec:
+                  placement:
+                    clusterAffinity: {clusterNames: [gpu-b]}
+                """, dev.muster.model.policy.PropagationPolicy.class);
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobBound bound = awaitBound(client, admit(client, eightGpuWorkers("estimated"), onlyGpuB));
+
+            // 48 free GPUs in all on gpu-b, so the estimate binds the job there; no node has 8, so its workers never run.
+            assertThat(bound.cluster()).isEqualTo("gpu-b");
+            try (KubernetesClient member = members.cluster("gpu-b").orElseThrow().connect()) {
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(member.pods().inNamespace("default")
+                        .withLabel(TrainingOperator.JOB_NAME, "estimated").list().getItems()).hasSize(3).allSatisfy(pod -> {
+                            assertThat(pod.getSpec().getNodeName()).isNull();
+                            assertThat(pod.getStatus().getConditions()).anySatisfy(condition ->
+                                    assertThat(condition.getMessage()).contains("no node has 8 nvidia.com/gpu free"));
+                        }));
+            }
+        }
     }
 }

@@ -72,6 +72,11 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /** Waits for the service to exit by itself (e.g. at a crash point); false if it still runs at the deadline. */
+    public boolean awaitExit(Duration timeout) throws InterruptedException {
+        return process != null && process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
     /** The service's combined output, for a failing test to show. */
     public Path log() {
         return log;
