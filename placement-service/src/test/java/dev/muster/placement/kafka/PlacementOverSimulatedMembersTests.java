@@ -147,22 +147,11 @@ class PlacementOverSimulatedMembersTests {
         }
     }
 
+    /** One CPU master and two workers of 8 GPUs each. */
     private static PyTorchJob eightGpuWorkers(String name) {
-        return Manifests.read("""
-                apiVersion: kubeflow.org/v1
-                kind: PyTorchJob
-                metadata: {name: %s, namespace: default}
-                spec:
-                  pytorchReplicaSpecs:
-                    Master:
-                      replicas: 1
-                      restartPolicy: Never
-                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}}
-                    Worker:
-                      replicas: 2
-                      restartPolicy: OnFailure
-                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "8", nvidia.com/gpu: "8"}}}]}}
-                """.formatted(name), PyTorchJob.class);
+        PyTorchJob job = dev.muster.placement.core.Fleets.job(name, 2, "8");
+        job.getMetadata().setUid(null);
+        return job;
     }
 
     @Test

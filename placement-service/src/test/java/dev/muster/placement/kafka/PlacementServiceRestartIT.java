@@ -15,7 +15,6 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -33,7 +32,6 @@ import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
-import dev.muster.testing.kafka.KafkaBrokerExtension;
 import dev.muster.testing.kafka.MusterTopics;
 import dev.muster.testing.seed.Seed;
 import dev.muster.testing.service.ServiceProcess;
@@ -44,20 +42,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * made, its binding written), or is killed after, and is started again: the job is bound exactly once, with one
  * copy on one member and no reservation left over.
  */
-@ExtendWith(KafkaBrokerExtension.class)
 class PlacementServiceRestartIT {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Path STATUS_SYNC = Path.of("..", "status-sync-service", "target", "quarkus-app", "quarkus-run.jar");
     private static final Duration DEADLINE = Duration.ofSeconds(60);
 
+    /** A broker of its own for each test: a crashed service leaves uncommitted input and state behind it. */
+    private KafkaBroker broker;
     private SimulatedFleet members;
     private ServiceProcess statusSync;
     private ServiceProcess placement;
     private Map<String, String> placementSettings;
 
     @BeforeEach
-    void start(KafkaBroker broker) throws Exception {
+    void start() throws Exception {
+        broker = KafkaBroker.start();
         MusterTopics.create(broker, 3);
         members = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml")), Files.createTempDirectory("members"));
         Map<String, String> sync = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
@@ -83,6 +83,9 @@ class PlacementServiceRestartIT {
         if (members != null) {
             members.close();
         }
+        if (broker != null) {
+            broker.close();
+        }
     }
 
     private static JobEvent admit(JobEventClient client, String name) {
@@ -96,7 +99,7 @@ class PlacementServiceRestartIT {
 
     @ParameterizedTest(name = "crashed after {0}")
     @ValueSource(strings = {"reserved", "created", "bound"})
-    void crashedAtEachStepOfABindingTheRestartedServiceBindsTheJobOnce(String step, KafkaBroker broker) throws Exception {
+    void crashedAtEachStepOfABindingTheRestartedServiceBindsTheJobOnce(String step) throws Exception {
         placement.close();
         Map<String, String> crashing = new HashMap<>(placementSettings);
         crashing.put("muster.placement.crash-after", step);
@@ -134,7 +137,7 @@ class PlacementServiceRestartIT {
     }
 
     @Test
-    void killedAfterBindingItDoesNotPlaceTheJobAgain(KafkaBroker broker) throws Exception {
+    void killedAfterBindingItDoesNotPlaceTheJobAgain() throws Exception {
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             JobEvent first = admit(client, "pytorch-test");
             JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
