@@ -1,7 +1,9 @@
 package dev.muster.placement.config;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.fit.FitMode;
@@ -54,7 +56,7 @@ public interface PlacementConfig {
      * {@code reserved} (its reservations exist on the member), {@code created} (its member copy exists, not yet
      * bound) or {@code bound} (its binding is written). Default: never.
      */
-    java.util.Optional<String> crashAfter();
+    Optional<String> crashAfter();
 
     /** One member cluster. */
     interface Member {
@@ -69,7 +71,7 @@ public interface PlacementConfig {
 
     /** The core's settings from this configuration. */
     default PlacementSettings settings() {
-        Map<String, FitMode> modes = new java.util.HashMap<>();
+        Map<String, FitMode> modes = new HashMap<>();
         members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
         return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), failoverExclusion(), modes);
     }

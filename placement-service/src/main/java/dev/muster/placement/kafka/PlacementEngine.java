@@ -5,9 +5,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,11 +18,13 @@ import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import dev.muster.model.event.EventProcessor.Produced;
 import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
@@ -178,7 +183,7 @@ public class PlacementEngine {
     private void run(List<MemberCommand> commands) {
         for (MemberCommand command : commands) {
             writes.execute(() -> {
-                java.util.Optional<MemberResult> result = writer.execute(command);
+                Optional<MemberResult> result = writer.execute(command);
                 if (command instanceof MemberCommand.Reserve) {
                     crashPoint("reserved");
                 } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
@@ -212,12 +217,12 @@ public class PlacementEngine {
         metrics.decided(decisions.events(), decisions.commands());
         for (JobEvent event : decisions.events()) {
             LOG.info(event.describe());
-            org.eclipse.microprofile.reactive.messaging.Message<byte[]> record = KafkaRecord.of(Topics.PLACEMENTS, event.key(),
+            Message<byte[]> record = KafkaRecord.of(Topics.PLACEMENTS, event.key(),
                     EventSerde.serialize(event));
-            if (event.data() instanceof dev.muster.model.event.JobBound) {
+            if (event.data() instanceof JobBound) {
                 record = record.withAck(() -> {
                     crashPoint("bound");
-                    return java.util.concurrent.CompletableFuture.completedFuture(null);
+                    return CompletableFuture.completedFuture(null);
                 });
             }
             results.send(record);
@@ -225,7 +230,7 @@ public class PlacementEngine {
         state.forEach(record -> results.send(KafkaRecord.of(record.topic(), record.key(), record.value())));
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);

@@ -16,6 +16,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.job.MemberJobs;
 import dev.muster.placement.core.binding.MemberCommand;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -82,7 +83,7 @@ public class PlacementMetrics {
             } else if (command instanceof MemberCommand.Release release) {
                 reservationsReleased.increment(release.reservations().size());
             } else if (command instanceof MemberCommand.CreateJob create && create.memberJob().getMetadata().getAnnotations()
-                    .containsKey(dev.muster.model.job.MemberJobs.RESERVATION)) {
+                    .containsKey(MemberJobs.RESERVATION)) {
                 reservationsConfirmed.increment();
             }
         }

@@ -2,7 +2,10 @@ package dev.muster.placement.kubernetes;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
@@ -16,11 +19,15 @@ import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 
 /**
  * Carries out placement's writes on member clusters. Every write is idempotent: reservation and job names are
@@ -42,7 +49,7 @@ public final class MemberWriter implements AutoCloseable {
     }
 
     /** Carries the command out; the result for those that have one (releases have none). */
-    public java.util.Optional<MemberResult> execute(MemberCommand command) {
+    public Optional<MemberResult> execute(MemberCommand command) {
         try {
             KubernetesClient client = client(command.cluster());
             if (command instanceof MemberCommand.Reserve reserve) {
@@ -50,27 +57,27 @@ public final class MemberWriter implements AutoCloseable {
                     createReservation(client, reservation, command.job().uid());
                 }
                 LOG.infof("job %s: %d reservations requested on %s", command.job(), reserve.reservations().size(), command.cluster());
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
             if (command instanceof MemberCommand.CreateJob create) {
-                return java.util.Optional.of(createJob(client, create));
+                return Optional.of(createJob(client, create));
             }
             MemberCommand.Release release = (MemberCommand.Release) command;
             release.reservations().forEach(name -> client.resources(Reservation.class).withName(name).delete());
             LOG.infof("job %s: released %d reservations on %s", command.job(), release.reservations().size(), command.cluster());
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (KubernetesClientException | IllegalStateException e) {
             String step = command instanceof MemberCommand.Reserve ? "reserving" : command instanceof MemberCommand.CreateJob ? "creating the job" : "releasing";
             LOG.warnf("job %s: %s on %s failed: %s", command.job(), step, command.cluster(), e.getMessage());
-            return command instanceof MemberCommand.Release ? java.util.Optional.empty()
-                    : java.util.Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
+            return command instanceof MemberCommand.Release ? Optional.empty()
+                    : Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
         }
     }
 
     /** What the member holds under Muster's mark: reservations and member jobs, by the fleet job UID on them. */
     public MemberHoldings holdings(String cluster) {
         KubernetesClient client = client(cluster);
-        Map<String, String> reservations = new java.util.HashMap<>();
+        Map<String, String> reservations = new HashMap<>();
         try {
             client.resources(Reservation.class).withLabel(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).list().getItems()
                     .forEach(reservation -> reservations.put(reservation.getMetadata().getName(),
@@ -81,11 +88,11 @@ public final class MemberWriter implements AutoCloseable {
             }
             // The member serves no reservations: it holds none.
         }
-        Map<String, String> jobs = new java.util.HashMap<>();
+        Map<String, String> jobs = new HashMap<>();
         client.resources(PyTorchJob.class).inAnyNamespace().withLabel(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).list().getItems()
                 .forEach(job -> jobs.put(job.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID),
                         job.getMetadata().getNamespace() + "/" + job.getMetadata().getName()));
-        reservations.values().removeIf(java.util.Objects::isNull);
+        reservations.values().removeIf(Objects::isNull);
         jobs.remove(null);
         return new MemberHoldings(cluster, reservations, jobs);
     }
@@ -108,7 +115,7 @@ public final class MemberWriter implements AutoCloseable {
     private MemberResult createJob(KubernetesClient client, MemberCommand.CreateJob create) {
         PyTorchJob job = create.memberJob();
         for (JobDependencies.Dependency dependency : create.dependencies()) {
-            java.util.Optional<String> missing = copy(client, job.getMetadata().getNamespace(), dependency);
+            Optional<String> missing = copy(client, job.getMetadata().getNamespace(), dependency);
             if (missing.isPresent()) {
                 return new MemberResult.Failed(create.cluster(), create.job(), "creating the job", missing.get());
             }
@@ -132,20 +139,20 @@ public final class MemberWriter implements AutoCloseable {
     }
 
     /** Copies one ConfigMap or Secret from the fleet to the member, replacing an older copy; why not, when it cannot. */
-    private java.util.Optional<String> copy(KubernetesClient member, String namespace, JobDependencies.Dependency dependency) {
-        io.fabric8.kubernetes.api.model.HasMetadata source = JobDependencies.Dependency.CONFIG_MAP.equals(dependency.kind())
+    private Optional<String> copy(KubernetesClient member, String namespace, JobDependencies.Dependency dependency) {
+        HasMetadata source = JobDependencies.Dependency.CONFIG_MAP.equals(dependency.kind())
                 ? fleet.configMaps().inNamespace(namespace).withName(dependency.name()).get()
                 : fleet.secrets().inNamespace(namespace).withName(dependency.name()).get();
         if (source == null) {
-            return java.util.Optional.of(dependency.kind() + " " + namespace + "/" + dependency.name()
+            return Optional.of(dependency.kind() + " " + namespace + "/" + dependency.name()
                     + " that the job references does not exist on the fleet (propagateDeps is true)");
         }
-        io.fabric8.kubernetes.api.model.ObjectMeta metadata = new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+        ObjectMeta metadata = new ObjectMetaBuilder()
                 .withName(source.getMetadata().getName()).withNamespace(namespace).withLabels(source.getMetadata().getLabels())
                 .addToLabels(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).build();
         source.setMetadata(metadata);
-        member.resource(source).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
-        return java.util.Optional.empty();
+        member.resource(source).createOr(NonDeletingOperation::update);
+        return Optional.empty();
     }
 
     private KubernetesClient client(String cluster) {

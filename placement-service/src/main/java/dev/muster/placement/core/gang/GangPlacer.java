@@ -1,14 +1,17 @@
 package dev.muster.placement.core.gang;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 import dev.muster.model.event.EventSerde;
@@ -20,6 +23,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
@@ -34,6 +38,7 @@ import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.ReservationOwner;
 import dev.muster.model.reservation.ReservationSpec;
 import dev.muster.model.resource.PodRequests;
+import dev.muster.model.resource.ResourceNames;
 import dev.muster.model.time.GoDurations;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
@@ -46,6 +51,7 @@ import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
 import dev.muster.placement.core.inventory.ClusterInventory.Promise;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /**
@@ -84,7 +90,7 @@ public final class GangPlacer {
     }
 
     /** The jobs whose state changed since the last {@link #drainState()}. */
-    private final java.util.Set<String> changed = new java.util.LinkedHashSet<>();
+    private final Set<String> changed = new LinkedHashSet<>();
 
     public GangPlacer(PlacementSettings settings, Clock clock) {
         this.settings = settings;
@@ -92,10 +98,10 @@ public final class GangPlacer {
     }
 
     /** Each member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included). */
-    public Map<String, java.math.BigDecimal> freeGpu() {
-        Map<String, java.math.BigDecimal> free = new TreeMap<>();
+    public Map<String, BigDecimal> freeGpu() {
+        Map<String, BigDecimal> free = new TreeMap<>();
         clusters.forEach((name, cluster) -> free.put(name, cluster.nodeStates().stream().filter(node -> node.ready() && !node.unschedulable())
-                .map(node -> node.free().amount(dev.muster.model.resource.ResourceNames.GPU)).reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add)));
+                .map(node -> node.free().amount(ResourceNames.GPU)).reduce(BigDecimal.ZERO, BigDecimal::add)));
         return free;
     }
 
@@ -435,7 +441,7 @@ public final class GangPlacer {
     private static JobEvent readAdmission(String json) {
         try {
             return (JobEvent) EventSerde.deserialize(json.getBytes(StandardCharsets.UTF_8));
-        } catch (dev.muster.model.event.MalformedEventException e) {
+        } catch (MalformedEventException e) {
             throw new IllegalStateException("placement state holds an unreadable admission: " + e.getMessage(), e);
         }
     }
@@ -509,7 +515,7 @@ public final class GangPlacer {
     }
 
     private Reservation reservation(String name, JobRef job, GangPod pod, String node) {
-        PodSpec spec = new io.fabric8.kubernetes.api.model.PodSpecBuilder(pod.spec()).withNodeName(node).build();
+        PodSpec spec = new PodSpecBuilder(pod.spec()).withNodeName(node).build();
         PodTemplateSpec template = new PodTemplateSpec();
         template.setSpec(spec);
         Reservation reservation = new Reservation();
