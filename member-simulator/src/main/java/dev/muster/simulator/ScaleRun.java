@@ -76,14 +76,16 @@ public final class ScaleRun {
                           template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {nvidia.com/gpu: "8"}}}]}}
                     """, PyTorchJob.class);
             gang.getMetadata().setLabels(Map.of(GangScheduler.POD_GROUP, "gang17", GangScheduler.MIN_AVAILABLE, "17"));
+            // Told by a watch when all 17 run, rather than polling.
+            var allRunning = client.pods().inNamespace("default").withLabel(TrainingOperator.JOB_NAME, "gang17")
+                    .informOnCondition(pods -> pods.stream().filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()))
+                            .count() == 17);
             long gangStart = System.nanoTime();
             client.resources(PyTorchJob.class).inNamespace("default").resource(gang).create();
-            while (client.pods().inNamespace("default").withLabel(TrainingOperator.JOB_NAME, "gang17").list().getItems().stream()
-                    .filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase())).count() < 17) {
-                if (seconds(gangStart) > 120) {
-                    throw new IllegalStateException("the 17-pod gang did not run within 120 s");
-                }
-                Thread.sleep(20);
+            try {
+                allRunning.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("the 17-pod gang did not run within 120 s", e);
             }
             double gangSeconds = seconds(gangStart);
 
