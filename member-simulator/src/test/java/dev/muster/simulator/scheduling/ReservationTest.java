@@ -17,8 +17,7 @@ import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.ReservationCondition;
 import dev.muster.model.reservation.ReservationOwner;
 import dev.muster.model.reservation.ReservationSpec;
-import dev.muster.simulator.cluster.SimulatedFleet;
-import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.simulator.cluster.ClusterSession;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -50,22 +49,23 @@ class ReservationTest {
     @TempDir
     Path kubeconfigs;
 
-    private SimulatedFleet fleet;
+    private ClusterSession session;
     private KubernetesClient client;
 
     private KubernetesClient cluster(String name) throws Exception {
-        fleet = SimulatedFleet.start(FleetSpec.parse(ONE_NODE, "test"), kubeconfigs);
-        client = fleet.cluster(name).orElseThrow().connect();
+        return cluster(ONE_NODE, name);
+    }
+
+    private KubernetesClient cluster(String specYaml, String name) throws Exception {
+        session = ClusterSession.open(specYaml, kubeconfigs, name);
+        client = session.client();
         return client;
     }
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (fleet != null) {
-            fleet.close();
+        if (session != null) {
+            session.close();
         }
     }
 
@@ -156,15 +156,14 @@ class ReservationTest {
 
     @Test
     void aGangWithReservationsBindsOnTheReservedNodes() throws Exception {
-        fleet = SimulatedFleet.start(FleetSpec.parse("""
+        cluster("""
                 clusters:
                 - name: gangs
                   kubernetesVersion: 1.30.2
                   schedulerVersion: 6.8.1
                   nodePools:
                   - {name: cpu, count: 3, allocatable: {cpu: "4", memory: 16Gi, pods: "110"}}
-                """, "test"), kubeconfigs);
-        client = fleet.cluster("gangs").orElseThrow().connect();
+                """, "gangs");
         for (int i = 0; i < 3; i++) {
             Reservation reservation = reservation("gang-" + i, "3", "10m", ReservationOwner.pod("default", "gang-" + i));
             reservation.getSpec().template().getSpec().setNodeName("gangs-cpu-" + (2 - i));

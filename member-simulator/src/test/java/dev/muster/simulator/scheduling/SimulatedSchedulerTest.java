@@ -13,8 +13,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import dev.muster.simulator.cluster.SimulatedFleet;
-import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.simulator.cluster.ClusterSession;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
@@ -29,22 +28,19 @@ class SimulatedSchedulerTest {
     @TempDir
     Path kubeconfigs;
 
-    private SimulatedFleet fleet;
+    private ClusterSession session;
     private KubernetesClient client;
 
     private KubernetesClient cluster(String specYaml, String name) throws Exception {
-        fleet = SimulatedFleet.start(FleetSpec.parse(specYaml, "test"), kubeconfigs);
-        client = fleet.cluster(name).orElseThrow().connect();
+        session = ClusterSession.open(specYaml, kubeconfigs, name);
+        client = session.client();
         return client;
     }
 
     @AfterEach
     void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (fleet != null) {
-            fleet.close();
+        if (session != null) {
+            session.close();
         }
     }
 
