@@ -33,7 +33,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
  */
 public final class TrainingOperator implements AutoCloseable {
 
-    public static final String JOB_NAME = "training.kubeflow.org/job-name";
+    public static final String JOB_NAME = GangPod.JOB_NAME_LABEL;
     public static final String REPLICA_TYPE = "training.kubeflow.org/replica-type";
     public static final String REPLICA_INDEX = "training.kubeflow.org/replica-index";
     /** The older label the seed's Worker reads its index from. */

@@ -44,6 +44,16 @@ public record JobEvent(String id, String source, JobRef job, Instant time, JobEv
     }
 
     /**
+     * An event that reports an observation (of a member, say) rather than follows from another event: its id
+     * is derived from the job, the type and {@code observation}, so reporting the same observation again, after
+     * a restart or a re-list, yields the same id.
+     */
+    public static JobEvent observed(String source, JobRef job, Instant time, JobEventData data, String observation) {
+        String seed = "observed|" + job.uid() + "|" + EventType.of(data).cloudEventType() + "|" + observation;
+        return new JobEvent(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(), source, job, time, data);
+    }
+
+    /**
      * An event about a job caused by any event (a job's or a configuration change); its id is derived from
      * the cause's id, the job and the new type, so processing the same cause twice yields the same ids.
      */

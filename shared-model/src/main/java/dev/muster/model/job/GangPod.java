@@ -14,6 +14,9 @@ import io.fabric8.kubernetes.api.model.PodSpec;
  */
 public record GangPod(String name, ReplicaType type, int index, int rank, PodSpec spec) {
 
+    /** The label the training operator puts on each pod it makes: the name of the job the pod belongs to. */
+    public static final String JOB_NAME_LABEL = "training.kubeflow.org/job-name";
+
     /** Every pod of the job, master first; call only on a job that {@link PyTorchJobValidator} accepted. */
     public static List<GangPod> of(PyTorchJob job) {
         List<GangPod> pods = new ArrayList<>();

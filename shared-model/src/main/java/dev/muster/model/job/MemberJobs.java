@@ -1,9 +1,13 @@
 package dev.muster.model.job;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
+
 
 import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.FailoverPolicy;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 
 /**
@@ -20,6 +24,15 @@ public final class MemberJobs {
     public static final String FLEET_JOB_UID = "muster.dev/fleet-job-uid";
     /** The name prefix of the reservations the member job's pods use, when it has any. */
     public static final String RESERVATION = "muster.dev/reservation";
+    /**
+     * Which placement of the fleet job made this copy: 0 first, one more after each failover. Of two copies of
+     * one fleet job, the older placement's is the one to purge.
+     */
+    public static final String PLACEMENT_GENERATION = "muster.dev/placement-generation";
+    /** The failover toleration of the job's policy, in seconds; absent when the policy asks for no failover. */
+    public static final String FAILOVER_TOLERATION = "muster.dev/failover-toleration-seconds";
+    /** The failover purge mode of the job's policy ({@code Immediately}, {@code Graciously}, {@code Never}). */
+    public static final String FAILOVER_PURGE_MODE = "muster.dev/failover-purge-mode";
     /** The pod-group name label, as the member's coscheduling scheduler reads it. */
     public static final String POD_GROUP = "pod-group.scheduling.sigs.k8s.io/name";
     /** How many pods of the group must be placed together: all of them. */
@@ -28,8 +41,13 @@ public final class MemberJobs {
     private MemberJobs() {
     }
 
-    /** The member copy of a fleet job: same name, namespace and spec, with Muster's marks and no fleet status. */
-    public static PyTorchJob forMember(PyTorchJob fleetJob, String fleetUid, String reservation) {
+    /**
+     * The member copy of a fleet job: same name, namespace and spec, with Muster's marks and no fleet status.
+     * The copy carries what status sync needs to judge it (its placement generation and failover policy), so
+     * that judging needs nothing but the member's own objects, after any restart.
+     */
+    public static PyTorchJob forMember(PyTorchJob fleetJob, String fleetUid, String reservation, int generation,
+                                       Optional<FailoverPolicy> failover) {
         PyTorchJob copy = Manifests.read(Manifests.toJson(fleetJob), PyTorchJob.class);
         ObjectMeta source = fleetJob.getMetadata();
         ObjectMeta metadata = new ObjectMeta();
@@ -46,6 +64,11 @@ public final class MemberJobs {
         if (reservation != null) {
             annotations.put(RESERVATION, reservation);
         }
+        annotations.put(PLACEMENT_GENERATION, String.valueOf(generation));
+        failover.ifPresent(policy -> {
+            annotations.put(FAILOVER_TOLERATION, String.valueOf(policy.toleration().toSeconds()));
+            annotations.put(FAILOVER_PURGE_MODE, policy.purgeMode().value());
+        });
         metadata.setAnnotations(annotations);
         copy.setMetadata(metadata);
         copy.setStatus(null);
@@ -56,5 +79,43 @@ public final class MemberJobs {
     public static boolean isOwnedBy(PyTorchJob memberJob, String fleetUid) {
         Map<String, String> labels = memberJob.getMetadata().getLabels();
         return labels != null && MANAGED_BY_MUSTER.equals(labels.get(MANAGED_BY)) && fleetUid.equals(labels.get(FLEET_JOB_UID));
+    }
+
+    /** The fleet job UID a member copy belongs to, or empty for a job Muster does not manage. */
+    public static Optional<String> fleetUid(PyTorchJob memberJob) {
+        Map<String, String> labels = memberJob.getMetadata().getLabels();
+        if (labels == null || !MANAGED_BY_MUSTER.equals(labels.get(MANAGED_BY))) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(labels.get(FLEET_JOB_UID));
+    }
+
+    /** The placement generation of a member copy; 0 for copies made before generations were marked. */
+    public static int generation(PyTorchJob memberJob) {
+        String value = annotation(memberJob, PLACEMENT_GENERATION);
+        try {
+            return value == null ? 0 : Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** The failover policy a member copy was placed with; empty when it has none (or an unreadable one). */
+    public static Optional<FailoverPolicy> failover(PyTorchJob memberJob) {
+        String seconds = annotation(memberJob, FAILOVER_TOLERATION);
+        Optional<FailoverPolicy.PurgeMode> mode = FailoverPolicy.PurgeMode.of(annotation(memberJob, FAILOVER_PURGE_MODE));
+        if (seconds == null || mode.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new FailoverPolicy(Duration.ofSeconds(Long.parseLong(seconds)), mode.get()));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String annotation(PyTorchJob memberJob, String key) {
+        Map<String, String> annotations = memberJob.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(key);
     }
 }

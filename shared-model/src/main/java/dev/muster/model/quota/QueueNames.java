@@ -3,7 +3,10 @@ package dev.muster.model.quota;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Names the Kube Queue {@code Queue} of a quota node the way the seed shows them: the node names from the
@@ -27,6 +30,20 @@ public final class QueueNames {
             throw new IllegalArgumentException("a quota node path has at least the root");
         }
         return String.join("-", path) + "-" + suffix(String.join("/", path));
+    }
+
+    /** The queue name of every node of the tree under {@code root}, by node name, root first. */
+    public static Map<String, String> ofTree(QuotaNode root) {
+        Map<String, String> names = new LinkedHashMap<>();
+        addNames(root, List.of(), names);
+        return names;
+    }
+
+    private static void addNames(QuotaNode node, List<String> parentPath, Map<String, String> names) {
+        List<String> path = new ArrayList<>(parentPath);
+        path.add(node.name());
+        names.put(node.name(), of(path));
+        node.childNodes().forEach(child -> addNames(child, path, names));
     }
 
     private static String suffix(String key) {

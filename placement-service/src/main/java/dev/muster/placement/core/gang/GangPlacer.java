@@ -34,6 +34,7 @@ import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.MemberJobs;
+import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.ReservationOwner;
 import dev.muster.model.reservation.ReservationSpec;
@@ -510,7 +511,8 @@ public final class GangPlacer {
         boolean propagate = admitted.policy() != null && admitted.policy().getSpec() != null
                 && Boolean.TRUE.equals(admitted.policy().getSpec().propagateDeps());
         return new MemberCommand.CreateJob(cluster, admittedEvent.job(),
-                MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup),
+                MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup,
+                        generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy())),
                 propagate ? JobDependencies.of(admitted.job()) : List.of());
     }
 

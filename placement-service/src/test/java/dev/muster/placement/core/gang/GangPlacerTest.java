@@ -2,11 +2,8 @@ package dev.muster.placement.core.gang;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -35,35 +32,13 @@ import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.testing.seed.Seed;
+import dev.muster.testing.time.TestClock;
 
 class GangPlacerTest {
 
     private static final JobRef JOB = new JobRef("default", "pytorch-test", "uid-1");
 
     /** A clock the test moves. */
-    private static final class TestClock extends Clock {
-        private Instant now = Instant.parse("2026-11-29T17:00:00Z");
-
-        void advance(Duration by) {
-            now = now.plus(by);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    }
-
     private final TestClock clock = new TestClock();
     private final GangPlacer placer = new GangPlacer(PlacementSettings.defaults(), clock);
 

@@ -1,0 +1,179 @@
+package dev.muster.statussync.core.fleet;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobGivenBack;
+import dev.muster.model.event.JobPreempted;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.event.QuotaTreeApplied;
+import dev.muster.model.event.QuotaTreeDeleted;
+import dev.muster.model.quota.QueueNames;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.statussync.core.fleet.FleetWrite.DeleteQueueUnit;
+import dev.muster.statussync.core.fleet.FleetWrite.PutQueueUnit;
+import dev.muster.statussync.core.fleet.FleetWrite.PutQueues;
+import dev.muster.statussync.core.fleet.FleetWrite.RecordEvent;
+import dev.muster.statussync.core.fleet.FleetWrite.SetCondition;
+
+/**
+ * Projects the job and configuration events of every service onto the fleet API, as a user of the vendor's
+ * product expects to find them: a Kubernetes Event on the job for each lifecycle step, the job's
+ * {@code Queuing} state and its reason while it waits (in a queue or for a cluster to fit it), a Kube Queue
+ * {@code QueueUnit} per queued job and a {@code Queue} per quota node. Once a job is bound, its status is its
+ * member copy's (see {@code JobMirror}), until it fails over or is given back. Plain Java.
+ */
+public final class FleetProjection {
+
+    /** The state of a job waiting to run anywhere. */
+    public static final String QUEUING = "Queuing";
+    static final String COMPONENT = "muster";
+    /** The seed shows binding events as coming from the scheduler. */
+    static final String SCHEDULER = "default-scheduler";
+
+    private final Map<String, String> queueOfNode = new HashMap<>();
+    private final Map<String, Unit> units = new HashMap<>();
+    private final Set<String> bound = new HashSet<>();
+    private final Map<String, String> lastQueued = new HashMap<>();
+
+    /** A job's queue unit, as last written. */
+    private record Unit(String queue, ResourceList demand) {
+    }
+
+    /** The fleet writes one consumed event leads to. */
+    public List<FleetWrite> handle(MusterEvent event) {
+        if (event instanceof ConfigEvent config) {
+            return configure(config);
+        }
+        if (!(event instanceof JobEvent jobEvent)) {
+            return List.of();
+        }
+        JobRef job = jobEvent.job();
+        String uid = job.uid();
+        List<FleetWrite> writes = new ArrayList<>();
+        if (jobEvent.data() instanceof JobQueued queued) {
+            String summary = queued.queue() == null ? queued.reason() : queued.queue() + "|" + queued.reason();
+            if (!summary.equals(lastQueued.put(uid, summary))) {
+                writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
+            }
+            waiting(jobEvent, queued.reason(), queued.message()).ifPresent(writes::add);
+            if (queued.queue() != null) {
+                units.put(uid, new Unit(queued.queue(), queued.demand()));
+                writes.add(new PutQueueUnit(job, queued.queue(), queued.demand(), "Enqueued",
+                        queued.message() + (queued.position() == null ? "" : " (position " + queued.position() + ")"), jobEvent.time()));
+            }
+        } else if (jobEvent.data() instanceof JobAdmitted admitted) {
+            lastQueued.remove(uid);
+            writes.add(event(jobEvent, "Normal", "Admitted", admitted.summary()));
+            waiting(jobEvent, "Placing", admitted.summary() + "; choosing a member cluster for the whole gang").ifPresent(writes::add);
+            String queue = admitted.quotaLeaf() == null ? null : queueOfNode.get(admitted.quotaLeaf());
+            if (queue != null) {
+                units.put(uid, new Unit(queue, admitted.demand()));
+            }
+            unit(jobEvent, "Dequeued", admitted.summary()).ifPresent(writes::add);
+        } else if (jobEvent.data() instanceof JobRejected rejected) {
+            writes.add(event(jobEvent, "Warning", "Rejected", String.join("; ", rejected.reasons())));
+            writes.add(new SetCondition(job, "Failed", "Rejected", String.join("; ", rejected.reasons()), jobEvent.time()));
+        } else if (jobEvent.data() instanceof JobPreempted preempted) {
+            writes.add(event(jobEvent, "Warning", "Preempted", preempted.summary()));
+        } else if (jobEvent.data() instanceof PlacementFailed failed) {
+            writes.add(event(jobEvent, "Warning", "PlacementFailed", failed.message() + reasons(failed.clusterReasons())));
+            waiting(jobEvent, "NoClusterFits", failed.message() + reasons(failed.clusterReasons())).ifPresent(writes::add);
+        } else if (jobEvent.data() instanceof JobBound jobBound) {
+            bound.add(uid);
+            writes.add(new RecordEvent(job, jobEvent.id(), "Normal", "ScheduleBindingSucceed", jobBound.message(), SCHEDULER, jobEvent.time()));
+            unit(jobEvent, "Dequeued", "bound to member cluster " + jobBound.cluster()).ifPresent(writes::add);
+        } else if (jobEvent.data() instanceof JobGivenBack givenBack) {
+            bound.remove(uid);
+            writes.add(event(jobEvent, "Warning", "GivenBack", givenBack.reason()));
+            unit(jobEvent, "TimeoutBackoff", givenBack.reason()).ifPresent(writes::add);
+        } else if (jobEvent.data() instanceof FailoverTriggered failover) {
+            bound.remove(uid);
+            writes.add(event(jobEvent, "Warning", "FailoverTriggered", failover.summary()));
+            writes.add(new SetCondition(job, QUEUING, "FailingOver", failover.summary() + "; placing the job on another cluster", jobEvent.time()));
+        } else if (jobEvent.data() instanceof MemberStatusChanged changed) {
+            boolean trouble = "Unknown".equals(changed.state()) || "Unhealthy".equals(changed.reason()) || "Restarting".equals(changed.state());
+            writes.add(event(jobEvent, trouble ? "Warning" : "Normal", "Unhealthy".equals(changed.reason()) ? "Unhealthy" : changed.state(),
+                    "on " + changed.cluster() + ": " + changed.message()));
+            if ("Running".equals(changed.state())) {
+                unit(jobEvent, "Running", "running on member cluster " + changed.cluster()).ifPresent(writes::add);
+            }
+        } else if (jobEvent.data() instanceof JobFinished finished) {
+            writes.add(event(jobEvent, "Succeeded".equals(finished.outcome()) ? "Normal" : "Warning", "Finished", finished.summary()));
+            unit(jobEvent, "Succeeded".equals(finished.outcome()) ? "Succeed" : "Failed", finished.summary()).ifPresent(writes::add);
+            forget(uid);
+        } else if (jobEvent.data() instanceof JobDeleted) {
+            if (units.containsKey(uid)) {
+                writes.add(new DeleteQueueUnit(job));
+            }
+            forget(uid);
+        }
+        return writes;
+    }
+
+    private void forget(String uid) {
+        units.remove(uid);
+        bound.remove(uid);
+        lastQueued.remove(uid);
+    }
+
+    private List<FleetWrite> configure(ConfigEvent config) {
+        if (config.data() instanceof QuotaTreeApplied applied && applied.tree().getSpec() != null && applied.tree().getSpec().root() != null) {
+            Map<String, String> names = QueueNames.ofTree(applied.tree().getSpec().root());
+            queueOfNode.clear();
+            queueOfNode.putAll(names);
+            Map<String, String> nodeByQueue = new LinkedHashMap<>();
+            names.forEach((node, queue) -> nodeByQueue.put(queue, node));
+            return List.of(new PutQueues(nodeByQueue, List.copyOf(nodeByQueue.keySet())));
+        }
+        if (config.data() instanceof QuotaTreeDeleted) {
+            queueOfNode.clear();
+            return List.of(new PutQueues(Map.of(), List.of()));
+        }
+        return List.of();
+    }
+
+    /** The job's Queuing condition, unless it is bound (its member copy's status is shown then). */
+    private Optional<FleetWrite> waiting(JobEvent event, String reason, String message) {
+        return bound.contains(event.job().uid()) ? Optional.empty()
+                : Optional.of(new SetCondition(event.job(), QUEUING, reason, message, event.time()));
+    }
+
+    private Optional<FleetWrite> unit(JobEvent event, String phase, String message) {
+        Unit unit = units.get(event.job().uid());
+        return unit == null ? Optional.empty()
+                : Optional.of(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), phase, message, event.time()));
+    }
+
+    private static RecordEvent event(JobEvent event, String type, String reason, String message) {
+        return new RecordEvent(event.job(), event.id(), type, reason, message, COMPONENT, event.time());
+    }
+
+    private static String reasons(Map<String, String> clusterReasons) {
+        if (clusterReasons.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(":");
+        clusterReasons.forEach((cluster, reason) -> text.append(' ').append(cluster).append(": ").append(reason).append(';'));
+        text.setLength(text.length() - 1);
+        return text.toString();
+    }
+}

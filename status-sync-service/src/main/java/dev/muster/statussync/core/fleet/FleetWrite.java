@@ -1,0 +1,54 @@
+package dev.muster.statussync.core.fleet;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.muster.model.event.JobRef;
+import dev.muster.model.resource.ResourceList;
+
+/** A write status sync makes to the fleet API server, decided from the job and configuration events it consumes. */
+public sealed interface FleetWrite {
+
+    /**
+     * A Kubernetes Event on the fleet job. Its name is derived from {@code eventId}, so recording the same
+     * decision twice (after a restart, say) finds it already there.
+     *
+     * @param type      {@code Normal} or {@code Warning}
+     * @param component who decided, as {@code kubectl describe} shows it under {@code From}
+     */
+    record RecordEvent(JobRef job, String eventId, String type, String reason, String message, String component, Instant time)
+            implements FleetWrite {
+    }
+
+    /**
+     * The fleet job's status while it does not run on any member: a single condition of this type
+     * ({@code Queuing}, or {@code Failed} for a rejected job), so that {@code kubectl get pytorchjob} shows it.
+     */
+    record SetCondition(JobRef job, String type, String reason, String message, Instant time) implements FleetWrite {
+    }
+
+    /**
+     * The job's Kube Queue {@code QueueUnit}, created or updated.
+     *
+     * @param phase {@code Enqueued}, {@code Dequeued}, {@code Running}, {@code Succeed}, {@code Failed} or {@code TimeoutBackoff}
+     */
+    record PutQueueUnit(JobRef job, String queue, ResourceList demand, String phase, String message, Instant time) implements FleetWrite {
+    }
+
+    /** The job's {@code QueueUnit} is deleted with the job. */
+    record DeleteQueueUnit(JobRef job) implements FleetWrite {
+    }
+
+    /**
+     * The Kube Queue {@code Queue} objects should be exactly these: one per quota node, by queue name, with the
+     * node each stands for; Muster's queues not named are deleted.
+     */
+    record PutQueues(Map<String, String> nodeByQueue, List<String> order) implements FleetWrite {
+
+        public PutQueues {
+            nodeByQueue = Map.copyOf(nodeByQueue);
+            order = List.copyOf(order);
+        }
+    }
+}

@@ -1,0 +1,324 @@
+package dev.muster.statussync.core.mirror;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.model.event.MusterEvent;
+import dev.muster.model.policy.FailoverPolicy;
+import dev.muster.model.policy.FailoverPolicy.PurgeMode;
+import dev.muster.model.time.GoDurations;
+import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
+import dev.muster.statussync.core.mirror.MirrorDecisions.Purge;
+
+/**
+ * Follows every member copy of every fleet job and decides what the fleet sees and what happens to the copy:
+ * <ul>
+ * <li>the current copy (the newest placement's) is mirrored onto the fleet job, and its state changes are
+ * reported; when it succeeds, or fails with no failover left, the job is finished;</li>
+ * <li>a current copy that cannot run (see {@link Health}) for longer than its policy's toleration is failed
+ * over: the job goes back to placement and the copy is purged as its purge mode says; healthy again within
+ * the toleration, nothing happens;</li>
+ * <li>copies of an older placement are purged ({@code Immediately}: at once; {@code Graciously}: once the
+ * newest copy runs), and so are all copies of a deleted job, until the member confirms they are gone.</li>
+ * </ul>
+ * Every judgement is made from the member's own objects (copies carry their generation and failover policy),
+ * so after a restart status sync judges alike; what it forgets is only how long a copy has been unhealthy,
+ * which makes it late to fail over, never early. Event ids are derived from what was observed, so a repeat
+ * is recognisable. Plain Java: the service feeds it observations, job events and clock ticks.
+ */
+public final class JobMirror {
+
+    public static final String SOURCE = "/muster/status-sync-service";
+
+    private final Clock clock;
+    private final MirrorSettings settings;
+    private final Map<CopyKey, Tracked> copies = new LinkedHashMap<>();
+    private final Map<String, Map<String, MemberPod>> pods = new TreeMap<>();
+    private final Map<String, Boolean> reachable = new TreeMap<>();
+    private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
+    private final Set<String> deleted = new HashSet<>();
+
+    private record CopyKey(String cluster, String uid) {
+    }
+
+    /** What the mirror remembers of one copy between observations. */
+    private static final class Tracked {
+        MemberCopy copy;
+        Instant observedAt;
+        Instant unhealthySince;
+        String problem;
+        boolean departed;
+        boolean problemReported;
+        String reportedState;
+        boolean finishedReported;
+        Object writtenStatus;
+        Instant purgeAskedAt;
+
+        Tracked(MemberCopy copy, Instant observedAt) {
+            this.copy = copy;
+            this.observedAt = observedAt;
+        }
+    }
+
+    public JobMirror(MirrorSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** A member copy was added or changed on its member. */
+    public MirrorDecisions copyObserved(MemberCopy copy) {
+        CopyKey key = new CopyKey(copy.cluster(), copy.job().uid());
+        Tracked tracked = copies.get(key);
+        if (tracked == null || !Objects.equals(tracked.copy.copyUid(), copy.copyUid())) {
+            tracked = new Tracked(copy, clock.instant());
+            copies.put(key, tracked);
+        } else {
+            tracked.copy = copy;
+            tracked.observedAt = clock.instant();
+        }
+        return evaluateJob(copy.job().uid());
+    }
+
+    /** A member copy is gone from its member. */
+    public MirrorDecisions copyGone(String cluster, String fleetUid) {
+        copies.remove(new CopyKey(cluster, fleetUid));
+        return evaluateJob(fleetUid);
+    }
+
+    /** A pod was added or changed on a member. */
+    public MirrorDecisions podObserved(MemberPod pod) {
+        pods.computeIfAbsent(pod.cluster(), cluster -> new LinkedHashMap<>()).put(pod.key(), pod);
+        return evaluateJobsNamed(pod.cluster(), pod.namespace(), pod.job());
+    }
+
+    /** A pod is gone from a member. */
+    public MirrorDecisions podGone(String cluster, String namespace, String name) {
+        MemberPod gone = pods.getOrDefault(cluster, Map.of()).remove(namespace + "/" + name);
+        return gone == null ? MirrorDecisions.none() : evaluateJobsNamed(cluster, namespace, gone.job());
+    }
+
+    /** Whether a member's API answers. */
+    public MirrorDecisions memberObserved(String cluster, boolean isReachable) {
+        Boolean previous = reachable.put(cluster, isReachable);
+        return Objects.equals(previous, isReachable) ? MirrorDecisions.none() : evaluateCluster(cluster);
+    }
+
+    /** A node's readiness on a member. */
+    public MirrorDecisions nodeObserved(String cluster, String node, boolean ready) {
+        Set<String> notReady = notReadyNodes.computeIfAbsent(cluster, name -> new HashSet<>());
+        boolean changed = ready ? notReady.remove(node) : notReady.add(node);
+        return changed ? evaluateCluster(cluster) : MirrorDecisions.none();
+    }
+
+    /** A node is gone from a member: its pods are gone or going with it. */
+    public MirrorDecisions nodeGone(String cluster, String node) {
+        return nodeObserved(cluster, node, true);
+    }
+
+    /** A job event: a deleted fleet job has all its copies purged. */
+    public MirrorDecisions handle(MusterEvent event) {
+        if (event instanceof JobEvent job && job.data() instanceof JobDeleted) {
+            deleted.add(job.job().uid());
+            return evaluateJob(job.job().uid());
+        }
+        return MirrorDecisions.none();
+    }
+
+    /** Fails over copies whose toleration ran out, and asks again for purges the member has not confirmed. */
+    public MirrorDecisions tick() {
+        MirrorDecisions decisions = MirrorDecisions.none();
+        for (String uid : new ArrayList<>(uids())) {
+            decisions = decisions.and(evaluateJob(uid));
+        }
+        return decisions;
+    }
+
+    /** The copies observed now, for the per-member views. */
+    public List<MemberCopy> copies() {
+        return copies.values().stream().map(tracked -> tracked.copy).toList();
+    }
+
+    /** The pods of member copies observed now, for the per-member views. */
+    public List<MemberPod> pods() {
+        return pods.values().stream().flatMap(byKey -> byKey.values().stream()).toList();
+    }
+
+    private Set<String> uids() {
+        Set<String> uids = new java.util.LinkedHashSet<>();
+        copies.keySet().forEach(key -> uids.add(key.uid()));
+        return uids;
+    }
+
+    private MirrorDecisions evaluateCluster(String cluster) {
+        MirrorDecisions decisions = MirrorDecisions.none();
+        for (CopyKey key : new ArrayList<>(copies.keySet())) {
+            if (key.cluster().equals(cluster)) {
+                decisions = decisions.and(evaluateJob(key.uid()));
+            }
+        }
+        return decisions;
+    }
+
+    private MirrorDecisions evaluateJobsNamed(String cluster, String namespace, String name) {
+        MirrorDecisions decisions = MirrorDecisions.none();
+        for (Map.Entry<CopyKey, Tracked> entry : new ArrayList<>(copies.entrySet())) {
+            MemberCopy copy = entry.getValue().copy;
+            if (copy.cluster().equals(cluster) && copy.job().namespace().equals(namespace) && copy.job().name().equals(name)) {
+                decisions = decisions.and(evaluateJob(entry.getKey().uid()));
+            }
+        }
+        return decisions;
+    }
+
+    /** Judges every copy of one fleet job. */
+    private MirrorDecisions evaluateJob(String uid) {
+        List<Tracked> ofJob = copies.entrySet().stream().filter(entry -> entry.getKey().uid().equals(uid)).map(Map.Entry::getValue).toList();
+        if (ofJob.isEmpty()) {
+            return MirrorDecisions.none();
+        }
+        Instant now = clock.instant();
+        if (deleted.contains(uid)) {
+            MirrorDecisions decisions = MirrorDecisions.none();
+            for (Tracked tracked : ofJob) {
+                decisions = decisions.and(purge(tracked, now, "the fleet job was deleted"));
+            }
+            return decisions;
+        }
+        int newest = ofJob.stream().mapToInt(tracked -> tracked.copy.generation()).max().orElse(0);
+        Optional<Tracked> current = ofJob.stream().filter(tracked -> tracked.copy.generation() == newest && !tracked.departed).findFirst();
+        MirrorDecisions decisions = MirrorDecisions.none();
+        for (Tracked tracked : ofJob) {
+            if (current.isPresent() && tracked == current.get()) {
+                decisions = decisions.and(evaluateCurrent(tracked, now));
+            } else {
+                decisions = decisions.and(evaluateLeft(tracked, current.filter(other -> other.copy.generation() > tracked.copy.generation()), now));
+            }
+        }
+        return decisions;
+    }
+
+    /** A copy the job has left (failed over from, or placed again since): purged as its purge mode says. */
+    private MirrorDecisions evaluateLeft(Tracked tracked, Optional<Tracked> newer, Instant now) {
+        PurgeMode mode = tracked.copy.failover().map(FailoverPolicy::purgeMode).orElse(PurgeMode.IMMEDIATELY);
+        if (mode == PurgeMode.GRACIOUSLY) {
+            if (newer.isEmpty() || !newer.get().copy.isRunning()) {
+                return MirrorDecisions.none();
+            }
+            return purge(tracked, now, "the job runs again on " + newer.get().copy.cluster());
+        }
+        if (mode == PurgeMode.NEVER && newer.isEmpty()) {
+            return MirrorDecisions.none();
+        }
+        return purge(tracked, now, newer.map(other -> "the job was placed again, on " + other.copy.cluster()).orElse("the job failed over"));
+    }
+
+    private MirrorDecisions evaluateCurrent(Tracked tracked, Instant now) {
+        MemberCopy copy = tracked.copy;
+        boolean isReachable = reachable.getOrDefault(copy.cluster(), true);
+        List<JobEvent> events = new ArrayList<>();
+        List<FleetStatus> statuses = new ArrayList<>();
+        String state = isReachable ? copy.state() : "Unknown";
+        String reason = isReachable ? copy.condition().map(condition -> condition.reason()).orElse("NotStarted") : "MemberUnreachable";
+        if (!Objects.equals(tracked.reportedState, state + "|" + reason)) {
+            tracked.reportedState = state + "|" + reason;
+            String message = isReachable ? copy.condition().map(condition -> condition.message()).orElse("waiting for the member's training operator")
+                    : "member " + copy.cluster() + " does not answer; the job's last known state was " + copy.state();
+            events.add(JobEvent.observed(SOURCE, copy.job(), now, new MemberStatusChanged(copy.cluster(), state, reason, message,
+                    isReachable ? copy.status() : null), copy.copyUid() + "|" + state + "|" + reason + "|" + transitionTime(copy)));
+        }
+        if (isReachable && !copy.status().conditions().isEmpty() && !Objects.equals(tracked.writtenStatus, copy.status())) {
+            tracked.writtenStatus = copy.status();
+            statuses.add(new FleetStatus(copy.job(), copy.cluster(), copy.status(), tracked.observedAt));
+        }
+        MirrorDecisions decisions = new MirrorDecisions(events, statuses, List.of());
+        Optional<FailoverPolicy> failover = copy.failover().filter(policy -> policy.purgeMode() != PurgeMode.NEVER);
+        boolean failoverLeft = failover.isPresent() && copy.generation() < settings.maxFailovers();
+        if (isReachable && copy.status().isFinished() && !tracked.finishedReported && ("Succeeded".equals(copy.state()) || !failoverLeft)) {
+            tracked.finishedReported = true;
+            String message = copy.condition().map(condition -> condition.message()).orElse(null);
+            if ("Failed".equals(copy.state()) && failover.isPresent()) {
+                message = message + " (failed over " + copy.generation() + " times, the most " + settings.maxFailovers() + " allowed)";
+            }
+            return decisions.and(events(JobEvent.observed(SOURCE, copy.job(), now, new JobFinished(copy.cluster(), copy.state(), message),
+                    copy.copyUid() + "|finished")));
+        }
+        if (tracked.finishedReported) {
+            return decisions;
+        }
+        return decisions.and(judgeHealth(tracked, failoverLeft ? failover : Optional.empty(), isReachable, now));
+    }
+
+    private MirrorDecisions judgeHealth(Tracked tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
+        MemberCopy copy = tracked.copy;
+        Collection<MemberPod> ofCopy = pods.getOrDefault(copy.cluster(), Map.of()).values().stream()
+                .filter(pod -> pod.namespace().equals(copy.job().namespace()) && pod.job().equals(copy.job().name())).toList();
+        Optional<String> problem = Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
+        if (problem.isEmpty()) {
+            tracked.unhealthySince = null;
+            tracked.problem = null;
+            tracked.problemReported = false;
+            return MirrorDecisions.none();
+        }
+        if (tracked.unhealthySince == null) {
+            tracked.unhealthySince = now;
+        }
+        tracked.problem = problem.get();
+        Duration unhealthyFor = Duration.between(tracked.unhealthySince, now);
+        if (failover.isEmpty()) {
+            if (tracked.problemReported) {
+                return MirrorDecisions.none();
+            }
+            tracked.problemReported = true;
+            String why = copy.failover().isEmpty() ? "its policy asks for no failover"
+                    : copy.failover().get().purgeMode() == PurgeMode.NEVER ? "its purge mode is Never"
+                    : "it failed over " + copy.generation() + " times, the most allowed";
+            return events(JobEvent.observed(SOURCE, copy.job(), now, new MemberStatusChanged(copy.cluster(), copy.state(), "Unhealthy",
+                    problem.get() + "; it stays where it is: " + why, null), copy.copyUid() + "|unhealthy|" + tracked.unhealthySince));
+        }
+        if (unhealthyFor.compareTo(failover.get().toleration()) < 0) {
+            return MirrorDecisions.none();
+        }
+        tracked.departed = true;
+        String reason = problem.get() + " for " + GoDurations.format(unhealthyFor.withNanos(0)) + ", longer than the toleration of "
+                + GoDurations.format(failover.get().toleration());
+        MirrorDecisions decisions = events(JobEvent.observed(SOURCE, copy.job(), now,
+                new FailoverTriggered(copy.cluster(), reason, failover.get().purgeMode().value()), copy.copyUid() + "|failover"));
+        if (failover.get().purgeMode() == PurgeMode.IMMEDIATELY) {
+            decisions = decisions.and(purge(tracked, now, "the job failed over"));
+        }
+        return decisions;
+    }
+
+    /** Asks for the copy's deletion, again after {@code purgeRetry} while the member still shows it. */
+    private MirrorDecisions purge(Tracked tracked, Instant now, String reason) {
+        if (tracked.purgeAskedAt != null && now.isBefore(tracked.purgeAskedAt.plus(settings.purgeRetry()))) {
+            return MirrorDecisions.none();
+        }
+        tracked.purgeAskedAt = now;
+        return new MirrorDecisions(List.of(), List.of(), List.of(new Purge(tracked.copy.cluster(), tracked.copy.job(), tracked.copy.copyUid(), reason)));
+    }
+
+    private static MirrorDecisions events(JobEvent event) {
+        return new MirrorDecisions(List.of(event), List.of(), List.of());
+    }
+
+    private static String transitionTime(MemberCopy copy) {
+        return copy.condition().map(condition -> condition.lastTransitionTime()).orElse("");
+    }
+}

@@ -1,0 +1,252 @@
+package dev.muster.statussync.core.mirror;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJobStatus;
+import dev.muster.model.policy.FailoverPolicy;
+import dev.muster.model.policy.FailoverPolicy.PurgeMode;
+import dev.muster.statussync.core.mirror.MirrorDecisions.Purge;
+import dev.muster.testing.time.TestClock;
+
+class JobMirrorTest {
+
+    private static final JobRef JOB = new JobRef("default", "pytorch-test", "fleet-uid");
+    private static final Optional<FailoverPolicy> SEED_FAILOVER = Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.IMMEDIATELY));
+
+    private final TestClock clock = new TestClock();
+    private final JobMirror mirror = new JobMirror(new MirrorSettings(3, Duration.ofSeconds(10)), clock);
+
+    private static PyTorchJobStatus status(String... types) {
+        List<JobCondition> conditions = new ArrayList<>();
+        for (int i = 0; i < types.length; i++) {
+            boolean last = i == types.length - 1;
+            conditions.add(new JobCondition(types[i], last || "Created".equals(types[i]) ? "True" : "False", "PyTorchJob" + types[i],
+                    "PyTorchJob pytorch-test is " + types[i].toLowerCase() + ".", "t" + i, "t" + i));
+        }
+        return new PyTorchJobStatus(conditions, null, "t0", null, null, null);
+    }
+
+    private static MemberCopy copy(String cluster, int generation, Optional<FailoverPolicy> failover, PyTorchJobStatus status) {
+        return new MemberCopy(cluster, JOB, "copy-" + cluster + "-" + generation, generation, failover, status);
+    }
+
+    private static <T extends JobEventData> List<T> events(MirrorDecisions decisions, Class<T> type) {
+        return decisions.events().stream().map(JobEvent::data).filter(type::isInstance).map(type::cast).toList();
+    }
+
+    @Test
+    void theCurrentCopysStatusIsMirroredAndEachStateReportedOnce() {
+        MirrorDecisions created = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created")));
+        MirrorDecisions running = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+        MirrorDecisions again = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        assertThat(events(created, MemberStatusChanged.class)).singleElement().extracting(MemberStatusChanged::state).isEqualTo("Created");
+        assertThat(running.statuses()).singleElement().satisfies(status -> {
+            assertThat(status.cluster()).isEqualTo("gpu-a");
+            assertThat(status.status().currentCondition()).map(JobCondition::type).contains("Running");
+        });
+        assertThat(again.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aMemberUnreachableLongerThanTheTolerationFailsTheJobOverAndPurgesItsCopyOnce() {
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        MirrorDecisions lost = mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(29));
+        MirrorDecisions withinToleration = mirror.tick();
+        clock.advance(Duration.ofSeconds(2));
+        MirrorDecisions failedOver = mirror.tick();
+        clock.advance(Duration.ofSeconds(1));
+        MirrorDecisions after = mirror.tick();
+
+        assertThat(events(lost, MemberStatusChanged.class)).singleElement().satisfies(changed -> {
+            assertThat(changed.state()).isEqualTo("Unknown");
+            assertThat(changed.reason()).isEqualTo("MemberUnreachable");
+        });
+        assertThat(withinToleration.isEmpty()).isTrue();
+        assertThat(events(failedOver, FailoverTriggered.class)).singleElement().satisfies(failover -> {
+            assertThat(failover.fromCluster()).isEqualTo("gpu-a");
+            assertThat(failover.purgeMode()).isEqualTo("Immediately");
+            assertThat(failover.reason()).isEqualTo("member gpu-a is unreachable for 31s, longer than the toleration of 30s");
+        });
+        assertThat(failedOver.purges()).singleElement().extracting(Purge::cluster).isEqualTo("gpu-a");
+        assertThat(after.isEmpty()).as("one failover, and the purge asked again only after the retry interval").isTrue();
+
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(mirror.tick().purges()).as("the member has not confirmed the purge: asked again").hasSize(1);
+    }
+
+    @Test
+    void aBlipShorterThanTheTolerationChangesNothing() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(20));
+        MirrorDecisions back = mirror.memberObserved("gpu-a", true);
+        clock.advance(Duration.ofSeconds(20));
+
+        assertThat(events(back, MemberStatusChanged.class)).singleElement().extracting(MemberStatusChanged::state).isEqualTo("Running");
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
+        mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).as("the toleration counts from the latest trouble").isEmpty();
+    }
+
+    @Test
+    void aContainerRestartedUnderOnFailureIsNoFailover() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+        mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-worker-0", "pytorch-test", "Running", "1/1", 1, "node-1", Optional.empty()));
+
+        MirrorDecisions restarting = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running", "Restarting")));
+        clock.advance(Duration.ofMinutes(5));
+        MirrorDecisions later = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Restarting", "Running")));
+
+        assertThat(events(restarting, MemberStatusChanged.class)).extracting(MemberStatusChanged::state).containsExactly("Restarting");
+        assertThat(events(later, FailoverTriggered.class)).isEmpty();
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
+    }
+
+    @Test
+    void anUnschedulablePodFailsTheJobOverAfterTheToleration() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created")));
+        mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-master-0", "pytorch-test", "Pending", "0/1", 0, null,
+                Optional.of("pod pytorch-test-master-0 is unschedulable: 0/4 nodes are available")));
+        clock.advance(Duration.ofSeconds(30));
+
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).asString()
+                .startsWith("pod pytorch-test-master-0 is unschedulable: 0/4 nodes are available for 30s");
+    }
+
+    @Test
+    void aPodOnANotReadyNodeIsUnhealthy() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+        mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-master-0", "pytorch-test", "Running", "1/1", 0, "node-1", Optional.empty()));
+        mirror.nodeObserved("gpu-a", "node-1", false);
+        clock.advance(Duration.ofSeconds(31));
+
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).asString()
+                .startsWith("pod pytorch-test-master-0 is on node node-1, which is NotReady");
+    }
+
+    @Test
+    void graciouslyKeepsTheOldCopyUntilTheNewOneRuns() {
+        Optional<FailoverPolicy> gracious = Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.GRACIOUSLY));
+        mirror.copyObserved(copy("gpu-a", 0, gracious, status("Created", "Running")));
+        mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(31));
+
+        MirrorDecisions failedOver = mirror.tick();
+        MirrorDecisions newCreated = mirror.copyObserved(copy("gpu-b", 1, gracious, status("Created")));
+        MirrorDecisions newRunning = mirror.copyObserved(copy("gpu-b", 1, gracious, status("Created", "Running")));
+
+        assertThat(events(failedOver, FailoverTriggered.class)).hasSize(1);
+        assertThat(failedOver.purges()).isEmpty();
+        assertThat(newCreated.purges()).isEmpty();
+        assertThat(newRunning.purges()).singleElement().satisfies(purge -> {
+            assertThat(purge.cluster()).isEqualTo("gpu-a");
+            assertThat(purge.reason()).isEqualTo("the job runs again on gpu-b");
+        });
+        assertThat(newRunning.statuses()).singleElement().extracting(MirrorDecisions.FleetStatus::cluster).isEqualTo("gpu-b");
+    }
+
+    @Test
+    void neverLeavesTheJobWhereItIsAndReportsItsTroubleOnce() {
+        mirror.copyObserved(copy("gpu-a", 0, Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.NEVER)), status("Created", "Running")));
+        mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-master-0", "pytorch-test", "Running", "0/1", 6, "node-1",
+                Optional.of("pod pytorch-test-master-0 is crash-looping (container pytorch, 6 restarts)")));
+        clock.advance(Duration.ofMinutes(2));
+        MirrorDecisions later = mirror.tick();
+
+        assertThat(events(later, FailoverTriggered.class)).isEmpty();
+        assertThat(later.purges()).isEmpty();
+        assertThat(mirror.pods()).hasSize(1);
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(mirror.tick().isEmpty()).isTrue();
+    }
+
+    @Test
+    void anOlderPlacementsCopyIsPurgedWhenItComesBack() {
+        // The member was unreachable when the job failed over; after a restart, status sync sees both copies.
+        mirror.copyObserved(copy("gpu-b", 1, SEED_FAILOVER, status("Created", "Running")));
+        MirrorDecisions back = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        assertThat(back.purges()).singleElement().satisfies(purge -> {
+            assertThat(purge.cluster()).isEqualTo("gpu-a");
+            assertThat(purge.reason()).isEqualTo("the job was placed again, on gpu-b");
+        });
+        assertThat(back.statuses()).as("the fleet shows the newest placement only").isEmpty();
+    }
+
+    @Test
+    void aDeletedJobHasEveryCopyPurged() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        MirrorDecisions deleted = mirror.handle(JobEvent.create("/test", JOB, clock.instant(), new JobDeleted("deleted from the fleet API")));
+        MirrorDecisions gone = mirror.copyGone("gpu-a", JOB.uid());
+
+        assertThat(deleted.purges()).singleElement().extracting(Purge::reason).isEqualTo("the fleet job was deleted");
+        assertThat(gone.isEmpty()).isTrue();
+        assertThat(mirror.copies()).isEmpty();
+    }
+
+    @Test
+    void aSucceededJobIsFinishedOnce() {
+        MirrorDecisions succeeded = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running", "Succeeded")));
+        MirrorDecisions again = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running", "Succeeded")));
+
+        assertThat(events(succeeded, JobFinished.class)).singleElement().satisfies(finished -> {
+            assertThat(finished.outcome()).isEqualTo("Succeeded");
+            assertThat(finished.cluster()).isEqualTo("gpu-a");
+        });
+        assertThat(again.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aFailedJobWithoutFailoverIsFinishedAtOnceAndWithFailoverIsMovedAfterTheToleration() {
+        JobMirror other = new JobMirror(new MirrorSettings(3, Duration.ofSeconds(10)), clock);
+        assertThat(events(other.copyObserved(copy("gpu-a", 0, Optional.empty(), status("Created", "Failed"))), JobFinished.class))
+                .singleElement().extracting(JobFinished::outcome).isEqualTo("Failed");
+
+        assertThat(events(mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Failed"))), JobFinished.class)).isEmpty();
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).asString()
+                .startsWith("the job failed on gpu-a: PyTorchJob pytorch-test is failed.");
+    }
+
+    @Test
+    void aJobThatFailedOverTheMostTimesAllowedFinishesFailed() {
+        MirrorDecisions third = mirror.copyObserved(copy("gpu-c", 3, SEED_FAILOVER, status("Created", "Failed")));
+
+        assertThat(events(third, JobFinished.class)).singleElement().satisfies(finished -> {
+            assertThat(finished.outcome()).isEqualTo("Failed");
+            assertThat(finished.message()).endsWith("(failed over 3 times, the most 3 allowed)");
+        });
+    }
+
+    @Test
+    void repeatedObservationsYieldTheSameEventIds() {
+        JobMirror first = new JobMirror(new MirrorSettings(3, Duration.ofSeconds(10)), clock);
+        JobMirror restarted = new JobMirror(new MirrorSettings(3, Duration.ofSeconds(10)), clock);
+        MemberCopy running = copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running"));
+
+        assertThat(first.copyObserved(running).events()).extracting(JobEvent::id)
+                .isEqualTo(restarted.copyObserved(running).events().stream().map(JobEvent::id).toList());
+    }
+}
