@@ -39,13 +39,10 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.VersionInfo;
-import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
@@ -186,17 +183,10 @@ public final class SimulatedCluster implements AutoCloseable {
      * as on a real cluster without them.
      */
     private void registerCustomResources() {
-        client.apiextensions().v1().customResourceDefinitions().resource(withStatus(PyTorchJob.class)).create();
+        CustomResources.register(client, PyTorchJob.class);
         if (spec.supportsReservation()) {
-            client.apiextensions().v1().customResourceDefinitions().resource(withStatus(Reservation.class)).create();
+            CustomResources.register(client, Reservation.class);
         }
-    }
-
-    private static CustomResourceDefinition withStatus(Class<? extends CustomResource<?, ?>> type) {
-        return CustomResourceDefinitionContext.v1CRDFromCustomResourceType(type)
-                .editSpec().editFirstVersion()
-                .withNewSubresources().withNewStatus().endStatus().endSubresources()
-                .endVersion().endSpec().build();
     }
 
     /**

@@ -2,9 +2,11 @@ package dev.muster.simulator.training;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -101,6 +103,27 @@ public final class TrainingOperator implements AutoCloseable {
                 LOG.log(System.Logger.Level.WARNING, cluster + ": reconciling " + job.getMetadata().getName() + " failed; retried on the next change", e);
             }
         }
+        collectOrphans();
+    }
+
+    /** Like the API server's garbage collector: pods whose job was deleted go with it, by their owner reference. */
+    private void collectOrphans() {
+        Set<String> live = new HashSet<>();
+        jobs.getStore().list().forEach(job -> live.add(job.getMetadata().getUid()));
+        for (Pod pod : pods.getStore().list()) {
+            boolean orphan = pod.getMetadata().getOwnerReferences().stream()
+                    .anyMatch(owner -> PyTorchJob.KIND.equals(owner.getKind()) && !live.contains(owner.getUid()));
+            if (orphan && pod.getMetadata().getDeletionTimestamp() == null) {
+                try {
+                    client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                } catch (RuntimeException e) {
+                    if (work.isShutdown()) {
+                        return;
+                    }
+                    LOG.log(System.Logger.Level.WARNING, cluster + ": deleting orphan pod " + pod.getMetadata().getName() + " failed", e);
+                }
+            }
+        }
     }
 
     private void reconcile(PyTorchJob job) {
@@ -148,7 +171,7 @@ public final class TrainingOperator implements AutoCloseable {
 
     /** Like the real operator, pods that went away (deleted, evicted) while the job runs are made again. */
     private void recreateMissing(PyTorchJob job, List<Pod> existing) {
-        java.util.Set<String> present = new java.util.HashSet<>();
+        Set<String> present = new HashSet<>();
         existing.forEach(pod -> present.add(pod.getMetadata().getName()));
         desiredPods(job).stream().filter(pod -> !present.contains(pod.getMetadata().getName())).forEach(pod -> {
             create(pod);

@@ -54,7 +54,7 @@ class EventSerdeTest {
                 JobBound.of("cluster-a", null, Map.of(ReplicaType.WORKER, 2, ReplicaType.MASTER, 1)),
                 new MemberStatusChanged("cluster-a", "Running", "JobRunning", "all pods running",
                         new PyTorchJobStatus(List.of(new JobCondition("Running", "True", "JobRunning", "", null, null)), null, null, null, null, null)),
-                new FailoverTriggered("cluster-a", "MemberUnreachable", "Immediately"),
+                new FailoverTriggered("cluster-a", "MemberUnreachable", "member cluster-a is unreachable for 31s (toleration 30s)", "Immediately"),
                 new JobFinished("cluster-a", "Succeeded", "job completed"),
                 new JobPreempted("b/guaranteed", "preempted to return borrowed capacity"),
                 new JobGivenBack("fits on no member cluster for 10m"));

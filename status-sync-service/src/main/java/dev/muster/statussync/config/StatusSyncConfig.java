@@ -24,6 +24,28 @@ public interface StatusSyncConfig {
     @WithDefault("10m")
     Duration resync();
 
+    /** How often tolerations are checked and unconfirmed purges asked again. Default 1s. */
+    @WithDefault("1s")
+    Duration tickInterval();
+
+    /** How jobs that cannot run where they are placed are moved. */
+    Failover failover();
+
+    /** How jobs are failed over. */
+    interface Failover {
+
+        /**
+         * A job placed this many times over (failed over this often) that fails again is finished as Failed
+         * rather than moved again, so a job that fails everywhere does not circle the fleet. Default 3.
+         */
+        @WithDefault("3")
+        int maxFailovers();
+
+        /** How long to wait for a member to confirm the deletion of a copy before asking again. Default 10s. */
+        @WithDefault("10s")
+        Duration purgeRetry();
+    }
+
     /** How to reach one member cluster. */
     interface Member {
 

@@ -11,8 +11,6 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
@@ -21,19 +19,27 @@ import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.statussync.core.inventory.InventoryReporter;
+import dev.muster.statussync.core.mirror.MemberCopy;
+import dev.muster.statussync.core.mirror.MemberPod;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /**
- * Watches one member cluster: its nodes, pods and (where the member serves them) reservations through
- * informers, and its API's reachability by a periodic probe, reporting each real change through
- * {@link InventoryReporter}. Informers reconnect and re-list by themselves after a watch gap.
+ * Watches one member cluster: its nodes, pods, PyTorchJobs and (where the member serves them) reservations
+ * through informers, and its API's reachability by a periodic probe. Inventory changes go to placement through
+ * {@link InventoryReporter} (only real changes); jobs, their pods, node readiness and reachability go to the
+ * job mirror. Informers reconnect and re-list by themselves after a watch gap.
  */
 final class MemberWatch implements AutoCloseable {
 
@@ -45,19 +51,22 @@ final class MemberWatch implements AutoCloseable {
     private final String cluster;
     private final KubernetesClient client;
     private final InventoryReporter reporter;
-    private final Consumer<MemberEventData> publish;
+    private final MemberObserver observer;
     private final Map<String, String> configuredLabels;
     private final Clock clock;
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private volatile SharedIndexInformer<PyTorchJob> jobs;
+    private volatile SharedIndexInformer<Pod> pods;
     private ScheduledFuture<?> probe;
     private volatile boolean reservationSupported;
+    private volatile boolean reachable;
     private volatile Instant lastSeenHealthy;
 
-    MemberWatch(String cluster, KubernetesClient client, Consumer<MemberEventData> publish, Map<String, String> configuredLabels, Clock clock) {
+    MemberWatch(String cluster, KubernetesClient client, MemberObserver observer, Map<String, String> configuredLabels, Clock clock) {
         this.cluster = cluster;
         this.client = client;
         this.reporter = new InventoryReporter(cluster);
-        this.publish = publish;
+        this.observer = observer;
         this.configuredLabels = Map.copyOf(configuredLabels);
         this.clock = clock;
     }
@@ -65,36 +74,87 @@ final class MemberWatch implements AutoCloseable {
     /** Probes the member now and every {@code interval}, and starts the informers. */
     void start(ScheduledExecutorService probes, Duration interval, Duration resync) {
         probeNow();
-        informers.add(inform(client.nodes().runnableInformer(resync.toMillis()), NodeSnapshot::of, reporter::node,
-                node -> reporter.nodeGone(node.getMetadata().getName())));
-        informers.add(inform(client.pods().inAnyNamespace().runnableInformer(resync.toMillis()), PodSnapshot::of, reporter::pod,
-                pod -> reporter.podGone(pod.getMetadata().getNamespace(), pod.getMetadata().getName())));
+        informers.add(inform(client.nodes().runnableInformer(resync.toMillis()), new Handler<>() {
+            @Override
+            void observed(Node node) {
+                NodeSnapshot snapshot = NodeSnapshot.of(node);
+                reporter.node(snapshot).ifPresent(observer::inventory);
+                observer.mirror(mirror -> mirror.nodeObserved(cluster, snapshot.name(), snapshot.ready()));
+            }
+
+            @Override
+            void gone(Node node) {
+                reporter.nodeGone(node.getMetadata().getName()).ifPresent(observer::inventory);
+                observer.mirror(mirror -> mirror.nodeGone(cluster, node.getMetadata().getName()));
+            }
+        }));
+        pods = inform(client.pods().inAnyNamespace().runnableInformer(resync.toMillis()), new Handler<>() {
+            @Override
+            void observed(Pod pod) {
+                reporter.pod(PodSnapshot.of(pod)).ifPresent(observer::inventory);
+                MemberPod.of(cluster, pod).ifPresent(memberPod -> observer.mirror(mirror -> mirror.podObserved(memberPod)));
+            }
+
+            @Override
+            void gone(Pod pod) {
+                reporter.podGone(pod.getMetadata().getNamespace(), pod.getMetadata().getName()).ifPresent(observer::inventory);
+                observer.mirror(mirror -> mirror.podGone(cluster, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+            }
+        });
+        informers.add(pods);
+        jobs = inform(client.resources(PyTorchJob.class).inAnyNamespace().runnableInformer(resync.toMillis()), new Handler<>() {
+            @Override
+            void observed(PyTorchJob job) {
+                MemberCopy.of(cluster, job).ifPresent(copy -> observer.mirror(mirror -> mirror.copyObserved(copy)));
+            }
+
+            @Override
+            void gone(PyTorchJob job) {
+                MemberJobs.fleetUid(job).ifPresent(uid -> observer.mirror(mirror -> mirror.copyGone(cluster, uid)));
+            }
+        });
+        informers.add(jobs);
         if (reservationSupported) {
-            informers.add(inform(client.resources(Reservation.class).runnableInformer(resync.toMillis()), ReservationSnapshot::of,
-                    reporter::reservation, reservation -> reporter.reservationGone(reservation.getMetadata().getName())));
+            informers.add(inform(client.resources(Reservation.class).runnableInformer(resync.toMillis()), new Handler<>() {
+                @Override
+                void observed(Reservation reservation) {
+                    reporter.reservation(ReservationSnapshot.of(reservation)).ifPresent(observer::inventory);
+                }
+
+                @Override
+                void gone(Reservation reservation) {
+                    reporter.reservationGone(reservation.getMetadata().getName()).ifPresent(observer::inventory);
+                }
+            }));
         }
         probe = probes.scheduleWithFixedDelay(this::probeNow, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private <T extends HasMetadata, S> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer, Function<T, S> snapshot,
-                                                                     Function<S, Optional<MemberEventData>> observed,
-                                                                     Function<T, Optional<MemberEventData>> gone) {
-        informer.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(T object) {
-                observed.apply(snapshot.apply(object)).ifPresent(publish);
-            }
+    /** What to do with an object an informer reports; a resync's unchanged objects are observed again and filtered downstream. */
+    private abstract static class Handler<T> implements ResourceEventHandler<T> {
 
-            @Override
-            public void onUpdate(T old, T object) {
-                observed.apply(snapshot.apply(object)).ifPresent(publish);
-            }
+        abstract void observed(T object);
 
-            @Override
-            public void onDelete(T object, boolean finalStateUnknown) {
-                gone.apply(object).ifPresent(publish);
-            }
-        });
+        abstract void gone(T object);
+
+        @Override
+        public void onAdd(T object) {
+            observed(object);
+        }
+
+        @Override
+        public void onUpdate(T old, T object) {
+            observed(object);
+        }
+
+        @Override
+        public void onDelete(T object, boolean finalStateUnknown) {
+            gone(object);
+        }
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer, Handler<T> handler) {
+        informer.addEventHandler(handler);
         informer.start();
         return informer;
     }
@@ -113,23 +173,60 @@ final class MemberWatch implements AutoCloseable {
                 reservationSupported = servesReservations();
             }
             lastSeenHealthy = clock.instant();
-            reporter.member(new MemberSnapshot(cluster, true, reservationSupported, labels, lastSeenHealthy)).ifPresent(this::publishMember);
+            reachable(true, new MemberSnapshot(cluster, true, reservationSupported, labels, lastSeenHealthy));
         } catch (KubernetesClientException e) {
-            reporter.member(new MemberSnapshot(cluster, false, reservationSupported, configuredLabels, lastSeenHealthy)).ifPresent(this::publishMember);
+            reachable(false, new MemberSnapshot(cluster, false, reservationSupported, configuredLabels, lastSeenHealthy));
         } catch (RuntimeException e) {
             LOG.warnf(e, "%s: probing the member failed", cluster);
         }
     }
 
-    private void publishMember(MemberEventData member) {
-        LOG.infof("member %s: %s", cluster, member.summary());
-        publish.accept(member);
+    private void reachable(boolean isReachable, MemberSnapshot snapshot) {
+        reachable = isReachable;
+        reporter.member(snapshot).ifPresent(member -> {
+            LOG.infof("member %s: %s", cluster, member.summary());
+            observer.inventory(member);
+        });
+        observer.mirror(mirror -> mirror.memberObserved(cluster, isReachable));
+    }
+
+    /** Whether the member's API answered the latest probe. */
+    boolean reachable() {
+        return reachable;
+    }
+
+    /** When the member's API last answered, or null if it never did. */
+    Instant lastSeenHealthy() {
+        return lastSeenHealthy;
+    }
+
+    KubernetesClient client() {
+        return client;
+    }
+
+    String cluster() {
+        return cluster;
+    }
+
+    /** The PyTorchJobs on the member as last observed (the member's own jobs too). */
+    List<PyTorchJob> jobs() {
+        return jobs == null ? List.of() : jobs.getStore().list();
+    }
+
+    /** The pods on the member as last observed. */
+    List<Pod> pods() {
+        return pods == null ? List.of() : pods.getStore().list();
+    }
+
+    /** The member's copy of a job, as last observed. */
+    Optional<PyTorchJob> job(String namespace, String name) {
+        return jobs == null ? Optional.empty() : Optional.ofNullable(jobs.getStore().getByKey(namespace + "/" + name));
     }
 
     /** Whether the member serves koordinator's Reservation API: a list answers rather than 404. */
     private boolean servesReservations() {
         try {
-            client.resources(Reservation.class).list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(1L).build());
+            client.resources(Reservation.class).list(new ListOptionsBuilder().withLimit(1L).build());
             return true;
         } catch (KubernetesClientException e) {
             if (e.getCode() == 404) {
@@ -144,7 +241,7 @@ final class MemberWatch implements AutoCloseable {
         if (probe != null) {
             probe.cancel(false);
         }
+        // The client belongs to MemberClients, which closes it.
         informers.forEach(SharedIndexInformer::close);
-        client.close();
     }
 }

@@ -1,13 +1,13 @@
 package dev.muster.statussync.kubernetes;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -21,33 +21,43 @@ import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.Topics;
-import dev.muster.model.member.MemberKubeconfig;
+import dev.muster.model.job.PyTorchJob;
 import dev.muster.statussync.config.StatusSyncConfig;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import dev.muster.statussync.core.mirror.JobMirror;
+import dev.muster.statussync.core.mirror.MirrorDecisions;
+import dev.muster.statussync.kafka.MirrorEngine;
+import dev.muster.statussync.kafka.StatusSyncMetrics;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
 /**
- * Watches every configured member cluster and reports what it observes to {@link Topics#INVENTORY}, keyed by
- * cluster so that one member's reports stay in order.
+ * Watches every configured member cluster: reports its inventory to {@link Topics#INVENTORY}, keyed by cluster
+ * so that one member's reports stay in order, and its jobs, pods, nodes and reachability to the job mirror.
+ * Also answers what is on each member now, for the per-member views.
  */
 @ApplicationScoped
 public class MemberWatches {
 
-    public static final String SOURCE = "/muster/status-sync-service";
+    public static final String SOURCE = JobMirror.SOURCE;
     private static final Logger LOG = Logger.getLogger(MemberWatches.class);
 
     private final StatusSyncConfig config;
+    private final MemberClients clients;
+    private final MirrorEngine engine;
+    private final StatusSyncMetrics metrics;
     private final Emitter<byte[]> inventory;
     private final Clock clock = Clock.systemUTC();
-    private final List<MemberWatch> watches = new ArrayList<>();
+    private final Map<String, MemberWatch> watches = new TreeMap<>();
     private ScheduledExecutorService probes;
 
-    MemberWatches(StatusSyncConfig config, @Channel("inventory") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
+    MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorEngine engine, StatusSyncMetrics metrics,
+                  @Channel("inventory") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
         this.config = config;
+        this.clients = clients;
+        this.engine = engine;
+        this.metrics = metrics;
         this.inventory = inventory;
     }
 
@@ -61,23 +71,57 @@ public class MemberWatches {
             thread.setDaemon(true);
             return thread;
         });
+        MemberObserver observer = new MemberObserver() {
+            @Override
+            public void inventory(MemberEventData data) {
+                publish(data);
+            }
+
+            @Override
+            public void mirror(Function<JobMirror, MirrorDecisions> observation) {
+                engine.observe(observation);
+            }
+        };
         config.members().forEach((cluster, member) -> {
-            MemberWatch watch = new MemberWatch(cluster, client(cluster, member), this::publish, member.labels(), clock);
+            MemberWatch watch = new MemberWatch(cluster, clients.client(cluster).orElseThrow(), observer, member.labels(), clock);
             watch.start(probes, config.healthInterval(), config.resync());
-            watches.add(watch);
+            metrics.observeMember(cluster, watch::reachable, watch::lastSeenHealthy);
+            synchronized (watches) {
+                watches.put(cluster, watch);
+            }
             LOG.infof("watching member %s (kubeconfig %s)", cluster, member.kubeconfig());
         });
     }
 
-    private io.fabric8.kubernetes.client.KubernetesClient client(String cluster, StatusSyncConfig.Member member) {
-        try {
-            Config kubeconfig = MemberKubeconfig.read(Path.of(member.kubeconfig()));
-            // A member that does not answer must not hold the probe up: fail fast, the next probe tries again.
-            Config config = new ConfigBuilder(kubeconfig).withRequestTimeout(5_000).withConnectionTimeout(3_000)
-                    .withRequestRetryBackoffLimit(0).build();
-            return new KubernetesClientBuilder().withConfig(config).build();
-        } catch (IOException e) {
-            throw new UncheckedIOException("member " + cluster + ": cannot read kubeconfig " + member.kubeconfig(), e);
+    /** The PyTorchJobs on each watched member now, by cluster. */
+    public Map<String, List<PyTorchJob>> jobs() {
+        Map<String, List<PyTorchJob>> jobs = new TreeMap<>();
+        synchronized (watches) {
+            watches.forEach((cluster, watch) -> jobs.put(cluster, watch.jobs()));
+        }
+        return jobs;
+    }
+
+    /** The pods on each watched member now, by cluster. */
+    public Map<String, List<Pod>> pods() {
+        Map<String, List<Pod>> pods = new TreeMap<>();
+        synchronized (watches) {
+            watches.forEach((cluster, watch) -> pods.put(cluster, watch.pods()));
+        }
+        return pods;
+    }
+
+    /** One member's copy of a job, as last observed; empty for an unknown cluster or job. */
+    public Optional<PyTorchJob> job(String cluster, String namespace, String name) {
+        synchronized (watches) {
+            return Optional.ofNullable(watches.get(cluster)).flatMap(watch -> watch.job(namespace, name));
+        }
+    }
+
+    /** Whether this cluster is watched. */
+    public boolean watches(String cluster) {
+        synchronized (watches) {
+            return watches.containsKey(cluster);
         }
     }
 
@@ -87,7 +131,9 @@ public class MemberWatches {
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
-        watches.forEach(MemberWatch::close);
+        synchronized (watches) {
+            watches.values().forEach(MemberWatch::close);
+        }
         if (probes != null) {
             probes.shutdownNow();
         }

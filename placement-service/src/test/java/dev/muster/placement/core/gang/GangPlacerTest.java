@@ -9,6 +9,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
@@ -303,7 +304,7 @@ class GangPlacerTest {
         String other = first.equals("cluster-b") ? "cluster-c" : "cluster-b";
 
         Decisions moved = placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
-                new dev.muster.model.event.FailoverTriggered(first, "member unreachable for 30s", "Immediately")));
+                new FailoverTriggered(first, "MemberUnreachable", "member unreachable for 31s", "Immediately")));
 
         assertThat(moved.events()).singleElement().satisfies(event -> {
             assertThat(event.data()).isEqualTo(new PlacementAttempted(other, null));
@@ -318,7 +319,7 @@ class GangPlacerTest {
         member(next, "cluster-b", false, 2, "4");
         member(next, "cluster-c", false, 2, "4");
         Decisions stuck = next.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
-                new dev.muster.model.event.FailoverTriggered(other, "pods unschedulable", "Immediately")));
+                new FailoverTriggered(other, "PodUnschedulable", "pods unschedulable for 31s", "Immediately")));
         assertThat(stuck.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(PlacementFailed.class, failed ->
                 assertThat(failed.clusterReasons().get(first)).startsWith("excluded after a failover of this job until"));
     }

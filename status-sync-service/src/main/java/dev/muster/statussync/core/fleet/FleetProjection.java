@@ -121,9 +121,8 @@ public final class FleetProjection {
             unit(jobEvent, "Succeeded".equals(finished.outcome()) ? "Succeed" : "Failed", finished.summary()).ifPresent(writes::add);
             forget(uid);
         } else if (jobEvent.data() instanceof JobDeleted) {
-            if (units.containsKey(uid)) {
-                writes.add(new DeleteQueueUnit(job));
-            }
+            // Also the unit of a job that finished (kept as its record) or was queued before a restart.
+            writes.add(new DeleteQueueUnit(job));
             forget(uid);
         }
         return writes;

@@ -8,6 +8,7 @@ import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.statussync.core.mirror.JobMirror;
 
 /**
  * Follows bound jobs onto their member clusters. A job bound to a cluster this service has no access to
@@ -16,7 +17,7 @@ import dev.muster.model.event.MemberStatusChanged;
  */
 public final class MemberStatusTracker {
 
-    public static final String SOURCE = "/muster/status-sync-service";
+    public static final String SOURCE = JobMirror.SOURCE;
     public static final String UNKNOWN = "Unknown";
     public static final String MEMBER_NOT_CONFIGURED = "MemberNotConfigured";
 

@@ -12,23 +12,33 @@ import java.util.Set;
  */
 final class Health {
 
+    /**
+     * Why a copy cannot run.
+     *
+     * @param reason  a one-word cause, as {@code FailoverTriggered} carries it
+     * @param message the same for a person
+     */
+    record Problem(String reason, String message) {
+    }
+
     private Health() {
     }
 
     /** Why the copy cannot run, or empty when it can. */
-    static Optional<String> problem(MemberCopy copy, Collection<MemberPod> pods, boolean memberReachable, Set<String> notReadyNodes) {
+    static Optional<Problem> problem(MemberCopy copy, Collection<MemberPod> pods, boolean memberReachable, Set<String> notReadyNodes) {
         if (!memberReachable) {
-            return Optional.of("member " + copy.cluster() + " is unreachable");
+            return Optional.of(new Problem("MemberUnreachable", "member " + copy.cluster() + " is unreachable"));
         }
         if ("Failed".equals(copy.state())) {
-            return Optional.of("the job failed on " + copy.cluster() + copy.condition().map(condition -> ": " + condition.message()).orElse(""));
+            return Optional.of(new Problem("JobFailed", "the job failed on " + copy.cluster()
+                    + copy.condition().map(condition -> ": " + condition.message()).orElse("")));
         }
         if (copy.status().isFinished()) {
             return Optional.empty();
         }
         for (MemberPod pod : pods) {
             if (pod.node() != null && notReadyNodes.contains(pod.node()) && !"Succeeded".equals(pod.phase())) {
-                return Optional.of("pod " + pod.name() + " is on node " + pod.node() + ", which is NotReady");
+                return Optional.of(new Problem("NodeNotReady", "pod " + pod.name() + " is on node " + pod.node() + ", which is NotReady"));
             }
             if (pod.problem().isPresent()) {
                 return pod.problem();

@@ -62,7 +62,6 @@ public final class JobMirror {
         MemberCopy copy;
         Instant observedAt;
         Instant unhealthySince;
-        String problem;
         boolean departed;
         boolean problemReported;
         String reportedState;
@@ -116,7 +115,18 @@ public final class JobMirror {
     /** Whether a member's API answers. */
     public MirrorDecisions memberObserved(String cluster, boolean isReachable) {
         Boolean previous = reachable.put(cluster, isReachable);
-        return Objects.equals(previous, isReachable) ? MirrorDecisions.none() : evaluateCluster(cluster);
+        if (Objects.equals(previous, isReachable)) {
+            return MirrorDecisions.none();
+        }
+        if (isReachable) {
+            // Purges the member could not take while away are asked for again as soon as it is back.
+            copies.forEach((key, tracked) -> {
+                if (key.cluster().equals(cluster)) {
+                    tracked.purgeAskedAt = null;
+                }
+            });
+        }
+        return evaluateCluster(cluster);
     }
 
     /** A node's readiness on a member. */
@@ -268,17 +278,15 @@ public final class JobMirror {
         MemberCopy copy = tracked.copy;
         Collection<MemberPod> ofCopy = pods.getOrDefault(copy.cluster(), Map.of()).values().stream()
                 .filter(pod -> pod.namespace().equals(copy.job().namespace()) && pod.job().equals(copy.job().name())).toList();
-        Optional<String> problem = Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
+        Optional<Health.Problem> problem = Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
         if (problem.isEmpty()) {
             tracked.unhealthySince = null;
-            tracked.problem = null;
             tracked.problemReported = false;
             return MirrorDecisions.none();
         }
         if (tracked.unhealthySince == null) {
             tracked.unhealthySince = now;
         }
-        tracked.problem = problem.get();
         Duration unhealthyFor = Duration.between(tracked.unhealthySince, now);
         if (failover.isEmpty()) {
             if (tracked.problemReported) {
@@ -289,16 +297,16 @@ public final class JobMirror {
                     : copy.failover().get().purgeMode() == PurgeMode.NEVER ? "its purge mode is Never"
                     : "it failed over " + copy.generation() + " times, the most allowed";
             return events(JobEvent.observed(SOURCE, copy.job(), now, new MemberStatusChanged(copy.cluster(), copy.state(), "Unhealthy",
-                    problem.get() + "; it stays where it is: " + why, null), copy.copyUid() + "|unhealthy|" + tracked.unhealthySince));
+                    problem.get().message() + "; it stays where it is: " + why, null), copy.copyUid() + "|unhealthy|" + tracked.unhealthySince));
         }
         if (unhealthyFor.compareTo(failover.get().toleration()) < 0) {
             return MirrorDecisions.none();
         }
         tracked.departed = true;
-        String reason = problem.get() + " for " + GoDurations.format(unhealthyFor.withNanos(0)) + ", longer than the toleration of "
-                + GoDurations.format(failover.get().toleration());
+        String message = problem.get().message() + " for " + GoDurations.format(unhealthyFor.withNanos(0)) + " (toleration "
+                + GoDurations.format(failover.get().toleration()) + ")";
         MirrorDecisions decisions = events(JobEvent.observed(SOURCE, copy.job(), now,
-                new FailoverTriggered(copy.cluster(), reason, failover.get().purgeMode().value()), copy.copyUid() + "|failover"));
+                new FailoverTriggered(copy.cluster(), problem.get().reason(), message, failover.get().purgeMode().value()), copy.copyUid() + "|failover"));
         if (failover.get().purgeMode() == PurgeMode.IMMEDIATELY) {
             decisions = decisions.and(purge(tracked, now, "the job failed over"));
         }
@@ -311,7 +319,9 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         tracked.purgeAskedAt = now;
-        return new MirrorDecisions(List.of(), List.of(), List.of(new Purge(tracked.copy.cluster(), tracked.copy.job(), tracked.copy.copyUid(), reason)));
+        boolean jobDeleted = deleted.contains(tracked.copy.job().uid());
+        return new MirrorDecisions(List.of(), List.of(), List.of(new Purge(tracked.copy.cluster(), tracked.copy.job(), tracked.copy.copyUid(), reason,
+                jobDeleted)));
     }
 
     private static MirrorDecisions events(JobEvent event) {

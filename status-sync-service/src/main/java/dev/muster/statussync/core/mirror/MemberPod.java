@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.api.model.PodCondition;
  * @param problem  why it cannot run, when it cannot: unschedulable, or a container crash-looping
  */
 public record MemberPod(String cluster, String namespace, String name, String job, String phase, String ready, int restarts,
-                        String node, Optional<String> problem) {
+                        String node, Optional<Health.Problem> problem) {
 
     /** The pod, when it belongs to a training job; empty otherwise. */
     public static Optional<MemberPod> of(String cluster, Pod pod) {
@@ -34,20 +34,21 @@ public record MemberPod(String cluster, String namespace, String name, String jo
                 ready + "/" + total, restarts, pod.getSpec() == null ? null : pod.getSpec().getNodeName(), problem(pod, phase, containers)));
     }
 
-    private static Optional<String> problem(Pod pod, String phase, List<ContainerStatus> containers) {
+    private static Optional<Health.Problem> problem(Pod pod, String phase, List<ContainerStatus> containers) {
         if ("Pending".equals(phase) && pod.getStatus() != null && pod.getStatus().getConditions() != null) {
             for (PodCondition condition : pod.getStatus().getConditions()) {
                 if ("PodScheduled".equals(condition.getType()) && "False".equals(condition.getStatus())
                         && "Unschedulable".equals(condition.getReason())) {
-                    return Optional.of("pod " + pod.getMetadata().getName() + " is unschedulable: " + condition.getMessage());
+                    return Optional.of(new Health.Problem("PodUnschedulable",
+                            "pod " + pod.getMetadata().getName() + " is unschedulable: " + condition.getMessage()));
                 }
             }
         }
         for (ContainerStatus container : containers) {
             if (container.getState() != null && container.getState().getWaiting() != null
                     && "CrashLoopBackOff".equals(container.getState().getWaiting().getReason())) {
-                return Optional.of("pod " + pod.getMetadata().getName() + " is crash-looping (container " + container.getName() + ", "
-                        + container.getRestartCount() + " restarts)");
+                return Optional.of(new Health.Problem("PodCrashLooping", "pod " + pod.getMetadata().getName() + " is crash-looping (container "
+                        + container.getName() + ", " + container.getRestartCount() + " restarts)"));
             }
         }
         return Optional.empty();

@@ -27,8 +27,13 @@ public record MirrorDecisions(List<JobEvent> events, List<FleetStatus> statuses,
     public record FleetStatus(JobRef job, String cluster, PyTorchJobStatus status, Instant observedAt) {
     }
 
-    /** Delete a member copy of a fleet job and the reservations made for it on that member; gone ones are fine. */
-    public record Purge(String cluster, JobRef job, String copyUid, String reason) {
+    /**
+     * Delete a member copy of a fleet job and the reservations made for it on that member; gone ones are fine.
+     *
+     * @param copyUid    the copy to delete: a newer copy of the job on the same member is left alone
+     * @param jobDeleted the fleet job is gone: every reservation made for it on the member goes too
+     */
+    public record Purge(String cluster, JobRef job, String copyUid, String reason, boolean jobDeleted) {
     }
 
     public static MirrorDecisions none() {

@@ -84,7 +84,8 @@ class JobMirrorTest {
         assertThat(events(failedOver, FailoverTriggered.class)).singleElement().satisfies(failover -> {
             assertThat(failover.fromCluster()).isEqualTo("gpu-a");
             assertThat(failover.purgeMode()).isEqualTo("Immediately");
-            assertThat(failover.reason()).isEqualTo("member gpu-a is unreachable for 31s, longer than the toleration of 30s");
+            assertThat(failover.reason()).isEqualTo("MemberUnreachable");
+            assertThat(failover.message()).isEqualTo("member gpu-a is unreachable for 31s (toleration 30s)");
         });
         assertThat(failedOver.purges()).singleElement().extracting(Purge::cluster).isEqualTo("gpu-a");
         assertThat(after.isEmpty()).as("one failover, and the purge asked again only after the retry interval").isTrue();
@@ -127,11 +128,11 @@ class JobMirrorTest {
     void anUnschedulablePodFailsTheJobOverAfterTheToleration() {
         mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created")));
         mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-master-0", "pytorch-test", "Pending", "0/1", 0, null,
-                Optional.of("pod pytorch-test-master-0 is unschedulable: 0/4 nodes are available")));
+                Optional.of(new Health.Problem("PodUnschedulable", "pod pytorch-test-master-0 is unschedulable: 0/4 nodes are available"))));
         clock.advance(Duration.ofSeconds(30));
 
-        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).asString()
-                .startsWith("pod pytorch-test-master-0 is unschedulable: 0/4 nodes are available for 30s");
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::message).asString()
+                .isEqualTo("pod pytorch-test-master-0 is unschedulable: 0/4 nodes are available for 30s (toleration 30s)");
     }
 
     @Test
@@ -141,7 +142,7 @@ class JobMirrorTest {
         mirror.nodeObserved("gpu-a", "node-1", false);
         clock.advance(Duration.ofSeconds(31));
 
-        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).asString()
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::message).asString()
                 .startsWith("pod pytorch-test-master-0 is on node node-1, which is NotReady");
     }
 
@@ -170,7 +171,7 @@ class JobMirrorTest {
     void neverLeavesTheJobWhereItIsAndReportsItsTroubleOnce() {
         mirror.copyObserved(copy("gpu-a", 0, Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.NEVER)), status("Created", "Running")));
         mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-master-0", "pytorch-test", "Running", "0/1", 6, "node-1",
-                Optional.of("pod pytorch-test-master-0 is crash-looping (container pytorch, 6 restarts)")));
+                Optional.of(new Health.Problem("PodCrashLooping", "pod pytorch-test-master-0 is crash-looping (container pytorch, 6 restarts)"))));
         clock.advance(Duration.ofMinutes(2));
         MirrorDecisions later = mirror.tick();
 
@@ -201,7 +202,10 @@ class JobMirrorTest {
         MirrorDecisions deleted = mirror.handle(JobEvent.create("/test", JOB, clock.instant(), new JobDeleted("deleted from the fleet API")));
         MirrorDecisions gone = mirror.copyGone("gpu-a", JOB.uid());
 
-        assertThat(deleted.purges()).singleElement().extracting(Purge::reason).isEqualTo("the fleet job was deleted");
+        assertThat(deleted.purges()).singleElement().satisfies(purge -> {
+            assertThat(purge.reason()).isEqualTo("the fleet job was deleted");
+            assertThat(purge.jobDeleted()).isTrue();
+        });
         assertThat(gone.isEmpty()).isTrue();
         assertThat(mirror.copies()).isEmpty();
     }
@@ -226,7 +230,7 @@ class JobMirrorTest {
 
         assertThat(events(mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Failed"))), JobFinished.class)).isEmpty();
         clock.advance(Duration.ofSeconds(30));
-        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).asString()
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::message).asString()
                 .startsWith("the job failed on gpu-a: PyTorchJob pytorch-test is failed.");
     }
 
@@ -248,5 +252,16 @@ class JobMirrorTest {
 
         assertThat(first.copyObserved(running).events()).extracting(JobEvent::id)
                 .isEqualTo(restarted.copyObserved(running).events().stream().map(JobEvent::id).toList());
+    }
+
+    @Test
+    void aPurgeTheMemberCouldNotTakeIsAskedAgainAsSoonAsItIsBack() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+        mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(mirror.tick().purges()).hasSize(1);
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(mirror.memberObserved("gpu-a", true).purges()).singleElement().extracting(Purge::reason).isEqualTo("the job failed over");
     }
 }

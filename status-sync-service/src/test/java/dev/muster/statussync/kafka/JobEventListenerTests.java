@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -27,20 +28,21 @@ import io.quarkus.test.junit.QuarkusTest;
 
 @QuarkusTest
 @WithTestResource(KafkaBrokerTestResource.class)
-class PlacementListenerTests extends ServiceHealthContract {
+class JobEventListenerTests extends ServiceHealthContract {
 
     @InjectKafkaBroker
     KafkaBroker broker;
 
-    @ConfigProperty(name = "mp.messaging.incoming.placements.topic")
-    String placementsTopic;
+    @ConfigProperty(name = "mp.messaging.incoming.job-events.topics")
+    List<String> jobEventTopics;
 
     @ConfigProperty(name = "mp.messaging.outgoing.member-status.topic")
     String memberStatusTopic;
 
     @Test
     void theChannelsUseTheSharedTopicNames() {
-        assertThat(placementsTopic).isEqualTo(Topics.PLACEMENTS);
+        assertThat(jobEventTopics).containsExactlyInAnyOrder(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS,
+                Topics.FLEET_CONFIG);
         assertThat(memberStatusTopic).isEqualTo(Topics.MEMBER_STATUS);
     }
 

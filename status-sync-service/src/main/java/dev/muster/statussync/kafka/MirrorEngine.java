@@ -1,0 +1,183 @@
+package dev.muster.statussync.kafka;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
+import org.jboss.logging.Logger;
+
+import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobCondition;
+import dev.muster.statussync.config.StatusSyncConfig;
+import dev.muster.statussync.core.fleet.FleetProjection;
+import dev.muster.statussync.core.fleet.FleetWrite;
+import dev.muster.statussync.core.member.MemberStatusTracker;
+import dev.muster.statussync.core.mirror.JobMirror;
+import dev.muster.statussync.core.mirror.MirrorDecisions;
+import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
+import dev.muster.statussync.core.mirror.MirrorSettings;
+import dev.muster.statussync.kubernetes.FleetWriter;
+import dev.muster.statussync.kubernetes.MemberPurger;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+
+/**
+ * Runs the status-sync core for the service: the {@link JobMirror} fed by member observations and clock ticks,
+ * and the {@link FleetProjection} fed by consumed events, one call at a time. Their events go to
+ * {@link Topics#MEMBER_STATUS}; their fleet and member writes run in order on one thread, so a later status
+ * never lands before an earlier one. A write that fails is logged; the next change or tick writes again.
+ */
+@ApplicationScoped
+public class MirrorEngine {
+
+    private static final Logger LOG = Logger.getLogger(MirrorEngine.class);
+    /** A member condition older than this when first seen is a re-list, not a change: its lag is measured from when it was seen. */
+    private static final Duration FRESH_CHANGE = Duration.ofMinutes(5);
+
+    private final Object lock = new Object();
+    private final Clock clock = Clock.systemUTC();
+    private final JobMirror mirror;
+    private final FleetProjection projection = new FleetProjection();
+    private final MemberStatusTracker unconfigured;
+    private final FleetWriter fleet;
+    private final MemberPurger purger;
+    private final StatusSyncMetrics metrics;
+    private final StatusSyncConfig config;
+    private final Emitter<byte[]> memberStatus;
+    private final ExecutorService writes = Executors.newSingleThreadExecutor(daemon("status-writes"));
+    private ScheduledExecutorService ticker;
+
+    MirrorEngine(StatusSyncConfig config, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
+                 @Channel("member-status") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
+        this.config = config;
+        this.mirror = new JobMirror(new MirrorSettings(config.failover().maxFailovers(), config.failover().purgeRetry()), clock);
+        this.unconfigured = new MemberStatusTracker(config.members().keySet(), clock);
+        this.fleet = fleet;
+        this.purger = purger;
+        this.metrics = metrics;
+        this.memberStatus = memberStatus;
+    }
+
+    void start(@Observes StartupEvent startup) {
+        ticker = Executors.newSingleThreadScheduledExecutor(daemon("status-ticker"));
+        long interval = config.tickInterval().toMillis();
+        ticker.scheduleAtFixedRate(() -> observe(JobMirror::tick), interval, interval, TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@Observes ShutdownEvent shutdown) {
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
+        writes.shutdownNow();
+    }
+
+    /** An observation of a member (or a tick); the decisions it leads to are published and carried out. */
+    public void observe(Function<JobMirror, MirrorDecisions> observation) {
+        try {
+            synchronized (lock) {
+                carryOut(observation.apply(mirror));
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("the job mirror failed on an observation; the next one or the next tick tries again", e);
+        }
+    }
+
+    /**
+     * A consumed job or configuration event: projected onto the fleet and judged by the mirror. Returns once its
+     * fleet writes are done, so its offset is committed only after them.
+     */
+    public void consume(MusterEvent event) throws InterruptedException {
+        Future<?> done;
+        synchronized (lock) {
+            List<FleetWrite> projected = projection.handle(event);
+            MirrorDecisions decided = mirror.handle(event);
+            unconfigured.handle(event).forEach(this::publish);
+            done = writes.submit(() -> projected.forEach(this::writeToFleet));
+            carryOut(decided);
+        }
+        try {
+            done.get();
+        } catch (ExecutionException e) {
+            LOG.warnf("writing to the fleet API for %s failed: %s", event.describe(), e.getCause().getMessage());
+        }
+    }
+
+    /** Call under the lock: events go out now, writes are queued in the order decided. */
+    private void carryOut(MirrorDecisions decisions) {
+        decisions.events().forEach(this::publish);
+        for (FleetStatus status : decisions.statuses()) {
+            writes.execute(() -> writeStatus(status));
+        }
+        for (MirrorDecisions.Purge purge : decisions.purges()) {
+            writes.execute(() -> metrics.purged(purge.cluster(), purger.purge(purge)));
+        }
+    }
+
+    private void writeStatus(FleetStatus status) {
+        try {
+            if (fleet.status(status.job(), status.status())) {
+                metrics.synced(status.cluster(), Duration.between(changedAt(status), clock.instant()));
+                LOG.infof("job %s: fleet status now %s, as on %s", status.job(), status.status().currentCondition().map(JobCondition::type)
+                        .orElse("-"), status.cluster());
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("job %s: writing its fleet status failed: %s", status.job(), e.getMessage());
+        }
+    }
+
+    /** When the member changed: its condition's update time when fresh, else when status sync saw it. */
+    private static Instant changedAt(FleetStatus status) {
+        return status.status().currentCondition().map(JobCondition::lastUpdateTime).flatMap(MirrorEngine::parse)
+                .filter(updated -> !updated.isBefore(status.observedAt().minus(FRESH_CHANGE)) && updated.isBefore(status.observedAt().plusSeconds(1)))
+                .orElse(status.observedAt());
+    }
+
+    private static java.util.Optional<Instant> parse(String time) {
+        try {
+            return java.util.Optional.ofNullable(time).map(Instant::parse);
+        } catch (java.time.format.DateTimeParseException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    private void writeToFleet(FleetWrite write) {
+        try {
+            fleet.write(write);
+        } catch (RuntimeException e) {
+            LOG.warnf("fleet write %s failed: %s", write.getClass().getSimpleName(), e.getMessage());
+        }
+    }
+
+    private void publish(JobEvent event) {
+        LOG.info(event.describe());
+        metrics.published(event);
+        memberStatus.send(KafkaRecord.of(event.key(), EventSerde.serialize(event)));
+    }
+
+    private static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

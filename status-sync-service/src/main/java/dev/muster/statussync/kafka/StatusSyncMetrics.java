@@ -1,0 +1,55 @@
+package dev.muster.statussync.kafka;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobEvent;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The status-sync service's Prometheus metrics: sync lag per member (from the member change to the fleet
+ * status written), failovers by reason, purges, and each member's health.
+ */
+@ApplicationScoped
+public class StatusSyncMetrics {
+
+    private final MeterRegistry registry;
+
+    StatusSyncMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    /** A member change reached the fleet job's status this long after it happened. */
+    void synced(String member, Duration lag) {
+        Timer.builder("muster.status.sync.lag").description("From a member job's change to the fleet job's status showing it")
+                .tag("member", member).publishPercentiles(0.5, 0.99).register(registry).record(lag);
+    }
+
+    void published(JobEvent event) {
+        if (event.data() instanceof FailoverTriggered failover) {
+            registry.counter("muster.status.failovers", Tags.of("reason", failover.reason(), "member", failover.fromCluster())).increment();
+        }
+    }
+
+    void purged(String member, boolean confirmed) {
+        registry.counter("muster.status.purges", Tags.of("member", member, "outcome", confirmed ? "done" : "retrying")).increment();
+    }
+
+    /** Gauges of one member's health: 1 when its API answers, and the seconds since it last did. */
+    public void observeMember(String member, BooleanSupplier reachable, Supplier<Instant> lastSeenHealthy) {
+        Gauge.builder("muster.status.member.healthy", () -> reachable.getAsBoolean() ? 1 : 0).tag("member", member)
+                .description("1 when the member's API answers its probe, 0 when not").register(registry);
+        Gauge.builder("muster.status.member.unseen.seconds", () -> {
+            Instant seen = lastSeenHealthy.get();
+            return seen == null ? Double.NaN : Duration.between(seen, Instant.now()).toMillis() / 1000.0;
+        }).tag("member", member).description("Seconds since the member's API last answered").register(registry);
+    }
+}

@@ -1,0 +1,212 @@
+package dev.muster.statussync.kubernetes;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import dev.muster.model.event.JobRef;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobStatus;
+import dev.muster.model.queue.Queue;
+import dev.muster.model.queue.QueueSpec;
+import dev.muster.model.queue.QueueUnit;
+import dev.muster.model.queue.QueueUnitSpec;
+import dev.muster.model.queue.QueueUnitStatus;
+import dev.muster.statussync.core.fleet.FleetWrite;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.Resource;
+
+/**
+ * Writes to the fleet API server: the fleet job's status (status sync is its only writer), its Kubernetes
+ * Events, its {@code QueueUnit}, and the {@code Queue} objects. Each write compares with what is there and
+ * writes only a difference, so repeating one changes nothing; a job that is not on the fleet API (submitted on
+ * the Kafka path) or was replaced by another of the same name (another UID) is left alone.
+ */
+@ApplicationScoped
+public class FleetWriter {
+
+    /** The annotation that names the quota node a Queue stands for. */
+    public static final String QUOTA_NODE = "muster.dev/quota-node";
+    private static final Logger LOG = Logger.getLogger(FleetWriter.class);
+    private static final int CONFLICT_RETRIES = 3;
+
+    private final KubernetesClient fleet;
+
+    FleetWriter(KubernetesClient fleet) {
+        this.fleet = fleet;
+    }
+
+    /** Carries out one write decided from a job or configuration event. */
+    public void write(FleetWrite write) {
+        if (write instanceof FleetWrite.RecordEvent event) {
+            recordEvent(event);
+        } else if (write instanceof FleetWrite.SetCondition condition) {
+            JobCondition only = new JobCondition(condition.type(), "True", condition.reason(), condition.message(),
+                    condition.time().toString(), condition.time().toString());
+            editStatus(condition.job(), current -> current != null && current.currentCondition()
+                    .filter(existing -> existing.type().equals(only.type()) && Objects.equals(existing.reason(), only.reason())
+                            && Objects.equals(existing.message(), only.message())).isPresent()
+                    ? current : new PyTorchJobStatus(List.of(only), null, null, null, condition.time().toString(), null));
+        } else if (write instanceof FleetWrite.PutQueueUnit unit) {
+            putQueueUnit(unit);
+        } else if (write instanceof FleetWrite.DeleteQueueUnit unit) {
+            fleet.resources(QueueUnit.class).inNamespace(unit.job().namespace()).withName(unit.job().name()).delete();
+        } else if (write instanceof FleetWrite.PutQueues queues) {
+            putQueues(queues);
+        }
+    }
+
+    /** Mirrors a member copy's status onto the fleet job; whether it was written (false when it already read so). */
+    public boolean status(JobRef job, PyTorchJobStatus status) {
+        return editStatus(job, current -> status);
+    }
+
+    private boolean editStatus(JobRef job, UnaryOperator<PyTorchJobStatus> change) {
+        Resource<PyTorchJob> resource = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name());
+        for (int attempt = 1; ; attempt++) {
+            PyTorchJob current = resource.get();
+            if (current == null || !job.uid().equals(current.getMetadata().getUid())) {
+                LOG.debugf("job %s: not on the fleet API (or replaced); its status is not written", job);
+                return false;
+            }
+            PyTorchJobStatus next = change.apply(current.getStatus());
+            if (Objects.equals(next, current.getStatus())) {
+                return false;
+            }
+            current.setStatus(next);
+            try {
+                fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(current).updateStatus();
+                return true;
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409 || attempt == CONFLICT_RETRIES) {
+                    throw e;
+                }
+                // Someone else changed the job since the read: read again and reapply.
+            }
+        }
+    }
+
+    private void recordEvent(FleetWrite.RecordEvent write) {
+        JobRef job = write.job();
+        String name = job.name() + "." + shortHash(write.eventId());
+        if (fleet.v1().events().inNamespace(job.namespace()).withName(name).get() != null) {
+            return;
+        }
+        String time = write.time().toString();
+        Event event = new EventBuilder()
+                .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(job.namespace()).build())
+                .withInvolvedObject(jobReference(job))
+                .withType(write.type()).withReason(write.reason()).withMessage(write.message())
+                .withNewSource().withComponent(write.component()).endSource()
+                .withReportingComponent(write.component())
+                .withFirstTimestamp(time).withLastTimestamp(time).withCount(1)
+                .build();
+        try {
+            fleet.v1().events().inNamespace(job.namespace()).resource(event).create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
+    private void putQueueUnit(FleetWrite.PutQueueUnit write) {
+        JobRef job = write.job();
+        QueueUnit unit = new QueueUnit();
+        unit.setMetadata(new ObjectMetaBuilder().withName(job.name()).withNamespace(job.namespace())
+                .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER, MemberJobs.FLEET_JOB_UID, job.uid())).build());
+        unit.setSpec(new QueueUnitSpec(jobReference(job), write.queue(), write.demand().toQuantities(), null, null, Map.of()));
+        QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(), Map.of());
+        Resource<QueueUnit> resource = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).withName(job.name());
+        QueueUnit current = resource.get();
+        if (current == null) {
+            // An API server with the status subresource ignores status on create: it is written next.
+            current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(unit).create();
+        } else if (!Objects.equals(current.getSpec(), unit.getSpec())) {
+            current.setSpec(unit.getSpec());
+            current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).update();
+        }
+        if (current.getStatus() == null || !Objects.equals(current.getStatus().phase(), status.phase())
+                || !Objects.equals(current.getStatus().message(), status.message())) {
+            current.setStatus(status);
+            fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).updateStatus();
+        }
+    }
+
+    private void putQueues(FleetWrite.PutQueues write) {
+        ensureNamespace(Queue.NAMESPACE);
+        List<Queue> existing = fleet.resources(Queue.class).inNamespace(Queue.NAMESPACE)
+                .withLabel(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).list().getItems();
+        for (Queue queue : existing) {
+            if (!write.nodeByQueue().containsKey(queue.getMetadata().getName())) {
+                fleet.resources(Queue.class).inNamespace(Queue.NAMESPACE).withName(queue.getMetadata().getName()).delete();
+                LOG.infof("queue %s deleted: its quota node is no longer in the tree", queue.getMetadata().getName());
+            }
+        }
+        for (String name : write.order()) {
+            if (existing.stream().anyMatch(queue -> queue.getMetadata().getName().equals(name))) {
+                continue;
+            }
+            Queue queue = new Queue();
+            ObjectMeta metadata = new ObjectMetaBuilder().withName(name).withNamespace(Queue.NAMESPACE)
+                    .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER))
+                    .withAnnotations(Map.of(QUOTA_NODE, write.nodeByQueue().get(name))).build();
+            queue.setMetadata(metadata);
+            queue.setSpec(new QueueSpec(null, null, null, Map.of()));
+            try {
+                fleet.resources(Queue.class).inNamespace(Queue.NAMESPACE).resource(queue).create();
+                LOG.infof("queue %s created for quota node %s", name, write.nodeByQueue().get(name));
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private void ensureNamespace(String namespace) {
+        if (fleet.namespaces().withName(namespace).get() == null) {
+            try {
+                fleet.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static ObjectReference jobReference(JobRef job) {
+        return new ObjectReferenceBuilder().withApiVersion(PyTorchJob.API_VERSION).withKind(PyTorchJob.KIND)
+                .withNamespace(job.namespace()).withName(job.name()).withUid(job.uid()).build();
+    }
+
+    /** Sixteen hex digits of the id's SHA-256: event names stay short and a repeat of one decision finds its event. */
+    private static String shortHash(String id) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+}

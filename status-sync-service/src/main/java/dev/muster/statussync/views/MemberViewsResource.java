@@ -1,0 +1,74 @@
+package dev.muster.statussync.views;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import dev.muster.model.job.GangPod;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.statussync.kubernetes.MemberWatches;
+
+/**
+ * The per-member views of the vendor's {@code kubectl amc}, served from what the member watches observe:
+ * PyTorchJobs on every member with their adoption, the pods of training jobs on every member, and one member's
+ * copy of a job in full. Rows are sorted by name, then cluster.
+ */
+@Path("/api/v1/members")
+@Produces(MediaType.APPLICATION_JSON)
+public class MemberViewsResource {
+
+    private final MemberWatches members;
+
+    MemberViewsResource(MemberWatches members) {
+        this.members = members;
+    }
+
+    /** Every PyTorchJob on every member, optionally of one namespace. */
+    @GET
+    @Path("/pytorchjobs")
+    public List<MemberJobRow> jobs(@QueryParam("namespace") String namespace) {
+        List<MemberJobRow> rows = new ArrayList<>();
+        for (Map.Entry<String, List<PyTorchJob>> member : members.jobs().entrySet()) {
+            member.getValue().stream().filter(job -> namespace == null || namespace.equals(job.getMetadata().getNamespace()))
+                    .forEach(job -> rows.add(MemberJobRow.of(member.getKey(), job)));
+        }
+        rows.sort(Comparator.comparing(MemberJobRow::name).thenComparing(MemberJobRow::cluster));
+        return rows;
+    }
+
+    /** The pods of training jobs on every member, optionally of one namespace. */
+    @GET
+    @Path("/pods")
+    public List<MemberPodRow> pods(@QueryParam("namespace") String namespace) {
+        List<MemberPodRow> rows = new ArrayList<>();
+        members.pods().forEach((cluster, pods) -> pods.stream()
+                .filter(pod -> pod.getMetadata().getLabels() != null && pod.getMetadata().getLabels().containsKey(GangPod.JOB_NAME_LABEL))
+                .filter(pod -> namespace == null || namespace.equals(pod.getMetadata().getNamespace()))
+                .forEach(pod -> rows.add(MemberPodRow.of(cluster, pod))));
+        rows.sort(Comparator.comparing(MemberPodRow::name).thenComparing(MemberPodRow::cluster));
+        return rows;
+    }
+
+    /** One member's copy of a job, as the member has it. */
+    @GET
+    @Path("/{cluster}/pytorchjobs/{namespace}/{name}")
+    public PyTorchJob job(@PathParam("cluster") String cluster, @PathParam("namespace") String namespace, @PathParam("name") String name) {
+        if (!members.watches(cluster)) {
+            throw new NotFoundException(Response.status(404).type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of("error", "no member cluster named \"" + cluster + "\" is watched")).build());
+        }
+        return members.job(cluster, namespace, name).orElseThrow(() -> new NotFoundException(Response.status(404)
+                .type(MediaType.APPLICATION_JSON)
+                .entity(Map.of("error", "no PyTorchJob " + namespace + "/" + name + " on member cluster " + cluster)).build()));
+    }
+}

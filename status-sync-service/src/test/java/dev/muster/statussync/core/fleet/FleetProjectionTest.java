@@ -1,0 +1,134 @@
+package dev.muster.statussync.core.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.event.QuotaTreeDeleted;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.ReplicaType;
+import dev.muster.model.quota.QueueNames;
+import dev.muster.statussync.core.fleet.FleetWrite.DeleteQueueUnit;
+import dev.muster.statussync.core.fleet.FleetWrite.PutQueueUnit;
+import dev.muster.statussync.core.fleet.FleetWrite.PutQueues;
+import dev.muster.statussync.core.fleet.FleetWrite.RecordEvent;
+import dev.muster.statussync.core.fleet.FleetWrite.SetCondition;
+import dev.muster.testing.seed.Seed;
+
+class FleetProjectionTest {
+
+    private static final JobRef JOB = new JobRef("default", "pytorch-test", "fleet-uid");
+    private static final PyTorchJob MANIFEST = Seed.job("default", "pytorch-test");
+    private static final String CHILD_QUEUE = QueueNames.of(List.of("root", "child-2"));
+
+    private final FleetProjection projection = new FleetProjection();
+
+    private static JobEvent event(JobEventData data) {
+        return JobEvent.create("/test", JOB, Instant.parse("2026-11-29T17:00:00Z"), data);
+    }
+
+    private static JobQueued queued(String reason, int position) {
+        return new JobQueued(CHILD_QUEUE, reason, "root/child-2: kube-queue/max-jobs 1/1 in use", position, JobDemand.of(MANIFEST).total());
+    }
+
+    private static <T extends FleetWrite> List<T> writes(List<FleetWrite> writes, Class<T> type) {
+        return writes.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    @Test
+    void theTreeGivesOneQueuePerQuotaNodeAndItsDeletionNone() {
+        List<FleetWrite> applied = projection.handle(Seed.treeApplied());
+        List<FleetWrite> deleted = projection.handle(new dev.muster.model.event.ConfigEvent("id", "/test", Instant.now(),
+                new QuotaTreeDeleted("kube-system", "elasticquotatree")));
+
+        assertThat(writes(applied, PutQueues.class)).singleElement().satisfies(queues -> assertThat(queues.nodeByQueue())
+                .containsEntry(QueueNames.of(List.of("root")), "root").containsEntry(CHILD_QUEUE, "child-2"));
+        assertThat(writes(deleted, PutQueues.class)).singleElement().satisfies(queues -> assertThat(queues.order()).isEmpty());
+    }
+
+    @Test
+    void aQueuedJobIsQueuingWithItsReasonAndHasAnEnqueuedUnitAndOneEventPerReason() {
+        List<FleetWrite> first = projection.handle(event(queued("QuotaExceeded", 2)));
+        List<FleetWrite> moved = projection.handle(event(queued("QuotaExceeded", 1)));
+
+        assertThat(writes(first, RecordEvent.class)).singleElement().satisfies(recorded -> {
+            assertThat(recorded.reason()).isEqualTo("Queued");
+            assertThat(recorded.message()).isEqualTo("in " + CHILD_QUEUE + " at position 2 (QuotaExceeded): root/child-2: kube-queue/max-jobs 1/1 in use");
+        });
+        assertThat(writes(first, SetCondition.class)).singleElement().satisfies(condition -> {
+            assertThat(condition.type()).isEqualTo("Queuing");
+            assertThat(condition.reason()).isEqualTo("QuotaExceeded");
+        });
+        assertThat(writes(moved, RecordEvent.class)).as("a new position is no new event").isEmpty();
+        assertThat(writes(moved, PutQueueUnit.class)).singleElement().satisfies(unit -> {
+            assertThat(unit.phase()).isEqualTo("Enqueued");
+            assertThat(unit.queue()).isEqualTo(CHILD_QUEUE);
+            assertThat(unit.message()).endsWith("(position 1)");
+        });
+    }
+
+    @Test
+    void anAdmittedJobIsDequeuedAndPlacedThenShowsItsMemberOnly() {
+        projection.handle(Seed.treeApplied());
+        List<FleetWrite> admitted = projection.handle(event(new JobAdmitted(MANIFEST, Seed.queuePolicy("default"), "child-2",
+                JobDemand.of(MANIFEST).total())));
+        List<FleetWrite> failed = projection.handle(event(new PlacementFailed(Map.of("cluster-b", "no node has 2 cpu free",
+                "cluster-a", "excluded"), "no member cluster can take the whole gang now")));
+        List<FleetWrite> bound = projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1, ReplicaType.WORKER, 2))));
+        List<FleetWrite> late = projection.handle(event(new PlacementFailed(Map.of(), "late")));
+
+        assertThat(writes(admitted, PutQueueUnit.class)).singleElement().satisfies(unit -> {
+            assertThat(unit.phase()).isEqualTo("Dequeued");
+            assertThat(unit.queue()).isEqualTo(CHILD_QUEUE);
+        });
+        assertThat(writes(admitted, SetCondition.class)).singleElement().extracting(SetCondition::reason).isEqualTo("Placing");
+        assertThat(writes(failed, RecordEvent.class)).singleElement().satisfies(recorded -> {
+            assertThat(recorded.type()).isEqualTo("Warning");
+            assertThat(recorded.message()).isEqualTo("no member cluster can take the whole gang now: cluster-a: excluded; cluster-b: no node has 2 cpu free");
+        });
+        assertThat(writes(bound, RecordEvent.class)).singleElement().satisfies(recorded -> {
+            assertThat(recorded.reason()).isEqualTo("ScheduleBindingSucceed");
+            assertThat(recorded.component()).isEqualTo("default-scheduler");
+            assertThat(recorded.message()).isEqualTo("Binding has been scheduled successfully. Result: {cluster-a:0,[{master 1} {worker 2}]}");
+        });
+        assertThat(writes(late, SetCondition.class)).as("a bound job's status is its member copy's").isEmpty();
+    }
+
+    @Test
+    void aFailoverShowsTheJobWaitingAgainAndTheEndOfTheJobClosesItsUnit() {
+        projection.handle(event(queued("QuotaExceeded", 1)));
+        projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1))));
+
+        List<FleetWrite> failover = projection.handle(event(new FailoverTriggered("cluster-a", "MemberUnreachable",
+                "member cluster-a is unreachable for 31s (toleration 30s)", "Immediately")));
+        List<FleetWrite> finished = projection.handle(event(new JobFinished("cluster-b", "Succeeded", "done")));
+        List<FleetWrite> deleted = projection.handle(event(new JobDeleted("deleted from the fleet API")));
+
+        assertThat(writes(failover, RecordEvent.class)).singleElement().extracting(RecordEvent::reason).isEqualTo("FailoverTriggered");
+        assertThat(writes(failover, SetCondition.class)).singleElement().extracting(SetCondition::reason).isEqualTo("FailingOver");
+        assertThat(writes(finished, PutQueueUnit.class)).singleElement().extracting(PutQueueUnit::phase).isEqualTo("Succeed");
+        assertThat(writes(deleted, DeleteQueueUnit.class)).as("a finished job's unit is its record until the job is deleted").hasSize(1);
+    }
+
+    @Test
+    void aDeletedQueuedJobHasItsUnitDeleted() {
+        projection.handle(event(queued("QuotaExceeded", 1)));
+
+        assertThat(writes(projection.handle(event(new JobDeleted(null))), DeleteQueueUnit.class)).hasSize(1);
+    }
+}

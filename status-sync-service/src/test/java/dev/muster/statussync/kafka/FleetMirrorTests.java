@@ -1,0 +1,273 @@
+package dev.muster.statussync.kafka;
+
+import static io.restassured.RestAssured.get;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.GangPod;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.policy.FailoverPolicy;
+import dev.muster.model.policy.FailoverPolicy.PurgeMode;
+import dev.muster.model.queue.Queue;
+import dev.muster.model.queue.QueueUnit;
+import dev.muster.model.quota.QueueNames;
+import dev.muster.simulator.cluster.CustomResources;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.testing.SimulatedMembersTestResource;
+import dev.muster.simulator.testing.SimulatedMembersTestResource.InjectSimulatedMembers;
+import dev.muster.testing.kafka.InjectKafkaBroker;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+
+/**
+ * Status sync over the seed's simulated members, a real broker and a fleet API server: the test stands in for
+ * the queue and placement (it sends their events and creates the member copies they would), and checks what a
+ * user sees on the fleet and what happens on the members.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true)
+@WithTestResource(KafkaBrokerTestResource.class)
+@WithTestResource(value = SimulatedMembersTestResource.class, initArgs = {
+        @ResourceArg(name = SimulatedMembersTestResource.PREFIX, value = "muster.status-sync.members"),
+        @ResourceArg(name = "muster.status-sync.health-interval", value = "500ms"),
+        @ResourceArg(name = "muster.status-sync.tick-interval", value = "200ms")})
+class FleetMirrorTests {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+    private static final String PLACEMENT = "/muster/placement-service";
+    private static boolean fleetServesMusterTypes;
+
+    @InjectKafkaBroker
+    KafkaBroker broker;
+
+    @InjectSimulatedMembers
+    SimulatedFleet members;
+
+    /** The fleet API server. */
+    @Inject
+    KubernetesClient fleet;
+
+    @BeforeEach
+    void serveMusterTypesOnTheFleet() {
+        if (!fleetServesMusterTypes) {
+            CustomResources.registerFleet(fleet);
+            fleetServesMusterTypes = true;
+        }
+    }
+
+    /** Creates the job on the fleet API, as a user's {@code kubectl apply} would; its UID is the fleet's. */
+    private JobRef submit(String name) {
+        PyTorchJob created = fleet.resources(PyTorchJob.class).inNamespace("default").resource(Seed.job("default", name)).create();
+        return new JobRef("default", name, created.getMetadata().getUid());
+    }
+
+    /** Does what placement does once the gang fits: the member copy, then the binding event. */
+    private JobEvent place(JobEventClient client, JobRef job, String cluster, int generation, Optional<FailoverPolicy> failover) throws Exception {
+        PyTorchJob fleetJob = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+        try (KubernetesClient member = member(cluster).connect()) {
+            member.resources(PyTorchJob.class).inNamespace(job.namespace())
+                    .resource(MemberJobs.forMember(fleetJob, job.uid(), null, generation, failover)).create();
+        }
+        JobEvent bound = JobEvent.create(PLACEMENT, job, Instant.now(), JobBound.of(cluster, null, JobDemand.of(fleetJob).podCounts()));
+        client.send(Topics.PLACEMENTS, bound);
+        return bound;
+    }
+
+    private SimulatedCluster member(String cluster) {
+        return members.cluster(cluster).orElseThrow();
+    }
+
+    private Optional<JobCondition> fleetCondition(JobRef job) {
+        PyTorchJob current = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+        return current == null || current.getStatus() == null ? Optional.empty() : current.getStatus().currentCondition();
+    }
+
+    private List<Event> fleetEvents(JobRef job) {
+        return fleet.v1().events().inNamespace(job.namespace()).list().getItems().stream()
+                .filter(event -> job.uid().equals(event.getInvolvedObject().getUid())).toList();
+    }
+
+    private static List<Pod> pods(KubernetesClient member, String job) {
+        return member.pods().inNamespace("default").withLabel(GangPod.JOB_NAME_LABEL, job).list().getItems();
+    }
+
+    @Test
+    void theMemberCopysStatusReachesTheFleetWithinSecondsAlongWithTheBindingEvent() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobRef job = submit("mirrored");
+            place(client, job, "cluster-a", 0, Optional.empty());
+
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(fleetCondition(job)).map(JobCondition::type).contains("Running"));
+            JobEvent running = client.await(Topics.MEMBER_STATUS, event -> event.job().equals(job)
+                    && event.data() instanceof MemberStatusChanged changed && changed.state().equals("Running"), DEADLINE);
+            assertThat(((MemberStatusChanged) running.data()).cluster()).isEqualTo("cluster-a");
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).anySatisfy(event -> {
+                assertThat(event.getReason()).isEqualTo("ScheduleBindingSucceed");
+                assertThat(event.getType()).isEqualTo("Normal");
+                assertThat(event.getSource().getComponent()).isEqualTo("default-scheduler");
+                assertThat(event.getMessage()).isEqualTo("Binding has been scheduled successfully. Result: {cluster-a:0,[{master 1} {worker 2}]}");
+            }));
+        }
+
+        List<Map<String, Object>> jobs = get("/api/v1/members/pytorchjobs").then().statusCode(200).extract().jsonPath().getList("");
+        assertThat(jobs).anySatisfy(row -> assertThat(row).containsEntry("name", "mirrored").containsEntry("cluster", "cluster-a")
+                .containsEntry("state", "Running").containsEntry("adoption", "Y"));
+        List<Map<String, Object>> pods = get("/api/v1/members/pods").then().statusCode(200).extract().jsonPath().getList("");
+        assertThat(pods).filteredOn(row -> row.get("name").toString().startsWith("mirrored-"))
+                .extracting(row -> row.get("name") + " " + row.get("cluster") + " " + row.get("ready") + " " + row.get("status"))
+                .containsExactly("mirrored-master-0 cluster-a 1/1 Running", "mirrored-worker-0 cluster-a 1/1 Running",
+                        "mirrored-worker-1 cluster-a 1/1 Running");
+        get("/api/v1/members/cluster-a/pytorchjobs/default/mirrored").then().statusCode(200);
+        get("/api/v1/members/cluster-x/pytorchjobs/default/mirrored").then().statusCode(404);
+        String metrics = get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).contains("muster_status_sync_lag_seconds_count{member=\"cluster-a\"}")
+                .containsPattern("muster_status_member_healthy\\{member=\"cluster-b\"\\} 1");
+    }
+
+    @Test
+    void aQueuedJobShowsQueuingWithItsReasonAndItsQueueUnitThenIsDequeued() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+            Map<String, String> queues = QueueNames.ofTree(Seed.tree().getSpec().root());
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleet.resources(Queue.class).inNamespace(Queue.NAMESPACE).list().getItems())
+                    .extracting(queue -> queue.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(queues.values()));
+
+            JobRef job = submit("waiting");
+            PyTorchJob manifest = Seed.job("default", "waiting");
+            String queue = queues.get("child-2");
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(), new JobQueued(queue, "QuotaExceeded",
+                    "root/child-2: kube-queue/max-jobs 1/1 in use", 1, JobDemand.of(manifest).total())));
+
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                assertThat(fleetCondition(job)).hasValueSatisfying(condition -> {
+                    assertThat(condition.type()).isEqualTo("Queuing");
+                    assertThat(condition.reason()).isEqualTo("QuotaExceeded");
+                    assertThat(condition.message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+                });
+                QueueUnit unit = fleet.resources(QueueUnit.class).inNamespace("default").withName("waiting").get();
+                assertThat(unit.getSpec().queue()).isEqualTo(queue);
+                assertThat(unit.getStatus()).isNotNull().extracting(status -> status.phase()).isEqualTo("Enqueued");
+                assertThat(fleetEvents(job)).extracting(Event::getReason).contains("Queued");
+            });
+
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(),
+                    new JobAdmitted(manifest, Seed.queuePolicy("default"), "child-2", JobDemand.of(manifest).total())));
+
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                assertThat(fleet.resources(QueueUnit.class).inNamespace("default").withName("waiting").get().getStatus().phase()).isEqualTo("Dequeued");
+                assertThat(fleetCondition(job)).map(JobCondition::reason).contains("Placing");
+            });
+        }
+    }
+
+    @Test
+    void deletingTheFleetJobDeletesItsMemberCopyAndItsPods() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient member = member("cluster-b").connect()) {
+            JobRef job = submit("deleted");
+            place(client, job, "cluster-b", 0, Optional.empty());
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(pods(member, "deleted")).hasSize(3));
+
+            client.send(Topics.SUBMISSIONS, JobEvent.create("/muster/fleet-ingress", job, Instant.now(), new JobDeleted("deleted from the fleet API")));
+
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("deleted").get()).isNull();
+                assertThat(pods(member, "deleted")).isEmpty();
+            });
+        }
+    }
+
+    @Test
+    void aWorkerFailingUnderOnFailureIsRestartedNotFailedOver() throws Exception {
+        Optional<FailoverPolicy> quick = Optional.of(new FailoverPolicy(Duration.ofSeconds(1), PurgeMode.IMMEDIATELY));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient member = member("cluster-a").connect()) {
+            JobRef job = submit("restarted");
+            place(client, job, "cluster-a", 0, quick);
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetCondition(job)).map(JobCondition::type).contains("Running"));
+
+            member("cluster-a").faults().failPod("default", "restarted-worker-0", 1);
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(pods(member, "restarted")).anySatisfy(pod -> {
+                assertThat(pod.getMetadata().getName()).isEqualTo("restarted-worker-0");
+                assertThat(pod.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
+                assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
+            }));
+            // Three times the toleration: a failover would have come by now.
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
+                    member.resources(PyTorchJob.class).inNamespace("default").withName("restarted").get() != null);
+            assertThat(client.readAll(Topics.MEMBER_STATUS)).filteredOn(event -> event.job().equals(job))
+                    .noneMatch(event -> event.data() instanceof FailoverTriggered);
+        }
+    }
+
+    @Test
+    void aMemberUnreachableLongerThanTheToleranceFailsTheJobOverAndItsCopyIsPurgedWhenTheMemberReturns() throws Exception {
+        Optional<FailoverPolicy> quick = Optional.of(new FailoverPolicy(Duration.ofSeconds(2), PurgeMode.IMMEDIATELY));
+        SimulatedCluster clusterB = member("cluster-b");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient member = clusterB.connect()) {
+            JobRef job = submit("moved");
+            place(client, job, "cluster-b", 0, quick);
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetCondition(job)).map(JobCondition::type).contains("Running"));
+
+            clusterB.faults().unreachable();
+            JobEvent failover;
+            try {
+                failover = client.await(Topics.MEMBER_STATUS, event -> event.job().equals(job) && event.data() instanceof FailoverTriggered, DEADLINE);
+            } finally {
+                clusterB.faults().heal();
+            }
+
+            assertThat(failover.data()).isInstanceOfSatisfying(FailoverTriggered.class, triggered -> {
+                assertThat(triggered.fromCluster()).isEqualTo("cluster-b");
+                assertThat(triggered.reason()).isEqualTo("MemberUnreachable");
+                assertThat(triggered.purgeMode()).isEqualTo("Immediately");
+            });
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                assertThat(fleetEvents(job)).extracting(Event::getReason).contains("FailoverTriggered");
+                assertThat(fleetCondition(job)).map(JobCondition::reason).contains("FailingOver");
+            });
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                try {
+                    assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("moved").get()).isNull();
+                    assertThat(pods(member, "moved")).isEmpty();
+                } catch (KubernetesClientException e) {
+                    throw new AssertionError("the member is still coming back", e);
+                }
+            });
+        }
+    }
+}
