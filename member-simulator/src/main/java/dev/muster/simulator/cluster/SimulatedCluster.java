@@ -289,26 +289,10 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     private String kubeconfigText() {
-        return """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: %1$s
-                  cluster:
-                    server: %2$s
-                contexts:
-                - name: %1$s
-                  context:
-                    cluster: %1$s
-                    user: muster
-                current-context: %1$s
-                users:
-                - name: muster
-                  user: {}
-                """.formatted(spec.name(), url());
+        return Kubeconfigs.text(spec.name(), url());
     }
 
-    private static VersionInfo version(String kubernetesVersion) {
+    static VersionInfo version(String kubernetesVersion) {
         String[] parts = (kubernetesVersion == null ? "1.30.0" : kubernetesVersion).split("\\.");
         return new VersionInfo.Builder()
                 .withMajor(parts[0])

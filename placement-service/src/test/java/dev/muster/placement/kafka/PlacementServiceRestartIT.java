@@ -150,9 +150,12 @@ class PlacementServiceRestartIT {
             JobEvent second = admit(client, "pytorch-test-2");
             client.await(Topics.PLACEMENTS, event -> event.job().equals(second.job()) && event.data() instanceof JobBound, DEADLINE);
 
-            // The restarted service placed another job, so it is past its restore: nothing new about the first.
+            // The restarted service placed another job, so it is past its restore: nothing new about the first. Killed
+            // between publishing the binding and its state record, it binds again where the copy is, under the same id.
             assertThat(client.readAll(Topics.PLACEMENTS)).filteredOn(event -> event.job().equals(first.job()))
-                    .as("log %s", placement.log()).containsExactlyElementsOf(before);
+                    .as("log %s", placement.log()).extracting(JobEvent::id)
+                    .containsOnlyOnceElementsOf(before.stream().map(JobEvent::id).toList().subList(0, 1))
+                    .containsOnly(before.stream().map(JobEvent::id).toArray(String[]::new));
             assertOneCopyOn(bound.cluster(), "pytorch-test");
         }
     }

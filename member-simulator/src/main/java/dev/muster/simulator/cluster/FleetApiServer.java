@@ -1,0 +1,72 @@
+package dev.muster.simulator.cluster;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+
+/**
+ * The local fleet's API server: where users apply PyTorchJobs, PropagationPolicies and the ElasticQuotaTree,
+ * and where Muster shows status, events and queues. A CRUD API server serving Muster's types with their status
+ * subresource, and no controllers: nothing runs on the fleet itself. It writes {@code fleet.kubeconfig}.
+ */
+public final class FleetApiServer implements AutoCloseable {
+
+    public static final String NAME = "fleet";
+
+    private final KubernetesMockServer server;
+    private final Path kubeconfig;
+
+    private FleetApiServer(KubernetesMockServer server, Path kubeconfig) {
+        this.server = server;
+        this.kubeconfig = kubeconfig;
+    }
+
+    /** Starts the server on a free loopback port and writes its kubeconfig into the folder. */
+    public static FleetApiServer start(Path kubeconfigFolder) throws IOException {
+        Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
+                new MemberApiDispatcher(responses, Set.of()), false, SimulatedCluster.version("1.30.2"));
+        server.init(InetAddress.getLoopbackAddress(), 0);
+        FleetApiServer fleet = new FleetApiServer(server, Files.createDirectories(kubeconfigFolder).resolve(NAME + ".kubeconfig"));
+        try (KubernetesClient client = server.createClient()) {
+            CustomResources.registerFleet(client);
+            Files.writeString(fleet.kubeconfig, Kubeconfigs.text(NAME, fleet.url()));
+        } catch (IOException | RuntimeException e) {
+            fleet.close();
+            throw e;
+        }
+        return fleet;
+    }
+
+    /** The address clients reach the API server at, e.g. {@code http://127.0.0.1:40123}. */
+    public String url() {
+        return "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getPort();
+    }
+
+    public Path kubeconfig() {
+        return kubeconfig;
+    }
+
+    /** A new client of the fleet, built from its kubeconfig as any tool builds one; the caller closes it. */
+    public KubernetesClient connect() throws IOException {
+        return new KubernetesClientBuilder().withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kubeconfig))).build();
+    }
+
+    @Override
+    public void close() {
+        server.destroy();
+    }
+}

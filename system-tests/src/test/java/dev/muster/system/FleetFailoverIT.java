@@ -1,0 +1,178 @@
+package dev.muster.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.job.GangPod;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+/**
+ * Status sync and failover end to end: jobs applied to the fleet API, queued, placed and run on the seed's
+ * simulated members by the three packaged services; then members fail.
+ */
+class FleetFailoverIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final Pattern BOUND_TO = Pattern.compile("Result: \\{([^:]+):0,");
+    private static MusterStack stack;
+    private static KubernetesClient fleet;
+
+    @BeforeAll
+    static void startMuster() throws Exception {
+        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"));
+        fleet = stack.fleet.connect();
+        fleet.resources(PropagationPolicy.class).inNamespace("default").resource(policy("default", 30)).create();
+        fleet.resources(PropagationPolicy.class).inNamespace("blips").resource(policy("blips", 15)).create();
+        fleet.resource(Seed.tree()).create();
+    }
+
+    @AfterAll
+    static void stopMuster() {
+        if (fleet != null) {
+            fleet.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    /** The seed's gang policy with failover after {@code tolerationSeconds}, in a namespace of its own. */
+    private static PropagationPolicy policy(String namespace, int tolerationSeconds) {
+        String yaml = Seed.text(Seed.POLICY_GANG).replace("namespace: default", "namespace: " + namespace)
+                .replace("tolerationSeconds: 30", "tolerationSeconds: " + tolerationSeconds);
+        return Manifests.read(yaml, PropagationPolicy.class);
+    }
+
+    private static PyTorchJob apply(String namespace, String name) {
+        return fleet.resources(PyTorchJob.class).inNamespace(namespace).resource(Seed.job(namespace, name)).create();
+    }
+
+    private static Optional<JobCondition> state(PyTorchJob job) {
+        PyTorchJob current = fleet.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName()).get();
+        return current == null || current.getStatus() == null ? Optional.empty() : current.getStatus().currentCondition();
+    }
+
+    private static List<Event> events(PyTorchJob job) {
+        return fleet.v1().events().inNamespace(job.getMetadata().getNamespace()).list().getItems().stream()
+                .filter(event -> job.getMetadata().getUid().equals(event.getInvolvedObject().getUid()))
+                .sorted(Comparator.comparing(Event::getLastTimestamp)).toList();
+    }
+
+    /** The clusters the fleet's binding events name, oldest first. */
+    private static List<String> boundTo(PyTorchJob job) {
+        return events(job).stream().filter(event -> "ScheduleBindingSucceed".equals(event.getReason())).map(event -> {
+            Matcher matcher = BOUND_TO.matcher(event.getMessage());
+            return matcher.find() ? matcher.group(1) : event.getMessage();
+        }).toList();
+    }
+
+    private static List<Pod> pods(SimulatedCluster member, PyTorchJob job) throws Exception {
+        try (KubernetesClient client = member.connect()) {
+            return client.pods().inNamespace(job.getMetadata().getNamespace())
+                    .withLabel(GangPod.JOB_NAME_LABEL, job.getMetadata().getName()).list().getItems();
+        }
+    }
+
+    private static String runningCluster(PyTorchJob job) {
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            assertThat(state(job)).as("fleet state; logs: %s", stack.logs()).map(JobCondition::type).contains("Running");
+            assertThat(boundTo(job)).isNotEmpty();
+        });
+        return boundTo(job).get(boundTo(job).size() - 1);
+    }
+
+    @Test
+    void aMemberUnreachableLongerThanTheTolerationMovesTheJobAndTheFleetShowsWhere() throws Exception {
+        PyTorchJob job = apply("default", "moving");
+        String first = runningCluster(job);
+        assertThat(events(job)).extracting(Event::getMessage)
+                .contains("Binding has been scheduled successfully. Result: {" + first + ":0,[{master 1} {worker 2}]}");
+        SimulatedCluster lost = stack.member(first);
+
+        lost.faults().unreachable();
+        try {
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+                assertThat(events(job)).extracting(Event::getReason).contains("FailoverTriggered");
+                assertThat(boundTo(job)).as("logs: %s", stack.logs()).hasSize(2).first().isEqualTo(first);
+                assertThat(state(job)).map(JobCondition::type).contains("Running");
+            });
+            assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
+                    .satisfies(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (MemberUnreachable): member "
+                            + first + " is unreachable for 3").endsWith("(toleration 30s); purge mode Immediately"));
+            String second = boundTo(job).get(1);
+            assertThat(second).isNotEqualTo(first);
+            assertThat(pods(stack.member(second), job)).hasSize(3)
+                    .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        } finally {
+            lost.faults().heal();
+        }
+        // Purge mode Immediately: the copy left behind goes as soon as its member answers again.
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            try (KubernetesClient member = lost.connect()) {
+                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("moving").get()).isNull();
+                assertThat(pods(lost, job)).isEmpty();
+            } catch (KubernetesClientException e) {
+                throw new AssertionError("the member is not back yet", e);
+            }
+        });
+    }
+
+    @Test
+    void aBlipShorterThanTheTolerationLeavesTheJobWhereItIs() throws Exception {
+        PyTorchJob job = apply("blips", "steady");
+        String cluster = runningCluster(job);
+        SimulatedCluster member = stack.member(cluster);
+
+        member.faults().unreachable();
+        try {
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(events(job)).extracting(Event::getReason).contains("Unknown"));
+        } finally {
+            member.faults().heal();
+        }
+
+        // Longer than the 15 s toleration since the member went away: a failover would have been decided by now.
+        await().during(Duration.ofSeconds(16)).atMost(Duration.ofSeconds(20)).until(() ->
+                events(job).stream().noneMatch(event -> "FailoverTriggered".equals(event.getReason())));
+        assertThat(boundTo(job)).containsExactly(cluster);
+        assertThat(state(job)).map(JobCondition::type).contains("Running");
+        assertThat(pods(member, job)).hasSize(3);
+        // Done: out of the way of the other tests' faults.
+        fleet.resources(PyTorchJob.class).inNamespace("blips").withName("steady").delete();
+    }
+
+    @Test
+    void deletingTheFleetJobDeletesItsMemberCopyAndPods() throws Exception {
+        PyTorchJob job = apply("default", "deleted");
+        String cluster = runningCluster(job);
+
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted").delete();
+
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            try (KubernetesClient member = stack.member(cluster).connect()) {
+                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("deleted").get()).isNull();
+            }
+            assertThat(pods(stack.member(cluster), job)).isEmpty();
+        });
+    }
+}
