@@ -20,6 +20,13 @@ public interface PlacementConfig {
      */
     Map<String, Member> members();
 
+    /**
+     * A directory of member kubeconfigs, {@code <cluster>.kubeconfig} each, read whenever a member is written to:
+     * a cluster whose file appears there can be placed on while the service runs (it fits by {@code NODE}).
+     * Members named in {@link #members()} as well take their settings from there. Default: none.
+     */
+    Optional<String> membersDirectory();
+
     /** How long a member has to confirm every reservation of a gang before the next cluster is tried. Default 30s. */
     @WithDefault("30s")
     Duration reservationTimeout();

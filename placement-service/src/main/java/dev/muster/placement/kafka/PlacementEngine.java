@@ -26,6 +26,8 @@ import dev.muster.model.event.EventProcessor.Produced;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.placement.config.PlacementConfig;
@@ -100,6 +102,9 @@ public class PlacementEngine {
 
     /** The core's answer to one consumed event; the member writes it asks for are started. */
     public List<JobEvent> decide(MusterEvent event) {
+        if (event instanceof MemberEvent member && member.data() instanceof MemberEventData.MemberRemoved removed) {
+            writer.forget(removed.cluster());
+        }
         Decisions decisions;
         synchronized (lock) {
             decisions = placer.handle(event);
@@ -136,7 +141,7 @@ public class PlacementEngine {
         }
         LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
                 resume.commands().size());
-        config.members().keySet().forEach(cluster -> writes.execute(() -> reconcile(cluster)));
+        writer.members().keySet().forEach(cluster -> writes.execute(() -> reconcile(cluster)));
     }
 
     /** Squares one member's holdings with the restored log (see {@link GangPlacer#reconcile}). */

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
@@ -13,6 +14,7 @@ import org.jboss.logging.Logger;
 import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.member.MemberDirectory;
 import dev.muster.model.member.MemberKubeconfig;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.placement.config.PlacementConfig;
@@ -155,21 +157,38 @@ public final class MemberWriter implements AutoCloseable {
         return Optional.empty();
     }
 
+    /** The members placement can write to now, each with its kubeconfig: those configured and those in the members directory. */
+    public Map<String, Path> members() {
+        Map<String, Path> members = new TreeMap<>();
+        config.membersDirectory().map(Path::of).map(MemberDirectory::new).ifPresent(directory -> members.putAll(directory.scan()));
+        config.members().forEach((cluster, member) -> members.put(cluster, Path.of(member.kubeconfig())));
+        return members;
+    }
+
     private KubernetesClient client(String cluster) {
-        PlacementConfig.Member member = config.members().get(cluster);
-        if (member == null) {
-            throw new IllegalStateException("no kubeconfig configured for member " + cluster
-                    + " (muster.placement.members." + cluster + ".kubeconfig)");
+        KubernetesClient existing = clients.get(cluster);
+        if (existing != null) {
+            return existing;
+        }
+        Path kubeconfigFile = members().get(cluster);
+        if (kubeconfigFile == null) {
+            throw new IllegalStateException("no kubeconfig for member " + cluster + " (muster.placement.members." + cluster
+                    + ".kubeconfig, or " + cluster + MemberDirectory.SUFFIX + " in muster.placement.members-directory)");
         }
         return clients.computeIfAbsent(cluster, name -> {
             try {
-                Config kubeconfig = MemberKubeconfig.read(Path.of(member.kubeconfig()));
+                Config kubeconfig = MemberKubeconfig.read(kubeconfigFile);
                 return new KubernetesClientBuilder().withConfig(new ConfigBuilder(kubeconfig).withRequestTimeout(10_000)
                         .withConnectionTimeout(3_000).withRequestRetryBackoffLimit(2).build()).build();
             } catch (IOException e) {
-                throw new IllegalStateException("member " + cluster + ": cannot read kubeconfig " + member.kubeconfig() + ": " + e.getMessage());
+                throw new IllegalStateException("member " + cluster + ": cannot read kubeconfig " + kubeconfigFile + ": " + e.getMessage());
             }
         });
+    }
+
+    /** A member left the fleet: its client goes. */
+    public void forget(String cluster) {
+        Optional.ofNullable(clients.remove(cluster)).ifPresent(KubernetesClient::close);
     }
 
     private static String firstLine(String message) {

@@ -25,6 +25,7 @@ public enum EventType {
     QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class),
     QUEUE_TICK("dev.muster.config.queue-tick", QueueTick.class),
     MEMBER_REPORTED("dev.muster.member.reported", MemberEventData.MemberReported.class),
+    MEMBER_REMOVED("dev.muster.member.removed", MemberEventData.MemberRemoved.class),
     NODE_REPORTED("dev.muster.member.node-reported", MemberEventData.NodeReported.class),
     NODE_REMOVED("dev.muster.member.node-removed", MemberEventData.NodeRemoved.class),
     POD_REPORTED("dev.muster.member.pod-reported", MemberEventData.PodReported.class),

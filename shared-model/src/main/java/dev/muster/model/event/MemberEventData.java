@@ -34,6 +34,19 @@ public sealed interface MemberEventData {
         }
     }
 
+    /** The member left the fleet: it is no longer watched, and nothing is to be placed on it. */
+    record MemberRemoved(String cluster) implements MemberEventData {
+        @Override
+        public String subject() {
+            return cluster;
+        }
+
+        @Override
+        public String summary() {
+            return "removed from the fleet";
+        }
+    }
+
     /** A node as it is now. */
     record NodeReported(String cluster, NodeSnapshot node) implements MemberEventData {
         @Override

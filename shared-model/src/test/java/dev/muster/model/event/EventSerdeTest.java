@@ -73,6 +73,7 @@ class EventSerdeTest {
                 ResourceList.parse(Map.of("cpu", "96", "memory", "768Gi", "nvidia.com/gpu", "8", "pods", "110")), true, false);
         return List.of(
                 new MemberEventData.MemberReported(new MemberSnapshot("gpu-a", false, true, Map.of("region", "cn-hangzhou"), TIME)),
+                new MemberEventData.MemberRemoved("gpu-a"),
                 new MemberEventData.NodeReported("gpu-a", node),
                 new MemberEventData.NodeRemoved("gpu-a", "gpu-a-1"),
                 new MemberEventData.PodReported("gpu-a", new PodSnapshot("default", "j-worker-0", "gpu-a-0",

@@ -2,6 +2,7 @@ package dev.muster.statussync.config;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -15,6 +16,17 @@ public interface StatusSyncConfig {
      * Default: none.
      */
     Map<String, Member> members();
+
+    /**
+     * A directory of member kubeconfigs, {@code <cluster>.kubeconfig} each: a cluster joins the fleet when its
+     * file appears there and leaves when the file goes, while the service runs (see {@code MemberDirectory}).
+     * Members named in {@link #members()} as well take their settings from there. Default: none.
+     */
+    Optional<String> membersDirectory();
+
+    /** How often the members directory is looked at again. Default 5s. */
+    @WithDefault("5s")
+    Duration membersRescan();
 
     /** How often each member's API is probed for reachability. Default 5s. */
     @WithDefault("5s")

@@ -35,6 +35,7 @@ import dev.muster.statussync.core.mirror.MirrorDecisions;
 import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
 import dev.muster.statussync.core.mirror.MirrorSettings;
 import dev.muster.statussync.kubernetes.FleetWriter;
+import dev.muster.statussync.kubernetes.MemberClients;
 import dev.muster.statussync.kubernetes.MemberPurger;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -66,11 +67,11 @@ public class MirrorEngine {
     private final ExecutorService writes = Executors.newSingleThreadExecutor(daemon("status-writes"));
     private ScheduledExecutorService ticker;
 
-    MirrorEngine(StatusSyncConfig config, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
+    MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
                  @Channel("member-status") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
         this.config = config;
         this.mirror = new JobMirror(new MirrorSettings(config.failover().maxFailovers(), config.failover().purgeRetry()), clock);
-        this.unconfigured = new MemberStatusTracker(config.members().keySet(), clock);
+        this.unconfigured = new MemberStatusTracker(members::isMember, clock);
         this.fleet = fleet;
         this.purger = purger;
         this.metrics = metrics;

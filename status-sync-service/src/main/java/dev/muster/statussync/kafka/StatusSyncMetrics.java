@@ -43,6 +43,13 @@ public class StatusSyncMetrics {
         registry.counter("muster.status.purges", Tags.of("member", member, "outcome", confirmed ? "done" : "retrying")).increment();
     }
 
+    /** A member left the fleet: its gauges go. */
+    public void forgetMember(String member) {
+        for (String name : new String[] {"muster.status.member.healthy", "muster.status.member.unseen.seconds"}) {
+            registry.find(name).tag("member", member).meters().forEach(registry::remove);
+        }
+    }
+
     /** Gauges of one member's health: 1 when its API answers, and the seconds since it last did. */
     public void observeMember(String member, BooleanSupplier reachable, Supplier<Instant> lastSeenHealthy) {
         Gauge.builder("muster.status.member.healthy", () -> reachable.getAsBoolean() ? 1 : 0).tag("member", member)

@@ -5,11 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.muster.model.member.MemberDirectory;
 import dev.muster.model.member.MemberKubeconfig;
 import dev.muster.statussync.config.StatusSyncConfig;
 import io.fabric8.kubernetes.client.Config;
@@ -17,32 +19,73 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 
-/** One API client per configured member cluster, built from its kubeconfig, shared by the watches and the purges. */
+/**
+ * The member clusters status sync can reach: those configured by name and those whose kubeconfig is in the
+ * members directory (read again by {@link #refresh()}), with one API client each, shared by the watches and
+ * the purges.
+ */
 @ApplicationScoped
 public class MemberClients {
 
     private final StatusSyncConfig config;
+    private final Optional<MemberDirectory> directory;
     private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
+    private volatile Map<String, Path> members;
 
     MemberClients(StatusSyncConfig config) {
         this.config = config;
+        this.directory = config.membersDirectory().map(Path::of).map(MemberDirectory::new);
+        this.members = configured();
     }
 
-    /** The client of a configured member; empty for a cluster status sync has no kubeconfig for. */
+    /** The members now, each with its kubeconfig file: the directory read again. */
+    public Map<String, Path> refresh() {
+        Map<String, Path> now = new TreeMap<>();
+        directory.ifPresent(files -> now.putAll(files.scan()));
+        now.putAll(configured());
+        members = now;
+        clients.keySet().removeIf(cluster -> {
+            if (now.containsKey(cluster)) {
+                return false;
+            }
+            clients.get(cluster).close();
+            return true;
+        });
+        return now;
+    }
+
+    /** Whether status sync can reach this cluster (it has a kubeconfig for it). */
+    public boolean isMember(String cluster) {
+        return members.containsKey(cluster);
+    }
+
+    /** The client of a member; empty for a cluster status sync has no kubeconfig for. */
     public Optional<KubernetesClient> client(String cluster) {
-        StatusSyncConfig.Member member = config.members().get(cluster);
-        return member == null ? Optional.empty() : Optional.of(clients.computeIfAbsent(cluster, name -> build(name, member)));
+        Path kubeconfig = members.get(cluster);
+        return kubeconfig == null ? Optional.empty() : Optional.of(clients.computeIfAbsent(cluster, name -> build(name, kubeconfig)));
     }
 
-    private static KubernetesClient build(String cluster, StatusSyncConfig.Member member) {
+    /** The labels configured for a member; none for one that is only in the directory. */
+    public Map<String, String> labels(String cluster) {
+        StatusSyncConfig.Member member = config.members().get(cluster);
+        return member == null ? Map.of() : member.labels();
+    }
+
+    private Map<String, Path> configured() {
+        Map<String, Path> configured = new TreeMap<>();
+        config.members().forEach((cluster, member) -> configured.put(cluster, Path.of(member.kubeconfig())));
+        return configured;
+    }
+
+    private static KubernetesClient build(String cluster, Path kubeconfigFile) {
         try {
-            Config kubeconfig = MemberKubeconfig.read(Path.of(member.kubeconfig()));
+            Config kubeconfig = MemberKubeconfig.read(kubeconfigFile);
             // A member that does not answer must not hold a probe or a purge up: fail fast, the next try comes soon.
             Config config = new ConfigBuilder(kubeconfig).withRequestTimeout(5_000).withConnectionTimeout(3_000)
                     .withRequestRetryBackoffLimit(0).build();
             return new KubernetesClientBuilder().withConfig(config).build();
         } catch (IOException e) {
-            throw new UncheckedIOException("member " + cluster + ": cannot read kubeconfig " + member.kubeconfig(), e);
+            throw new UncheckedIOException("member " + cluster + ": cannot read kubeconfig " + kubeconfigFile, e);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.muster.statussync.kubernetes;
 
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,6 +53,7 @@ public class MemberWatches {
     private final Clock clock = Clock.systemUTC();
     private final Map<String, MemberWatch> watches = new TreeMap<>();
     private ScheduledExecutorService probes;
+    private MemberObserver observer;
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorEngine engine, StatusSyncMetrics metrics,
                   @Channel("inventory") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
@@ -62,16 +65,12 @@ public class MemberWatches {
     }
 
     void start(@Observes StartupEvent startup) {
-        if (config.members().isEmpty()) {
-            LOG.info("no member clusters configured (muster.status-sync.members.<name>.kubeconfig): nothing to watch");
-            return;
-        }
         probes = Executors.newScheduledThreadPool(1, runnable -> {
             Thread thread = new Thread(runnable, "member-probes");
             thread.setDaemon(true);
             return thread;
         });
-        MemberObserver observer = new MemberObserver() {
+        observer = new MemberObserver() {
             @Override
             public void inventory(MemberEventData data) {
                 publish(data);
@@ -82,15 +81,64 @@ public class MemberWatches {
                 engine.observe(observation);
             }
         };
-        config.members().forEach((cluster, member) -> {
-            MemberWatch watch = new MemberWatch(cluster, clients.client(cluster).orElseThrow(), observer, member.labels(), clock);
+        rescan();
+        if (config.membersDirectory().isPresent()) {
+            long every = config.membersRescan().toMillis();
+            probes.scheduleWithFixedDelay(this::rescan, every, every, TimeUnit.MILLISECONDS);
+        } else if (config.members().isEmpty()) {
+            LOG.info("no member clusters configured (muster.status-sync.members.<name>.kubeconfig or muster.status-sync.members-directory): "
+                    + "nothing to watch");
+        }
+    }
+
+    /** Starts watching members that joined and stops watching those that left. */
+    private void rescan() {
+        try {
+            Map<String, Path> members = clients.refresh();
+            List<String> left;
+            synchronized (watches) {
+                left = watches.keySet().stream().filter(cluster -> !members.containsKey(cluster)).toList();
+            }
+            left.forEach(this::stopWatching);
+            members.forEach((cluster, kubeconfig) -> {
+                synchronized (watches) {
+                    if (watches.containsKey(cluster)) {
+                        return;
+                    }
+                }
+                startWatching(cluster, kubeconfig);
+            });
+        } catch (RuntimeException e) {
+            LOG.warnf("reading the members failed; tried again in %s: %s", config.membersRescan(), e.getMessage());
+        }
+    }
+
+    private void startWatching(String cluster, Path kubeconfig) {
+        try {
+            MemberWatch watch = new MemberWatch(cluster, clients.client(cluster).orElseThrow(), observer, clients.labels(cluster), clock);
             watch.start(probes, config.healthInterval(), config.resync());
             metrics.observeMember(cluster, watch::reachable, watch::lastSeenHealthy);
             synchronized (watches) {
                 watches.put(cluster, watch);
             }
-            LOG.infof("watching member %s (kubeconfig %s)", cluster, member.kubeconfig());
-        });
+            LOG.infof("watching member %s (kubeconfig %s)", cluster, kubeconfig);
+        } catch (RuntimeException e) {
+            LOG.warnf("member %s cannot be watched (kubeconfig %s): %s", cluster, kubeconfig, e.getMessage());
+        }
+    }
+
+    private void stopWatching(String cluster) {
+        MemberWatch watch;
+        synchronized (watches) {
+            watch = watches.remove(cluster);
+        }
+        if (watch != null) {
+            watch.close();
+            metrics.forgetMember(cluster);
+            publish(new MemberEventData.MemberRemoved(cluster));
+            engine.observe(mirror -> mirror.memberRemoved(cluster));
+            LOG.infof("member %s left the fleet: no longer watched; its jobs fail over as their policies say", cluster);
+        }
     }
 
     /** The PyTorchJobs on each watched member now, by cluster. */

@@ -201,6 +201,9 @@ public final class GangPlacer {
     }
 
     private Decisions observe(MemberEventData data) {
+        if (data instanceof MemberEventData.MemberRemoved) {
+            return memberLeft(data.cluster());
+        }
         ClusterInventory cluster = clusters.computeIfAbsent(data.cluster(), ClusterInventory::new);
         if (data instanceof MemberEventData.MemberReported reported) {
             cluster.observe(reported.member());
@@ -220,6 +223,24 @@ public final class GangPlacer {
             cluster.reservationGone(reservation.reservation());
         }
         return retryWaiting(clock.instant());
+    }
+
+    /**
+     * A member left the fleet: nothing more is placed there, and jobs being bound to it try the next cluster.
+     * Jobs bound there stay bound until status sync fails them over, as their policies say.
+     */
+    private Decisions memberLeft(String cluster) {
+        if (!clusters.containsKey(cluster)) {
+            return Decisions.none();
+        }
+        Decisions decisions = Decisions.none();
+        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+            if (attempt.cluster().equals(cluster)) {
+                decisions = decisions.and(abandon(attempt, "the member left the fleet"));
+            }
+        }
+        clusters.remove(cluster);
+        return decisions.and(retryWaiting(clock.instant()));
     }
 
     /** A reservation of a gang being reserved changed: all Available means create the job; one Failed means try elsewhere. */

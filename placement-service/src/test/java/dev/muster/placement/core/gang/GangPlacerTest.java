@@ -323,4 +323,33 @@ class GangPlacerTest {
         assertThat(stuck.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(PlacementFailed.class, failed ->
                 assertThat(failed.clusterReasons().get(first)).startsWith("excluded after a failover of this job until"));
     }
+
+    @Test
+    void aMemberThatLeavesTheFleetIsNoLongerPlacedOnAndItsAttemptsMoveOn() {
+        member("cluster-a", true, 2, "8");
+        member("cluster-b", false, 2, "4");
+        Decisions reserve = placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        assertThat(reserve.commands()).singleElement().extracting(MemberCommand::cluster).isEqualTo("cluster-a");
+
+        Decisions left = placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.MemberRemoved("cluster-a")));
+
+        assertThat(left.commands()).extracting(command -> command.getClass().getSimpleName() + " " + command.cluster())
+                .containsExactly("Release cluster-a", "CreateJob cluster-b");
+        assertThat(placer.freeGpu()).containsOnlyKeys("cluster-b");
+    }
+
+    @Test
+    void theCopyCarriesItsPlacementGenerationAndFailoverPolicy() {
+        member("cluster-b", false, 2, "4");
+        PyTorchJob job = Seed.job("default", "pytorch-test");
+        job.getMetadata().setUid(JOB.uid());
+        JobEvent admitted = JobEvent.create("/muster/queue-service", JOB, clock.instant(),
+                new JobAdmitted(job, Seed.queuePolicy("default"), "child-2", ResourceList.empty()));
+
+        MemberCommand.CreateJob create = (MemberCommand.CreateJob) placer.handle(admitted).commands().get(0);
+
+        assertThat(MemberJobs.generation(create.memberJob())).isZero();
+        assertThat(MemberJobs.failover(create.memberJob())).contains(new dev.muster.model.policy.FailoverPolicy(java.time.Duration.ofSeconds(30),
+                dev.muster.model.policy.FailoverPolicy.PurgeMode.IMMEDIATELY));
+    }
 }

@@ -2,7 +2,7 @@ package dev.muster.statussync.core.member;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Set;
+import java.util.function.Predicate;
 
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
@@ -21,22 +21,22 @@ public final class MemberStatusTracker {
     public static final String UNKNOWN = "Unknown";
     public static final String MEMBER_NOT_CONFIGURED = "MemberNotConfigured";
 
-    private final Set<String> members;
+    private final Predicate<String> watched;
     private final Clock clock;
 
-    /** @param members the clusters this service can watch (those with a kubeconfig) */
-    public MemberStatusTracker(Set<String> members, Clock clock) {
-        this.members = Set.copyOf(members);
+    /** @param watched whether this service can watch a cluster (it has a kubeconfig for it) */
+    public MemberStatusTracker(Predicate<String> watched, Clock clock) {
+        this.watched = watched;
         this.clock = clock;
     }
 
     /** The events a consumed event leads to. */
     public List<JobEvent> handle(MusterEvent consumed) {
-        if (!(consumed instanceof JobEvent event) || !(event.data() instanceof JobBound bound) || members.contains(bound.cluster())) {
+        if (!(consumed instanceof JobEvent event) || !(event.data() instanceof JobBound bound) || watched.test(bound.cluster())) {
             return List.of();
         }
         MemberStatusChanged unknown = new MemberStatusChanged(bound.cluster(), UNKNOWN, MEMBER_NOT_CONFIGURED,
-                "member cluster \"" + bound.cluster() + "\" has no kubeconfig in muster.status-sync.members; its jobs cannot be observed",
+                "member cluster \"" + bound.cluster() + "\" has no kubeconfig (muster.status-sync.members or the members directory); its jobs cannot be observed",
                 null);
         return List.of(event.followUp(SOURCE, event.job(), clock.instant(), unknown));
     }

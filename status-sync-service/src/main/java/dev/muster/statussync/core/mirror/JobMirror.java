@@ -53,6 +53,7 @@ public final class JobMirror {
     private final Map<String, Boolean> reachable = new TreeMap<>();
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
     private final Set<String> deleted = new HashSet<>();
+    private final Set<String> removedClusters = new HashSet<>();
 
     private record CopyKey(String cluster, String uid) {
     }
@@ -114,6 +115,9 @@ public final class JobMirror {
 
     /** Whether a member's API answers. */
     public MirrorDecisions memberObserved(String cluster, boolean isReachable) {
+        if (isReachable) {
+            removedClusters.remove(cluster);
+        }
         Boolean previous = reachable.put(cluster, isReachable);
         if (Objects.equals(previous, isReachable)) {
             return MirrorDecisions.none();
@@ -126,6 +130,18 @@ public final class JobMirror {
                 }
             });
         }
+        return evaluateCluster(cluster);
+    }
+
+    /**
+     * A member left the fleet: it is not watched any more. Its jobs are judged as on an unreachable member (they
+     * fail over as their policies say); their copies there cannot be purged by Muster and are forgotten.
+     */
+    public MirrorDecisions memberRemoved(String cluster) {
+        removedClusters.add(cluster);
+        pods.remove(cluster);
+        notReadyNodes.remove(cluster);
+        reachable.put(cluster, false);
         return evaluateCluster(cluster);
     }
 
@@ -315,6 +331,10 @@ public final class JobMirror {
 
     /** Asks for the copy's deletion, again after {@code purgeRetry} while the member still shows it. */
     private MirrorDecisions purge(Tracked tracked, Instant now, String reason) {
+        if (removedClusters.contains(tracked.copy.cluster())) {
+            copies.remove(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()));
+            return MirrorDecisions.none();
+        }
         if (tracked.purgeAskedAt != null && now.isBefore(tracked.purgeAskedAt.plus(settings.purgeRetry()))) {
             return MirrorDecisions.none();
         }

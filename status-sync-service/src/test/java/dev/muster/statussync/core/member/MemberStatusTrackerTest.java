@@ -22,7 +22,7 @@ class MemberStatusTrackerTest {
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T17:00:00Z"), ZoneOffset.UTC);
     private static final JobRef JOB = new JobRef("default", "pytorch-test", "uid-1");
 
-    private final MemberStatusTracker tracker = new MemberStatusTracker(Set.of("cluster-a"), CLOCK);
+    private final MemberStatusTracker tracker = new MemberStatusTracker(Set.of("cluster-a")::contains, CLOCK);
 
     private static JobEvent boundTo(String cluster) {
         return JobEvent.create("/muster/placement-service", JOB, CLOCK.instant(),
@@ -34,7 +34,7 @@ class MemberStatusTrackerTest {
         assertThat(tracker.handle(boundTo("cluster-b"))).singleElement().satisfies(event -> {
             assertThat(event.source()).isEqualTo(MemberStatusTracker.SOURCE);
             assertThat(event.data()).isEqualTo(new MemberStatusChanged("cluster-b", "Unknown", "MemberNotConfigured",
-                    "member cluster \"cluster-b\" has no kubeconfig in muster.status-sync.members; its jobs cannot be observed", null));
+                    "member cluster \"cluster-b\" has no kubeconfig (muster.status-sync.members or the members directory); its jobs cannot be observed", null));
         });
     }
 

@@ -264,4 +264,18 @@ class JobMirrorTest {
 
         assertThat(mirror.memberObserved("gpu-a", true).purges()).singleElement().extracting(Purge::reason).isEqualTo("the job failed over");
     }
+
+    @Test
+    void aMemberThatLeftTheFleetHasItsJobsFailedOverAndItsCopiesForgotten() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        MirrorDecisions left = mirror.memberRemoved("gpu-a");
+        clock.advance(Duration.ofSeconds(31));
+        MirrorDecisions failedOver = mirror.tick();
+
+        assertThat(events(left, MemberStatusChanged.class)).singleElement().extracting(MemberStatusChanged::state).isEqualTo("Unknown");
+        assertThat(events(failedOver, FailoverTriggered.class)).singleElement().extracting(FailoverTriggered::reason).isEqualTo("MemberUnreachable");
+        assertThat(failedOver.purges()).as("nothing to purge with: the member is not reachable by Muster any more").isEmpty();
+        assertThat(mirror.copies()).isEmpty();
+    }
 }

@@ -1,0 +1,63 @@
+package dev.muster.statussync.kubernetes;
+
+import static io.restassured.RestAssured.get;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData.MemberRemoved;
+import dev.muster.model.event.MemberEventData.MemberReported;
+import dev.muster.model.event.Topics;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.kafka.InjectKafkaBroker;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/** Members join and leave while the service runs, by their kubeconfig files appearing in and going from the members directory. */
+@QuarkusTest
+@TestProfile(MemberDirectoryTests.WatchingADirectory.class)
+@WithTestResource(KafkaBrokerTestResource.class)
+class MemberDirectoryTests {
+
+    static final Path DIRECTORY = Path.of("target", "members-directory");
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    public static class WatchingADirectory implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("muster.status-sync.members-directory", DIRECTORY.toString(), "muster.status-sync.members-rescan", "300ms",
+                    "muster.status-sync.health-interval", "500ms");
+        }
+    }
+
+    @InjectKafkaBroker
+    KafkaBroker broker;
+
+    @Test
+    void aClusterJoinsWhenItsKubeconfigAppearsAndLeavesWhenItGoes() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             SimulatedFleet joining = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml")), DIRECTORY)) {
+            client.await(Topics.INVENTORY, MemberEvent.class, event -> event.data() instanceof MemberReported reported
+                    && reported.cluster().equals("cluster-b") && reported.member().reachable(), DEADLINE);
+            assertThat(get("/q/metrics").then().extract().asString()).contains("muster_status_member_healthy{member=\"cluster-b\"} 1.0");
+
+            Files.delete(DIRECTORY.resolve("cluster-b.kubeconfig"));
+
+            client.await(Topics.INVENTORY, MemberEvent.class, event -> event.data().equals(new MemberRemoved("cluster-b")), DEADLINE);
+            assertThat(get("/q/metrics").then().extract().asString()).doesNotContain("muster_status_member_healthy{member=\"cluster-b\"}")
+                    .contains("muster_status_member_healthy{member=\"cluster-a\"} 1.0");
+        }
+    }
+}
