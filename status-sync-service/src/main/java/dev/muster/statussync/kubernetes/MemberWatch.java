@@ -57,6 +57,7 @@ final class MemberWatch implements AutoCloseable {
     private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
     private volatile SharedIndexInformer<PyTorchJob> jobs;
     private volatile SharedIndexInformer<Pod> pods;
+    private volatile SharedIndexInformer<Node> nodes;
     private ScheduledFuture<?> probe;
     private volatile boolean reservationSupported;
     private volatile boolean reachable;
@@ -74,7 +75,7 @@ final class MemberWatch implements AutoCloseable {
     /** Probes the member now and every {@code interval}, and starts the informers. */
     void start(ScheduledExecutorService probes, Duration interval, Duration resync) {
         probeNow();
-        informers.add(inform(client.nodes().runnableInformer(resync.toMillis()), new Handler<>() {
+        nodes = inform(client.nodes().runnableInformer(resync.toMillis()), new Handler<>() {
             @Override
             void observed(Node node) {
                 NodeSnapshot snapshot = NodeSnapshot.of(node);
@@ -87,7 +88,8 @@ final class MemberWatch implements AutoCloseable {
                 reporter.nodeGone(node.getMetadata().getName()).ifPresent(observer::inventory);
                 observer.mirror(mirror -> mirror.nodeGone(cluster, node.getMetadata().getName()));
             }
-        }));
+        });
+        informers.add(nodes);
         pods = inform(client.pods().inAnyNamespace().runnableInformer(resync.toMillis()), new Handler<>() {
             @Override
             void observed(Pod pod) {
@@ -211,6 +213,16 @@ final class MemberWatch implements AutoCloseable {
     /** The PyTorchJobs on the member as last observed (the member's own jobs too). */
     List<PyTorchJob> jobs() {
         return jobs == null ? List.of() : jobs.getStore().list();
+    }
+
+    /** The nodes of the member as last observed. */
+    List<Node> nodes() {
+        return nodes == null ? List.of() : nodes.getStore().list();
+    }
+
+    /** Whether the member serves koordinator's reservations. */
+    boolean reservationSupported() {
+        return reservationSupported;
     }
 
     /** The pods on the member as last observed. */

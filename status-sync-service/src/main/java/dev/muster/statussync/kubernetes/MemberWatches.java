@@ -2,6 +2,7 @@ package dev.muster.statussync.kubernetes;
 
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.Topics;
+import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.mirror.JobMirror;
@@ -138,6 +140,24 @@ public class MemberWatches {
             publish(new MemberEventData.MemberRemoved(cluster));
             engine.observe(mirror -> mirror.memberRemoved(cluster));
             LOG.infof("member %s left the fleet: no longer watched; its jobs fail over as their policies say", cluster);
+        }
+    }
+
+    /**
+     * Each watched member's health now.
+     *
+     * @param lastSeenHealthy when its API last answered, or null if it never did
+     */
+    public record MemberHealth(String cluster, boolean reachable, Instant lastSeenHealthy, boolean reservationSupported, int nodes,
+                               List<String> notReadyNodes) {
+    }
+
+    /** Each watched member's health now, by cluster. */
+    public List<MemberHealth> health() {
+        synchronized (watches) {
+            return watches.values().stream().map(watch -> new MemberHealth(watch.cluster(), watch.reachable(), watch.lastSeenHealthy(),
+                    watch.reservationSupported(), watch.nodes().size(), watch.nodes().stream()
+                    .filter(node -> !NodeSnapshot.of(node).ready()).map(node -> node.getMetadata().getName()).sorted().toList())).toList();
         }
     }
 

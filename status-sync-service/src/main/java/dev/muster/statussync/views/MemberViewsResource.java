@@ -19,9 +19,9 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.statussync.kubernetes.MemberWatches;
 
 /**
- * The per-member views of the vendor's {@code kubectl amc}, served from what the member watches observe:
- * PyTorchJobs on every member with their adoption, the pods of training jobs on every member, and one member's
- * copy of a job in full. Rows are sorted by name, then cluster.
+ * The per-member views of the vendor's {@code kubectl amc}, served from what the member watches observe: each
+ * member's health, PyTorchJobs on every member with their adoption, the pods of training jobs on every member,
+ * and one member's copy of a job in full. Rows are sorted by name, then cluster.
  */
 @Path("/api/v1/members")
 @Produces(MediaType.APPLICATION_JSON)
@@ -31,6 +31,12 @@ public class MemberViewsResource {
 
     MemberViewsResource(MemberWatches members) {
         this.members = members;
+    }
+
+    /** Each watched member's health: whether its API answers, since when it has not, and which nodes are NotReady. */
+    @GET
+    public List<MemberWatches.MemberHealth> members() {
+        return members.health();
     }
 
     /** Every PyTorchJob on every member, optionally of one namespace. */

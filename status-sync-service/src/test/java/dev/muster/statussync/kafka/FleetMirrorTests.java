@@ -152,6 +152,9 @@ class FleetMirrorTests {
                 .extracting(row -> row.get("name") + " " + row.get("cluster") + " " + row.get("ready") + " " + row.get("status"))
                 .containsExactly("mirrored-master-0 cluster-a 1/1 Running", "mirrored-worker-0 cluster-a 1/1 Running",
                         "mirrored-worker-1 cluster-a 1/1 Running");
+        List<Map<String, Object>> health = get("/api/v1/members").then().statusCode(200).extract().jsonPath().getList("");
+        assertThat(health).anySatisfy(row -> assertThat(row).containsEntry("cluster", "cluster-a").containsEntry("reachable", true)
+                .containsEntry("reservationSupported", true).containsEntry("nodes", 2).containsEntry("notReadyNodes", List.of()));
         get("/api/v1/members/cluster-a/pytorchjobs/default/mirrored").then().statusCode(200);
         get("/api/v1/members/cluster-x/pytorchjobs/default/mirrored").then().statusCode(404);
         String metrics = get("/q/metrics").then().statusCode(200).extract().asString();
