@@ -3,9 +3,11 @@ package dev.muster.model.scheduling;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -25,36 +27,117 @@ import dev.muster.model.resource.ResourceNames;
  */
 public final class GangPacker {
 
-    private static final Comparator<PodNeeds> LARGEST_FIRST = Comparator
-            .comparing((PodNeeds pod) -> pod.request().amount(ResourceNames.GPU)).reversed()
-            .thenComparing((PodNeeds pod) -> pod.request().amount(ResourceNames.CPU), Comparator.reverseOrder())
-            .thenComparing((PodNeeds pod) -> pod.request().amount(ResourceNames.MEMORY), Comparator.reverseOrder())
-            .thenComparing(PodNeeds::name);
-
     private GangPacker() {
     }
 
     public static GangPlan pack(List<PodNeeds> pods, List<NodeState> nodes) {
-        Optional<String> overTotal = exceedsTotalFree(pods, nodes);
+        return pack(Gang.of(pods), NodeIndex.of(nodes));
+    }
+
+    /** Packs the gang onto the indexed nodes; the index is read, never changed. */
+    public static GangPlan pack(Gang gang, NodeIndex index) {
+        Optional<String> overTotal = exceedsTotalFree(gang, index.totalFree());
         if (overTotal.isPresent()) {
             return new GangPlan.Unplaceable(overTotal.get());
         }
-        Map<String, NodeState> state = new TreeMap<>();
-        nodes.forEach(node -> state.put(node.name(), node));
+        Touched touched = new Touched();
         Map<String, String> placed = new LinkedHashMap<>();
-        for (PodNeeds pod : pods.stream().sorted(LARGEST_FIRST).toList()) {
-            String main = mainResource(pod);
-            Optional<NodeState> best = state.values().stream()
-                    .filter(node -> NodeFit.check(pod, node).isEmpty())
-                    .min(Comparator.comparing((NodeState node) -> node.free().amount(main).subtract(pod.request().amount(main)))
-                            .thenComparing(NodeState::name));
-            if (best.isEmpty()) {
-                return new GangPlan.Unplaceable(whyNoNode(pod, state.values()));
+        for (PodNeeds pod : gang.largestFirst()) {
+            NodeState best = bestFit(pod, index, touched);
+            if (best == null) {
+                List<NodeState> now = index.nodes().stream().map(node -> touched.now(node)).toList();
+                return new GangPlan.Unplaceable(whyNoNode(pod, now));
             }
-            state.put(best.get().name(), best.get().minus(pod.request()));
-            placed.put(pod.name(), best.get().name());
+            touched.put(best.minus(pod.request()));
+            placed.put(pod.name(), best.name());
         }
         return new GangPlan.Placed(placed);
+    }
+
+    /**
+     * The nodes this packing has put pods on, as they are after them (the index holds every other node as it
+     * is), indexed like the index itself so that a large gang does not compare every pod with every node it used.
+     */
+    private static final class Touched {
+        private final Map<String, NodeState> byName = new HashMap<>();
+        private final NavigableMap<BigDecimal, NavigableMap<String, NodeState>> byFreeGpu = new TreeMap<>();
+        private final NavigableMap<BigDecimal, NavigableMap<String, NodeState>> byFreeCpu = new TreeMap<>();
+
+        boolean contains(NodeState node) {
+            return byName.containsKey(node.name());
+        }
+
+        NodeState now(NodeState node) {
+            return byName.getOrDefault(node.name(), node);
+        }
+
+        /** The node as it is now that one more pod is planned onto it. */
+        void put(NodeState after) {
+            NodeState previous = byName.put(after.name(), after);
+            for (String resource : List.of(ResourceNames.GPU, ResourceNames.CPU)) {
+                NavigableMap<BigDecimal, NavigableMap<String, NodeState>> byFree = byFree(resource);
+                if (previous != null) {
+                    NavigableMap<String, NodeState> amount = byFree.get(previous.free().amount(resource));
+                    amount.remove(previous.name());
+                    if (amount.isEmpty()) {
+                        byFree.remove(previous.free().amount(resource));
+                    }
+                }
+                byFree.computeIfAbsent(after.free().amount(resource), key -> new TreeMap<>()).put(after.name(), after);
+            }
+        }
+
+        NavigableMap<BigDecimal, NavigableMap<String, NodeState>> byFree(String resource) {
+            return ResourceNames.GPU.equals(resource) ? byFreeGpu : byFreeCpu;
+        }
+    }
+
+    /**
+     * The node the pod fits that would have the least of its main resource left, ties by name; null when none.
+     * Nodes are visited from the smallest sufficient free amount up, so the search stops at the first that
+     * fits: among the nodes this packing used (as they are now), and among the others (as the index has them).
+     */
+    private static NodeState bestFit(PodNeeds pod, NodeIndex index, Touched touched) {
+        String main = mainResource(pod);
+        BigDecimal need = pod.request().amount(main);
+        NodeState best = null;
+        BigDecimal bestLeft = null;
+        NavigableMap<BigDecimal, NavigableMap<String, NodeState>> used = touched.byFree(main);
+        // A pod that needs none of its main resource fits even where that is overcommitted (free below zero).
+        search:
+        for (Map.Entry<BigDecimal, NavigableMap<String, NodeState>> amount : (need.signum() > 0 ? used.tailMap(need, true) : used).entrySet()) {
+            for (NodeState node : amount.getValue().values()) {
+                if (NodeFit.fits(pod, node)) {
+                    best = node;
+                    bestLeft = amount.getKey().subtract(need);
+                    break search;
+                }
+            }
+        }
+        NavigableMap<BigDecimal, List<NodeState>> byFree = index.byFree(main);
+        for (Map.Entry<BigDecimal, List<NodeState>> amount : (need.signum() > 0 ? byFree.tailMap(need, true) : byFree).entrySet()) {
+            BigDecimal left = amount.getKey().subtract(need);
+            if (bestLeft != null && left.compareTo(bestLeft) > 0) {
+                break;
+            }
+            for (NodeState node : amount.getValue()) {
+                if (bestLeft != null && left.compareTo(bestLeft) == 0 && node.name().compareTo(best.name()) > 0) {
+                    break;
+                }
+                if (!touched.contains(node) && NodeFit.fits(pod, node)) {
+                    return isBetter(left, node, bestLeft, best) ? node : best;
+                }
+            }
+        }
+        return best;
+    }
+
+    private static boolean isBetter(BigDecimal left, NodeState node, BigDecimal bestLeft, NodeState best) {
+        if (best == null) {
+            return true;
+        }
+        int byLeft = left.compareTo(bestLeft);
+        return byLeft < 0 || byLeft == 0 && node.name().compareTo(best.name()) < 0;
     }
 
     /**
@@ -62,9 +145,13 @@ public final class GangPacker {
      * reason when it exceeds it; this alone is the seed's estimate of whether a cluster can take a job.
      */
     public static Optional<String> exceedsTotalFree(List<PodNeeds> pods, List<NodeState> nodes) {
-        ResourceList need = pods.stream().map(PodNeeds::request).reduce(ResourceList.empty(), ResourceList::plus);
-        ResourceList free = nodes.stream().filter(node -> node.ready() && !node.unschedulable())
-                .map(NodeState::free).reduce(ResourceList.empty(), ResourceList::plus);
+        return exceedsTotalFree(Gang.of(pods), nodes.stream().filter(NodeIndex::isSchedulable).map(NodeState::free)
+                .reduce(ResourceList.empty(), ResourceList::plus));
+    }
+
+    /** The same, against the free capacity of the schedulable nodes in all. */
+    public static Optional<String> exceedsTotalFree(Gang gang, ResourceList free) {
+        ResourceList need = gang.total();
         for (String resource : need.names()) {
             if (need.amount(resource).compareTo(free.amount(resource)) > 0) {
                 return Optional.of("the gang needs " + need.format(resource) + " " + resource + " in all, the cluster has "

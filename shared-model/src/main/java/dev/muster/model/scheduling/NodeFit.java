@@ -42,26 +42,68 @@ public final class NodeFit {
 
     /** Why the node would not take the pod whatever its free capacity (readiness, cordon, labels, taints), or empty. */
     public static Optional<String> filter(PodNeeds pod, NodeState node) {
+        Refusal refusal = refusal(pod, node);
+        return refusal == null ? Optional.empty() : Optional.of("node " + node.name() + " " + refusal.explain());
+    }
+
+    /**
+     * Whether the pod may run on the node now: {@link #check} without saying why not, and without making a
+     * message for every node a packing search passes over.
+     */
+    public static boolean fits(PodNeeds pod, NodeState node) {
+        return refusal(pod, node) == null && hasRoom(pod, node);
+    }
+
+    private static boolean hasRoom(PodNeeds pod, NodeState node) {
+        for (String resource : pod.request().names()) {
+            BigDecimal need = pod.request().amount(resource);
+            if (need.signum() > 0 && need.compareTo(node.free().amount(resource)) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Why a node refuses a pod whatever its capacity; what is wrong is kept and worded only when asked. */
+    private record Refusal(Kind kind, Object detail) {
+
+        enum Kind { NOT_READY, CORDONED, NODE_SELECTOR, NODE_AFFINITY, TAINT }
+
+        String explain() {
+            return switch (kind) {
+                case NOT_READY -> "is not Ready";
+                case CORDONED -> "is cordoned";
+                case NODE_SELECTOR -> {
+                    Map.Entry<?, ?> required = (Map.Entry<?, ?>) detail;
+                    yield "does not match nodeSelector " + required.getKey() + "=" + required.getValue();
+                }
+                case NODE_AFFINITY -> "does not match the pod's required node affinity";
+                case TAINT -> "has taint " + describe((Taint) detail) + " that the pod does not tolerate";
+            };
+        }
+    }
+
+    private static Refusal refusal(PodNeeds pod, NodeState node) {
         if (!node.ready()) {
-            return Optional.of("node " + node.name() + " is not Ready");
+            return new Refusal(Refusal.Kind.NOT_READY, null);
         }
         if (node.unschedulable()) {
-            return Optional.of("node " + node.name() + " is cordoned");
+            return new Refusal(Refusal.Kind.CORDONED, null);
         }
         for (Map.Entry<String, String> required : pod.nodeSelector().entrySet()) {
             if (!required.getValue().equals(node.labels().get(required.getKey()))) {
-                return Optional.of("node " + node.name() + " does not match nodeSelector " + required.getKey() + "=" + required.getValue());
+                return new Refusal(Refusal.Kind.NODE_SELECTOR, required);
             }
         }
         if (pod.nodeAffinity() != null && !matchesAnyTerm(pod.nodeAffinity(), node.labels())) {
-            return Optional.of("node " + node.name() + " does not match the pod's required node affinity");
+            return new Refusal(Refusal.Kind.NODE_AFFINITY, null);
         }
         for (Taint taint : node.taints()) {
             if (!"PreferNoSchedule".equals(taint.getEffect()) && !tolerated(taint, pod.tolerations())) {
-                return Optional.of("node " + node.name() + " has taint " + describe(taint) + " that the pod does not tolerate");
+                return new Refusal(Refusal.Kind.TAINT, taint);
             }
         }
-        return Optional.empty();
+        return null;
     }
 
     /** Kubernetes toleration matching: same effect (or any), and the key and value by the operator. */

@@ -7,9 +7,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.muster.model.job.GangPod;
+import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
+import dev.muster.model.scheduling.Gang;
 import dev.muster.model.scheduling.GangPacker;
 import dev.muster.model.scheduling.GangPlan;
+import dev.muster.model.scheduling.NodeIndex;
 import dev.muster.model.scheduling.NodeState;
 import dev.muster.model.scheduling.PodNeeds;
 
@@ -44,37 +47,43 @@ public final class ClusterFit {
 
     /** Decides for one cluster, given its nodes' free capacity now. */
     public static Result fit(String cluster, List<GangPod> gang, List<NodeState> nodes, FitMode mode) {
-        List<PodNeeds> needs = gang.stream().map(pod -> PodNeeds.of(pod.name(), pod.spec())).toList();
-        BigDecimal freeGpu = nodes.stream().filter(node -> node.ready() && !node.unschedulable())
-                .map(node -> node.free().amount(ResourceNames.GPU)).reduce(BigDecimal.ZERO, BigDecimal::add);
+        return fit(cluster, needs(gang), NodeIndex.of(nodes), mode);
+    }
+
+    /** What the gang's pods need from nodes: worked out once per decision, for every cluster. */
+    public static Gang needs(List<GangPod> gang) {
+        return Gang.of(gang.stream().map(pod -> PodNeeds.of(pod.name(), pod.spec())).toList());
+    }
+
+    /** Decides for one cluster, given its indexed nodes. */
+    public static Result fit(String cluster, Gang needs, NodeIndex nodes, FitMode mode) {
         if (mode == FitMode.SUM_ESTIMATE) {
-            Optional<String> shortfall = GangPacker.exceedsTotalFree(needs, nodes);
+            Optional<String> shortfall = GangPacker.exceedsTotalFree(needs, nodes.totalFree());
             return shortfall.<Result>map(reason -> new DoesNotFit(cluster, reason))
-                    .orElseGet(() -> new Fits(cluster, mode, Map.of(), partialGpuNodes(nodes, Map.of(), needs), freeGpu));
+                    .orElseGet(() -> new Fits(cluster, mode, Map.of(), nodes.partialGpuNodes(), nodes.freeGpu()));
         }
         GangPlan plan = GangPacker.pack(needs, nodes);
         if (plan instanceof GangPlan.Placed placed) {
-            return new Fits(cluster, mode, placed.nodes(), partialGpuNodes(nodes, placed.nodes(), needs), freeGpu);
+            return new Fits(cluster, mode, placed.nodes(), partialGpuNodes(nodes, placed.nodes(), needs), nodes.freeGpu());
         }
         return new DoesNotFit(cluster, ((GangPlan.Unplaceable) plan).reason());
     }
 
-    /** GPU nodes that would be partly used once the plan's pods are on them. */
-    private static int partialGpuNodes(List<NodeState> nodes, Map<String, String> plan, List<PodNeeds> needs) {
+    /** GPU nodes that would be partly used once the plan's pods are on them: only the nodes the plan uses change. */
+    private static int partialGpuNodes(NodeIndex nodes, Map<String, String> plan, Gang needs) {
         Map<String, BigDecimal> taken = new HashMap<>();
-        for (PodNeeds pod : needs) {
+        for (PodNeeds pod : needs.largestFirst()) {
             String node = plan.get(pod.name());
             if (node != null) {
                 taken.merge(node, pod.request().amount(ResourceNames.GPU), BigDecimal::add);
             }
         }
-        int partial = 0;
-        for (NodeState node : nodes) {
-            BigDecimal allocatable = node.allocatable().amount(ResourceNames.GPU);
-            BigDecimal free = node.free().amount(ResourceNames.GPU).subtract(taken.getOrDefault(node.name(), BigDecimal.ZERO));
-            if (allocatable.signum() > 0 && free.signum() > 0 && free.compareTo(allocatable) < 0) {
-                partial++;
-            }
+        int partial = nodes.partialGpuNodes();
+        for (Map.Entry<String, BigDecimal> used : taken.entrySet()) {
+            NodeState node = nodes.node(used.getKey());
+            BigDecimal gpus = used.getValue();
+            ResourceList after = node.free().minus(ResourceList.of(ResourceNames.GPU, gpus));
+            partial += (NodeIndex.isPartialGpu(node, after) ? 1 : 0) - (NodeIndex.isPartialGpu(node, node.free()) ? 1 : 0);
         }
         return partial;
     }

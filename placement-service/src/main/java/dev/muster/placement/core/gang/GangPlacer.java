@@ -101,8 +101,7 @@ public final class GangPlacer {
     /** Each member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included). */
     public Map<String, BigDecimal> freeGpu() {
         Map<String, BigDecimal> free = new TreeMap<>();
-        clusters.forEach((name, cluster) -> free.put(name, cluster.nodeStates().stream().filter(node -> node.ready() && !node.unschedulable())
-                .map(node -> node.free().amount(ResourceNames.GPU)).reduce(BigDecimal.ZERO, BigDecimal::add)));
+        clusters.forEach((name, cluster) -> free.put(name, cluster.index().freeGpu()));
         return free;
     }
 

@@ -13,6 +13,7 @@ import java.util.function.Function;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.scheduling.Gang;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.ClusterFit.DoesNotFit;
@@ -59,7 +60,7 @@ public final class GangPlanner {
      */
     public static Options plan(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
                                Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes) {
-        List<GangPod> gang = GangPod.of(job);
+        Gang needs = ClusterFit.needs(GangPod.of(job));
         ClusterAffinity affinity = policy == null || policy.getSpec() == null || policy.getSpec().placement() == null ? null
                 : policy.getSpec().placement().clusterAffinity();
         List<Fits> ranked = new ArrayList<>();
@@ -70,7 +71,7 @@ public final class GangPlanner {
                 reasons.put(cluster.cluster(), notCandidate.get());
                 continue;
             }
-            ClusterFit.Result result = ClusterFit.fit(cluster.cluster(), gang, cluster.nodeStates(), modes.apply(cluster.cluster()));
+            ClusterFit.Result result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), modes.apply(cluster.cluster()));
             if (result instanceof Fits fits) {
                 ranked.add(fits);
             } else {

@@ -15,6 +15,7 @@ import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.model.scheduling.NodeIndex;
 import dev.muster.model.scheduling.NodeState;
 import dev.muster.model.scheduling.NodeStates;
 
@@ -33,7 +34,7 @@ public final class ClusterInventory {
     private final Map<String, PodSnapshot> pods = new HashMap<>();
     private final Map<String, ReservationSnapshot> reservations = new HashMap<>();
     private final Map<String, Promise> promises = new LinkedHashMap<>();
-    private List<NodeState> cachedStates;
+    private NodeIndex cachedIndex;
 
     public ClusterInventory(String cluster) {
         this.cluster = cluster;
@@ -72,32 +73,32 @@ public final class ClusterInventory {
 
     public void observe(NodeSnapshot node) {
         nodes.put(node.name(), node);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     public void nodeGone(String name) {
         nodes.remove(name);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     public void observe(PodSnapshot pod) {
         pods.put(pod.key(), pod);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     public void podGone(String namespace, String name) {
         pods.remove(namespace + "/" + name);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     public void observe(ReservationSnapshot reservation) {
         reservations.put(reservation.name(), reservation);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     public void reservationGone(String name) {
         reservations.remove(name);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     /** The reservation as last reported, if it was. */
@@ -108,13 +109,13 @@ public final class ClusterInventory {
     /** Holds the plan's capacity for the job until the member shows its pods or reservations. */
     public void promise(Promise promise) {
         promises.put(promise.job(), promise);
-        cachedStates = null;
+        cachedIndex = null;
     }
 
     /** Ends the job's promise: it was placed elsewhere, released, or is visible on the member in full. */
     public void release(String job) {
         if (promises.remove(job) != null) {
-            cachedStates = null;
+            cachedIndex = null;
         }
     }
 
@@ -123,12 +124,17 @@ public final class ClusterInventory {
         return new HashSet<>(promises.keySet());
     }
 
-    /** Every node with its free capacity now. */
+    /** Every node with its free capacity now, in name order. */
     public List<NodeState> nodeStates() {
-        if (cachedStates == null) {
-            cachedStates = compute();
+        return index().nodes();
+    }
+
+    /** The nodes with their free capacity now, indexed for packing; rebuilt only after the inventory changed. */
+    public NodeIndex index() {
+        if (cachedIndex == null) {
+            cachedIndex = NodeIndex.of(compute());
         }
-        return cachedStates;
+        return cachedIndex;
     }
 
     /** Whether the member answers and has at least one node that takes pods. */

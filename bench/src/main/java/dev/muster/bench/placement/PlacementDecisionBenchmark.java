@@ -1,0 +1,88 @@
+package dev.muster.bench.placement;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.placement.core.fit.FitMode;
+import dev.muster.placement.core.gang.GangPlanner;
+import dev.muster.placement.core.inventory.ClusterInventory;
+
+/**
+ * One placement decision: rank every member cluster for a gang (fit each, node by node, and score), as
+ * placement does for each admitted job. Fleets of {@code clusters x nodes} from the openb node shapes, partly
+ * filled; gangs of one CPU master and GPU workers. Sampled, so JMH prints the median and p99 per decision.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
+public class PlacementDecisionBenchmark {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+
+    /** Member clusters x nodes per cluster. */
+    @Param({"10x100", "100x1000"})
+    public String fleet;
+
+    /** Pods in the gang: one master and the rest workers. */
+    @Param({"3", "17", "65"})
+    public int gang;
+
+    /** The node shapes: the openb GPU node list of the Alibaba GPU trace. */
+    @Param("../shared/traces/alibaba-clusterdata/cluster-trace-gpu-v2023/openb_node_list_gpu_node.csv")
+    public String nodeShapes;
+
+    private List<ClusterInventory> clusters;
+    private PyTorchJob job;
+
+    @Setup(Level.Trial)
+    public void buildFleet() {
+        String[] size = fleet.split("x");
+        clusters = TraceFleet.build(Integer.parseInt(size[0]), Integer.parseInt(size[1]), TraceFleet.shapes(Path.of(nodeShapes)), 2026);
+        // Each cluster's node index is built when its inventory changes, not per decision.
+        clusters.forEach(ClusterInventory::index);
+        job = job(gang - 1);
+    }
+
+    @Benchmark
+    public GangPlanner.Options decide() {
+        return GangPlanner.plan(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE);
+    }
+
+    /** One CPU master and {@code workers} workers of one GPU, 8 CPUs and 32 GiB each. */
+    static PyTorchJob job(int workers) {
+        return Manifests.read("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: bench, namespace: default, uid: bench}
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {requests: {cpu: "4", memory: 16Gi}}}]}}
+                    Worker:
+                      replicas: %d
+                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {requests: {cpu: "8", memory: 32Gi, nvidia.com/gpu: "1"}, limits: {nvidia.com/gpu: "1"}}}]}}
+                """.formatted(workers), PyTorchJob.class);
+    }
+}
