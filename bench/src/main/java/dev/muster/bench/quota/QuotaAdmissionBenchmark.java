@@ -1,0 +1,137 @@
+package dev.muster.bench.quota;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import dev.muster.model.json.Manifests;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.resource.ResourceNames;
+import dev.muster.queue.core.quota.QuotaAdmission;
+import dev.muster.queue.core.quota.QuotaDecision;
+import dev.muster.queue.core.quota.QuotaJob;
+import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.queue.core.quota.QuotaTree;
+
+/**
+ * Quota admission decisions with a deep queue: a tree of 3 levels (root, 10 departments, 100 team leaves,
+ * each leaf 8 GPUs and 4 jobs at most) and {@code queued} jobs waiting across the leaves. Two paths, each
+ * keeping the population steady: a job submitted (and withdrawn), and a job completing, whose release
+ * re-evaluates the queues and admits what now fits (then a new job arrives in its place).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgs = {"-Xms2g", "-Xmx2g"})
+public class QuotaAdmissionBenchmark {
+
+    private static final int DEPARTMENTS = 10;
+    private static final int TEAMS = 10;
+
+    /** Jobs waiting in the queues. */
+    @Param({"10000"})
+    public int queued;
+
+    private QuotaAdmission quota;
+    private final Deque<String> admitted = new ArrayDeque<>();
+    private final Random random = new Random(2026);
+    private Instant now = Instant.parse("2026-11-29T12:00:00Z");
+    private long sequence;
+
+    @Setup(Level.Trial)
+    public void fillQueues() {
+        quota = new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults());
+        int submitted = 0;
+        while (quota.queueSummaries().stream().mapToInt(QuotaAdmission.QueueSummary::depth).sum() < queued) {
+            record(quota.submit(nextJob(), tick()));
+            submitted++;
+        }
+        if (admitted.isEmpty() || submitted < queued) {
+            throw new IllegalStateException("the tree admitted nothing or too much: " + admitted.size() + " admitted of " + submitted);
+        }
+    }
+
+    /** A job arrives and waits (its leaf is full); withdrawn again, so the queue stays as deep. */
+    @Benchmark
+    public int submitToAFullLeaf() {
+        QuotaJob job = nextJob();
+        int decisions = quota.submit(job, tick()).size();
+        return decisions + quota.release(job.uid(), tick()).size();
+    }
+
+    /** An admitted job completes: its quota is released and the queues re-evaluated; a new job takes its place in the queue. */
+    @Benchmark
+    public int completion() {
+        String done = admitted.pollFirst();
+        int decisions = record(quota.release(done, tick()));
+        return decisions + record(quota.submit(nextJob(), tick()));
+    }
+
+    private int record(List<QuotaDecision> decisions) {
+        for (QuotaDecision decision : decisions) {
+            if (decision instanceof QuotaDecision.Admitted admittedJob) {
+                admitted.addLast(admittedJob.job().uid());
+            }
+        }
+        return decisions.size();
+    }
+
+    private QuotaJob nextJob() {
+        long id = sequence++;
+        int team = random.nextInt(DEPARTMENTS * TEAMS);
+        ResourceList demand = ResourceList.of(ResourceNames.GPU, BigDecimal.valueOf(1 + random.nextInt(4)))
+                .plus(ResourceList.of(ResourceNames.CPU, BigDecimal.valueOf(8)));
+        return new QuotaJob("job-" + id, "team-" + team, "job-" + id, demand, random.nextInt(3), now, id);
+    }
+
+    private Instant tick() {
+        now = now.plus(Duration.ofMillis(1));
+        return now;
+    }
+
+    private static ElasticQuotaTree tree() {
+        StringBuilder departments = new StringBuilder();
+        for (int d = 0; d < DEPARTMENTS; d++) {
+            departments.append("    - name: department-").append(d).append('\n')
+                    .append("      max: {nvidia.com/gpu: 64}\n")
+                    .append("      children:\n");
+            for (int t = 0; t < TEAMS; t++) {
+                int team = d * TEAMS + t;
+                departments.append("      - name: team-").append(team).append('\n')
+                        .append("        max: {nvidia.com/gpu: 8, kube-queue/max-jobs: 4}\n")
+                        .append("        namespaces: [team-").append(team).append("]\n");
+            }
+        }
+        return Manifests.read("""
+                apiVersion: scheduling.sigs.k8s.io/v1beta1
+                kind: ElasticQuotaTree
+                metadata: {name: elasticquotatree, namespace: kube-system}
+                spec:
+                  root:
+                    name: root
+                    max: {nvidia.com/gpu: 400}
+                    children:
+                """ + departments, ElasticQuotaTree.class);
+    }
+}
