@@ -229,6 +229,10 @@ class FleetMirrorTests {
                 assertThat(pod.getStatus().getContainerStatuses().get(0).getRestartCount()).isEqualTo(1);
                 assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
             }));
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).anySatisfy(event -> {
+                assertThat(event.getReason()).isEqualTo("PodRestarted");
+                assertThat(event.getMessage()).isEqualTo("on cluster-a: pod restarted-worker-0 restarted in place (1 restarts in all)");
+            }));
             // Three times the toleration: a failover would have come by now.
             await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() ->
                     member.resources(PyTorchJob.class).inNamespace("default").withName("restarted").get() != null);

@@ -110,8 +110,9 @@ public final class FleetProjection {
             writes.add(event(jobEvent, "Warning", "FailoverTriggered", failover.summary()));
             writes.add(new SetCondition(job, QUEUING, "FailingOver", failover.summary() + "; placing the job on another cluster", jobEvent.time()));
         } else if (jobEvent.data() instanceof MemberStatusChanged changed) {
-            boolean trouble = "Unknown".equals(changed.state()) || "Unhealthy".equals(changed.reason()) || "Restarting".equals(changed.state());
-            writes.add(event(jobEvent, trouble ? "Warning" : "Normal", "Unhealthy".equals(changed.reason()) ? "Unhealthy" : changed.state(),
+            boolean aside = "Unhealthy".equals(changed.reason()) || "PodRestarted".equals(changed.reason());
+            boolean trouble = aside || "Unknown".equals(changed.state()) || "Restarting".equals(changed.state());
+            writes.add(event(jobEvent, trouble ? "Warning" : "Normal", aside ? changed.reason() : changed.state(),
                     "on " + changed.cluster() + ": " + changed.message()));
             if ("Running".equals(changed.state())) {
                 unit(jobEvent, "Running", "running on member cluster " + changed.cluster()).ifPresent(writes::add);

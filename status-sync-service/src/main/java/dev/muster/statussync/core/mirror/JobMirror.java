@@ -5,8 +5,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -69,6 +71,8 @@ public final class JobMirror {
         boolean finishedReported;
         Object writtenStatus;
         Instant purgeAskedAt;
+        /** The restart count last seen of each pod of the copy, by pod name. */
+        final Map<String, Integer> restarts = new HashMap<>();
 
         Tracked(MemberCopy copy, Instant observedAt) {
             this.copy = copy;
@@ -186,7 +190,7 @@ public final class JobMirror {
     }
 
     private Set<String> uids() {
-        Set<String> uids = new java.util.LinkedHashSet<>();
+        Set<String> uids = new LinkedHashSet<>();
         copies.keySet().forEach(key -> uids.add(key.uid()));
         return uids;
     }
@@ -268,6 +272,9 @@ public final class JobMirror {
             events.add(JobEvent.observed(SOURCE, copy.job(), now, new MemberStatusChanged(copy.cluster(), state, reason, message,
                     isReachable ? copy.status() : null), copy.copyUid() + "|" + state + "|" + reason + "|" + transitionTime(copy)));
         }
+        if (isReachable) {
+            events.addAll(restarts(tracked, state, now));
+        }
         if (isReachable && !copy.status().conditions().isEmpty() && !Objects.equals(tracked.writtenStatus, copy.status())) {
             tracked.writtenStatus = copy.status();
             statuses.add(new FleetStatus(copy.job(), copy.cluster(), copy.status(), tracked.observedAt));
@@ -290,10 +297,31 @@ public final class JobMirror {
         return decisions.and(judgeHealth(tracked, failoverLeft ? failover : Optional.empty(), isReachable, now));
     }
 
+    /**
+     * A container of the copy's pods restarted in place (restart policy {@code OnFailure}): reported, as it is no
+     * failure of the job. Counts seen when status sync first sees a pod are where it starts counting from.
+     */
+    private List<JobEvent> restarts(Tracked tracked, String state, Instant now) {
+        List<JobEvent> events = new ArrayList<>();
+        for (MemberPod pod : podsOf(tracked.copy)) {
+            Integer seen = tracked.restarts.put(pod.name(), pod.restarts());
+            if (seen != null && pod.restarts() > seen) {
+                events.add(JobEvent.observed(SOURCE, tracked.copy.job(), now, new MemberStatusChanged(tracked.copy.cluster(), state, "PodRestarted",
+                        "pod " + pod.name() + " restarted in place (" + pod.restarts() + " restarts in all)", null),
+                        tracked.copy.copyUid() + "|" + pod.name() + "|restarts|" + pod.restarts()));
+            }
+        }
+        return events;
+    }
+
+    private List<MemberPod> podsOf(MemberCopy copy) {
+        return pods.getOrDefault(copy.cluster(), Map.of()).values().stream()
+                .filter(pod -> pod.namespace().equals(copy.job().namespace()) && pod.job().equals(copy.job().name())).toList();
+    }
+
     private MirrorDecisions judgeHealth(Tracked tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
         MemberCopy copy = tracked.copy;
-        Collection<MemberPod> ofCopy = pods.getOrDefault(copy.cluster(), Map.of()).values().stream()
-                .filter(pod -> pod.namespace().equals(copy.job().namespace()) && pod.job().equals(copy.job().name())).toList();
+        Collection<MemberPod> ofCopy = podsOf(copy);
         Optional<Health.Problem> problem = Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
         if (problem.isEmpty()) {
             tracked.unhealthySince = null;

@@ -119,7 +119,14 @@ class JobMirrorTest {
         clock.advance(Duration.ofMinutes(5));
         MirrorDecisions later = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Restarting", "Running")));
 
+        MirrorDecisions restarted = mirror.podObserved(new MemberPod("gpu-a", "default", "pytorch-test-worker-0", "pytorch-test", "Running", "1/1", 2,
+                "node-1", Optional.empty()));
+
         assertThat(events(restarting, MemberStatusChanged.class)).extracting(MemberStatusChanged::state).containsExactly("Restarting");
+        assertThat(events(restarted, MemberStatusChanged.class)).singleElement().satisfies(changed -> {
+            assertThat(changed.reason()).isEqualTo("PodRestarted");
+            assertThat(changed.message()).isEqualTo("pod pytorch-test-worker-0 restarted in place (2 restarts in all)");
+        });
         assertThat(events(later, FailoverTriggered.class)).isEmpty();
         assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
     }
