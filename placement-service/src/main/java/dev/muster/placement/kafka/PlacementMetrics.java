@@ -13,10 +13,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.job.MemberJobs;
+import dev.muster.model.reservation.Reservation;
 import dev.muster.placement.core.binding.MemberCommand;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -27,7 +31,7 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The placement service's Prometheus metrics: placement latency (admission to binding), attempts per cluster,
- * failures by reason, reservations created, confirmed and released, and each member's free GPUs as placement sees them.
+ * failures by reason, reservations created, confirmed, released and expired, and each member's free GPUs as placement sees them.
  */
 @ApplicationScoped
 public class PlacementMetrics {
@@ -37,6 +41,9 @@ public class PlacementMetrics {
     private final Counter reservationsCreated;
     private final Counter reservationsConfirmed;
     private final Counter reservationsReleased;
+    private final Counter reservationsExpired;
+    /** Muster's reservations seen Failed, by {@code cluster/name}, so each counts once; forgotten when they go. */
+    private final java.util.Set<String> failedReservations = ConcurrentHashMap.newKeySet();
     private final Map<String, Instant> admittedAt = new ConcurrentHashMap<>();
     private final Map<String, Boolean> gpuGauges = new ConcurrentHashMap<>();
     private volatile Supplier<Map<String, BigDecimal>> freeGpu = Map::of;
@@ -50,6 +57,8 @@ public class PlacementMetrics {
                 .description("Gangs whose reservations all became Available").register(registry);
         reservationsReleased = Counter.builder("muster.placement.reservations").tag("outcome", "released")
                 .description("Reservations released: not confirmed in time, refused, or their job gone").register(registry);
+        reservationsExpired = Counter.builder("muster.placement.reservations").tag("outcome", "expired")
+                .description("Muster's reservations the member gave up on (Failed: expired unused, or unschedulable)").register(registry);
     }
 
     /** Where the free-GPU gauges read from. */
@@ -60,6 +69,14 @@ public class PlacementMetrics {
     void consumed(MusterEvent event) {
         if (event instanceof JobEvent job && job.data() instanceof JobAdmitted) {
             admittedAt.putIfAbsent(job.job().uid(), job.time());
+        } else if (event instanceof MemberEvent member && member.data() instanceof MemberEventData.ReservationReported reported) {
+            ReservationSnapshot reservation = reported.reservation();
+            if (reservation.fleetJobUid() != null && Reservation.FAILED.equals(reservation.phase())
+                    && failedReservations.add(reported.cluster() + "/" + reservation.name())) {
+                reservationsExpired.increment();
+            }
+        } else if (event instanceof MemberEvent member && member.data() instanceof MemberEventData.ReservationRemoved removed) {
+            failedReservations.remove(removed.cluster() + "/" + removed.reservation());
         }
     }
 

@@ -2,7 +2,17 @@ package dev.muster.placement.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
+import dev.muster.model.inventory.ReservationSnapshot;
+import dev.muster.model.reservation.Reservation;
+import dev.muster.model.resource.ResourceList;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 class PlacementMetricsTest {
 
@@ -15,5 +25,19 @@ class PlacementMetricsTest {
         assertThat(PlacementMetrics.category("reservations not confirmed within 30s")).isEqualTo("reservation-timeout");
         assertThat(PlacementMetrics.category("creating the job failed: Forbidden")).isEqualTo("member-refused");
         assertThat(PlacementMetrics.category("something new")).isEqualTo("other");
+    }
+
+    @Test
+    void eachOfMustersReservationsThatFailsOnTheMemberCountsOnceAsExpired() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PlacementMetrics metrics = new PlacementMetrics(registry);
+        ReservationSnapshot ours = new ReservationSnapshot("j-uid1-worker-0", Reservation.FAILED, null, ResourceList.empty(), List.of(), "uid-1");
+        ReservationSnapshot theirs = new ReservationSnapshot("someone-elses", Reservation.FAILED, null, ResourceList.empty(), List.of());
+
+        for (ReservationSnapshot reservation : List.of(ours, ours, theirs)) {
+            metrics.consumed(MemberEvent.create("/test", Instant.EPOCH, new MemberEventData.ReservationReported("gpu-a", reservation)));
+        }
+
+        assertThat(registry.get("muster.placement.reservations").tag("outcome", "expired").counter().count()).isEqualTo(1.0);
     }
 }

@@ -3,6 +3,7 @@ package dev.muster.model.inventory;
 import java.util.List;
 import java.util.Objects;
 
+import dev.muster.model.job.MemberJobs;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.Reservations;
 import dev.muster.model.resource.PodRequests;
@@ -15,8 +16,10 @@ import dev.muster.model.resource.ResourceList;
  * @param node          where it holds capacity, once Available
  * @param request       what it holds in all, one {@code pods} slot included
  * @param currentOwners the pods using it, as {@code namespace/name}
+ * @param fleetJobUid   the fleet job Muster made it for, or null for a reservation Muster did not make
  */
-public record ReservationSnapshot(String name, String phase, String node, ResourceList request, List<String> currentOwners) {
+public record ReservationSnapshot(String name, String phase, String node, ResourceList request, List<String> currentOwners,
+                                  String fleetJobUid) {
 
     public ReservationSnapshot {
         Objects.requireNonNull(name, "name");
@@ -24,12 +27,20 @@ public record ReservationSnapshot(String name, String phase, String node, Resour
         currentOwners = currentOwners == null ? List.of() : List.copyOf(currentOwners);
     }
 
+    /** A reservation Muster did not make. */
+    public ReservationSnapshot(String name, String phase, String node, ResourceList request, List<String> currentOwners) {
+        this(name, phase, node, request, currentOwners, null);
+    }
+
     public static ReservationSnapshot of(Reservation reservation) {
+        java.util.Map<String, String> labels = reservation.getMetadata().getLabels();
+        String fleetJobUid = labels != null && MemberJobs.MANAGED_BY_MUSTER.equals(labels.get(MemberJobs.MANAGED_BY))
+                ? labels.get(MemberJobs.FLEET_JOB_UID) : null;
         return new ReservationSnapshot(reservation.getMetadata().getName(), reservation.phase(),
                 reservation.getStatus() == null ? null : reservation.getStatus().nodeName(),
                 PodRequests.onNode(Reservations.podSpec(reservation)),
                 reservation.getStatus() == null ? List.of() : reservation.getStatus().currentOwners().stream()
-                        .map(owner -> owner.getNamespace() + "/" + owner.getName()).toList());
+                        .map(owner -> owner.getNamespace() + "/" + owner.getName()).toList(), fleetJobUid);
     }
 
     /** Whether it holds capacity on a node now. */

@@ -82,6 +82,16 @@ class ReservationsTest {
     }
 
     @Test
+    void aSnapshotSaysWhichFleetJobMusterMadeTheReservationFor() {
+        Reservation ours = reservation("1", ReservationOwner.pod("default", "a"), Reservation.AVAILABLE, "n1");
+        ours.getMetadata().setLabels(Map.of(dev.muster.model.job.MemberJobs.MANAGED_BY, "muster", dev.muster.model.job.MemberJobs.FLEET_JOB_UID, "uid-1"));
+        Reservation theirs = reservation("1", ReservationOwner.pod("default", "a"), Reservation.AVAILABLE, "n1");
+
+        assertThat(ReservationSnapshot.of(ours).fleetJobUid()).isEqualTo("uid-1");
+        assertThat(ReservationSnapshot.of(theirs).fleetJobUid()).isNull();
+    }
+
+    @Test
     void expiryIsCreationPlusTtlOrTheExplicitTime() {
         Reservation reservation = reservation("1", ReservationOwner.pod("default", "a"), null, null);
         assertThat(Reservations.expiry(reservation)).contains(Instant.parse("2026-11-29T10:10:00Z"));
