@@ -2,6 +2,7 @@ package dev.muster.model.scheduling;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,9 +37,21 @@ public final class GangPacker {
 
     /** Packs the gang onto the indexed nodes; the index is read, never changed. */
     public static GangPlan pack(Gang gang, NodeIndex index) {
-        Optional<String> overTotal = exceedsTotalFree(gang, index.totalFree());
-        if (overTotal.isPresent()) {
-            return new GangPlan.Unplaceable(overTotal.get());
+        long[] fixedTotal = gang.fixedTotal();
+        boolean fixedPoint = fixedTotal != null && index.isFixedPoint() && index.fixedTotalFree() != null;
+        // In fixed point the bound costs a few comparisons; only a gang over it needs the exact check and its message.
+        if (!fixedPoint || !FixedPoint.covers(index.fixedTotalFree(), fixedTotal)) {
+            Optional<String> overTotal = exceedsTotalFree(gang, index.totalFree());
+            if (overTotal.isPresent()) {
+                return new GangPlan.Unplaceable(overTotal.get());
+            }
+        }
+        if (fixedPoint) {
+            Map<String, String> placed = packInFixedPoint(gang, index);
+            if (placed != null) {
+                return new GangPlan.Placed(placed);
+            }
+            // It does not fit: the exact search below finds the same, and says why.
         }
         Touched touched = new Touched();
         Map<String, String> placed = new LinkedHashMap<>();
@@ -52,6 +65,74 @@ public final class GangPacker {
             placed.put(pod.name(), best.name());
         }
         return new GangPlan.Placed(placed);
+    }
+
+    /**
+     * The same search as {@link #bestFit}, pod by pod, on fixed-point amounts: nothing is allocated per node
+     * looked at. The nodes already used (at most one per pod) are few, so they are simply all compared. The
+     * plan, or null when a pod fits nowhere.
+     */
+    private static Map<String, String> packInFixedPoint(Gang gang, NodeIndex index) {
+        List<NodeState> nodes = index.nodes();
+        int pods = gang.largestFirst().size();
+        // The nodes used so far, by position in the index, with their free capacity now.
+        int[] usedPositions = new int[pods];
+        long[][] usedFree = new long[pods][];
+        int usedCount = 0;
+        BitSet used = new BitSet(nodes.size());
+        Map<String, String> placed = new LinkedHashMap<>();
+        for (int p = 0; p < pods; p++) {
+            PodNeeds pod = gang.largestFirst().get(p);
+            long[] need = gang.fixedNeeds().get(p);
+            boolean gpu = need[FixedPoint.GPU] > 0;
+            int main = gpu ? FixedPoint.GPU : FixedPoint.CPU;
+            int best = -1;
+            int bestSlot = -1;
+            long bestLeft = 0;
+            for (int slot = 0; slot < usedCount; slot++) {
+                long[] free = usedFree[slot];
+                int position = usedPositions[slot];
+                if (FixedPoint.covers(free, need) && NodeFit.accepts(pod, nodes.get(position))) {
+                    long left = free[main] - need[main];
+                    if (best < 0 || left < bestLeft || left == bestLeft && nodes.get(position).name().compareTo(nodes.get(best).name()) < 0) {
+                        best = position;
+                        bestSlot = slot;
+                        bestLeft = left;
+                    }
+                }
+            }
+            NavigableMap<Long, List<Integer>> byFree = index.fixedByFree(gpu);
+            found:
+            for (Map.Entry<Long, List<Integer>> amount : (need[main] > 0 ? byFree.tailMap(need[main], true) : byFree).entrySet()) {
+                long left = amount.getKey() - need[main];
+                if (best >= 0 && left > bestLeft) {
+                    break;
+                }
+                for (int position : amount.getValue()) {
+                    if (best >= 0 && left == bestLeft && nodes.get(position).name().compareTo(nodes.get(best).name()) > 0) {
+                        break found;
+                    }
+                    if (!used.get(position) && FixedPoint.covers(index.fixedFree(position), need) && NodeFit.accepts(pod, nodes.get(position))) {
+                        best = position;
+                        bestSlot = -1;
+                        break found;
+                    }
+                }
+            }
+            if (best < 0) {
+                return null;
+            }
+            if (bestSlot >= 0) {
+                usedFree[bestSlot] = FixedPoint.minus(usedFree[bestSlot], need);
+            } else {
+                used.set(best);
+                usedPositions[usedCount] = best;
+                usedFree[usedCount] = FixedPoint.minus(index.fixedFree(best), need);
+                usedCount++;
+            }
+            placed.put(pod.name(), nodes.get(best).name());
+        }
+        return placed;
     }
 
     /**

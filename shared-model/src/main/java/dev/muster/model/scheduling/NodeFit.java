@@ -54,6 +54,11 @@ public final class NodeFit {
         return refusal(pod, node) == null && hasRoom(pod, node);
     }
 
+    /** Whether the node takes the pod whatever its free capacity (readiness, cordon, labels, taints). */
+    static boolean accepts(PodNeeds pod, NodeState node) {
+        return refusal(pod, node) == null;
+    }
+
     private static boolean hasRoom(PodNeeds pod, NodeState node) {
         for (String resource : pod.request().names()) {
             BigDecimal need = pod.request().amount(resource);

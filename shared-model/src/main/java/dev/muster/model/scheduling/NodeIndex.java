@@ -25,6 +25,14 @@ public final class NodeIndex {
     private final Map<String, NodeState> byName;
     private final NavigableMap<BigDecimal, List<NodeState>> byFreeGpu;
     private final NavigableMap<BigDecimal, List<NodeState>> byFreeCpu;
+    /** Each node's free capacity in fixed point, by its position in {@link #nodes}; null when one node's has no fixed-point form. */
+    private final long[][] fixedFree;
+    /** Positions of the schedulable nodes by free GPU and by free CPU in fixed point, each amount's in name order; null with {@link #fixedFree}. */
+    private final NavigableMap<Long, List<Integer>> fixedByFreeGpu;
+    private final NavigableMap<Long, List<Integer>> fixedByFreeCpu;
+    /** What the schedulable nodes have free in all, in fixed point; null with {@link #fixedFree} or when the sum is too large. */
+    private final long[] fixedTotalFree;
+    private final Map<String, Integer> positions;
     private final ResourceList totalFree;
     private final BigDecimal freeGpu;
     private final int partialGpuNodes;
@@ -39,6 +47,53 @@ public final class NodeIndex {
         this.totalFree = totalFree;
         this.freeGpu = freeGpu;
         this.partialGpuNodes = partialGpuNodes;
+        long[][] fixed = new long[nodes.size()][];
+        NavigableMap<Long, List<Integer>> fixedGpu = new TreeMap<>();
+        NavigableMap<Long, List<Integer>> fixedCpu = new TreeMap<>();
+        for (int i = 0; i < nodes.size() && fixed != null; i++) {
+            fixed[i] = FixedPoint.of(nodes.get(i).free());
+            if (fixed[i] == null) {
+                fixed = null;
+            } else if (isSchedulable(nodes.get(i))) {
+                fixedGpu.computeIfAbsent(fixed[i][FixedPoint.GPU], amount -> new ArrayList<>()).add(i);
+                fixedCpu.computeIfAbsent(fixed[i][FixedPoint.CPU], amount -> new ArrayList<>()).add(i);
+            }
+        }
+        this.fixedFree = fixed;
+        this.fixedByFreeGpu = fixed == null ? null : fixedGpu;
+        this.fixedByFreeCpu = fixed == null ? null : fixedCpu;
+        this.fixedTotalFree = fixed == null ? null : FixedPoint.of(totalFree);
+        this.positions = new HashMap<>(nodes.size() * 2);
+        for (int i = 0; i < nodes.size(); i++) {
+            positions.put(nodes.get(i).name(), i);
+        }
+    }
+
+    /**
+     * GPU nodes partly used once the plan's pods are on them: the count now, changed only where the plan puts
+     * pods, so it costs the plan's size, not the cluster's.
+     */
+    public int partialGpuNodesAfter(Gang gang, Map<String, String> plan) {
+        Map<String, BigDecimal> taken = new HashMap<>();
+        for (PodNeeds pod : gang.largestFirst()) {
+            String node = plan.get(pod.name());
+            BigDecimal gpus = pod.request().amount(ResourceNames.GPU);
+            if (node != null && gpus.signum() != 0) {
+                taken.merge(node, gpus, BigDecimal::add);
+            }
+        }
+        int partial = partialGpuNodes;
+        for (Map.Entry<String, BigDecimal> used : taken.entrySet()) {
+            NodeState node = byName.get(used.getKey());
+            BigDecimal free = node.free().amount(ResourceNames.GPU);
+            partial += (isPartialGpu(node, free.subtract(used.getValue())) ? 1 : 0) - (isPartialGpu(node, free) ? 1 : 0);
+        }
+        return partial;
+    }
+
+    /** What the schedulable nodes have free in all, in fixed point; null when it has no fixed-point form. */
+    long[] fixedTotalFree() {
+        return fixedTotalFree;
     }
 
     public static NodeIndex of(List<NodeState> nodes) {
@@ -50,7 +105,7 @@ public final class NodeIndex {
         BigDecimal freeGpu = BigDecimal.ZERO;
         int partial = 0;
         for (NodeState node : byName) {
-            if (isPartialGpu(node, node.free())) {
+            if (isPartialGpu(node, node.free().amount(ResourceNames.GPU))) {
                 partial++;
             }
             if (!isSchedulable(node)) {
@@ -94,14 +149,28 @@ public final class NodeIndex {
         return ResourceNames.GPU.equals(resource) ? byFreeGpu : byFreeCpu;
     }
 
+    /** Whether every node's free capacity has a fixed-point form, so packing may search in fixed point. */
+    boolean isFixedPoint() {
+        return fixedFree != null;
+    }
+
+    /** The free capacity in fixed point of the node at this position of {@link #nodes}. */
+    long[] fixedFree(int position) {
+        return fixedFree[position];
+    }
+
+    /** Positions of the schedulable nodes by their free GPU ({@code gpu} true) or CPU in fixed point, ascending. */
+    NavigableMap<Long, List<Integer>> fixedByFree(boolean gpu) {
+        return gpu ? fixedByFreeGpu : fixedByFreeCpu;
+    }
+
     static boolean isSchedulable(NodeState node) {
         return node.ready() && !node.unschedulable();
     }
 
-    /** Whether a GPU node with this much free would be partly used. */
-    public static boolean isPartialGpu(NodeState node, ResourceList free) {
+    /** Whether a GPU node with this many GPUs free would be partly used. */
+    public static boolean isPartialGpu(NodeState node, BigDecimal freeGpu) {
         BigDecimal allocatable = node.allocatable().amount(ResourceNames.GPU);
-        BigDecimal freeGpu = free.amount(ResourceNames.GPU);
         return allocatable.signum() > 0 && freeGpu.signum() > 0 && freeGpu.compareTo(allocatable) < 0;
     }
 }

@@ -1,14 +1,11 @@
 package dev.muster.placement.core.fit;
 
 import java.math.BigDecimal;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import dev.muster.model.job.GangPod;
-import dev.muster.model.resource.ResourceList;
-import dev.muster.model.resource.ResourceNames;
 import dev.muster.model.scheduling.Gang;
 import dev.muster.model.scheduling.GangPacker;
 import dev.muster.model.scheduling.GangPlan;
@@ -64,27 +61,8 @@ public final class ClusterFit {
         }
         GangPlan plan = GangPacker.pack(needs, nodes);
         if (plan instanceof GangPlan.Placed placed) {
-            return new Fits(cluster, mode, placed.nodes(), partialGpuNodes(nodes, placed.nodes(), needs), nodes.freeGpu());
+            return new Fits(cluster, mode, placed.nodes(), nodes.partialGpuNodesAfter(needs, placed.nodes()), nodes.freeGpu());
         }
         return new DoesNotFit(cluster, ((GangPlan.Unplaceable) plan).reason());
-    }
-
-    /** GPU nodes that would be partly used once the plan's pods are on them: only the nodes the plan uses change. */
-    private static int partialGpuNodes(NodeIndex nodes, Map<String, String> plan, Gang needs) {
-        Map<String, BigDecimal> taken = new HashMap<>();
-        for (PodNeeds pod : needs.largestFirst()) {
-            String node = plan.get(pod.name());
-            if (node != null) {
-                taken.merge(node, pod.request().amount(ResourceNames.GPU), BigDecimal::add);
-            }
-        }
-        int partial = nodes.partialGpuNodes();
-        for (Map.Entry<String, BigDecimal> used : taken.entrySet()) {
-            NodeState node = nodes.node(used.getKey());
-            BigDecimal gpus = used.getValue();
-            ResourceList after = node.free().minus(ResourceList.of(ResourceNames.GPU, gpus));
-            partial += (NodeIndex.isPartialGpu(node, after) ? 1 : 0) - (NodeIndex.isPartialGpu(node, node.free()) ? 1 : 0);
-        }
-        return partial;
     }
 }
