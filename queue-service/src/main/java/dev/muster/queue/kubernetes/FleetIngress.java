@@ -30,6 +30,7 @@ import dev.muster.model.event.PolicyDeleted;
 import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
@@ -54,7 +55,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 @ApplicationScoped
 public class FleetIngress {
 
-    public static final String SOURCE = "/muster/fleet-ingress";
+    public static final String SOURCE = FleetJobs.INGRESS_SOURCE;
     private static final Logger LOG = Logger.getLogger(FleetIngress.class);
 
     private final KubernetesClient client;
@@ -105,7 +106,8 @@ public class FleetIngress {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(PyTorchJob job) {
-                if (isFinished(job)) {
+                // A job submitted on the Kafka path is already in the queue; Muster wrote this object to show it.
+                if (isFinished(job) || FleetJobs.isKafkaSubmission(job)) {
                     return;
                 }
                 sendJob(job, "submitted", new JobSubmitted(job));
@@ -147,7 +149,7 @@ public class FleetIngress {
     }
 
     private void sendJob(PyTorchJob job, String what, JobEventData data) {
-        JobRef ref = new JobRef(job.getMetadata().getNamespace(), job.getMetadata().getName(), job.getMetadata().getUid());
+        JobRef ref = new JobRef(job.getMetadata().getNamespace(), job.getMetadata().getName(), FleetJobs.eventUid(job));
         send(Topics.SUBMISSIONS, new JobEvent(id(ref.uid(), what), SOURCE, ref, clock.instant(), data));
     }
 

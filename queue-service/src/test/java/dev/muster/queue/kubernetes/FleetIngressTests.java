@@ -10,9 +10,11 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
@@ -85,6 +87,24 @@ class FleetIngressTests {
             assertThat(client.latestByKey(Topics.FLEET_CONFIG)).containsKey("PropagationPolicy/default/example-policy");
             assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().uid().equals(second.getMetadata().getUid()))
                     .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobQueued", "JobAdmitted");
+        }
+    }
+
+    @Test
+    void theFleetObjectOfAJobSubmittedOnTheKafkaPathIsNotSubmittedAgainAndItsDeletionDeletesTheJob() {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            // A namespace of its own, out of the way of the seed's quota in the other test.
+            PyTorchJob shown = fleet.resource(FleetJobs.forKafkaSubmission(Seed.job("elsewhere", "from-kafka"), "kafka-uid")).create();
+            PyTorchJob applied = fleet.resource(Seed.job("elsewhere", "applied-after")).create();
+            client.await(Topics.SUBMISSIONS, event -> event.job().uid().equals(applied.getMetadata().getUid()), DEADLINE);
+
+            fleet.resource(shown).delete();
+
+            JobEvent deleted = client.await(Topics.SUBMISSIONS, event -> event.job().uid().equals("kafka-uid"), DEADLINE);
+            assertThat(deleted.data()).isInstanceOf(JobDeleted.class);
+            assertThat(client.readAll(Topics.SUBMISSIONS)).filteredOn(event -> event.job().uid().equals("kafka-uid")
+                    || event.job().uid().equals(shown.getMetadata().getUid()))
+                    .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobDeleted");
         }
     }
 }

@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import dev.muster.model.event.JobRef;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
@@ -36,10 +37,10 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.Resource;
 
 /**
- * Writes to the fleet API server: the fleet job's status (status sync is its only writer), its Kubernetes
- * Events, its {@code QueueUnit}, and the {@code Queue} objects. Each write compares with what is there and
- * writes only a difference, so repeating one changes nothing; a job that is not on the fleet API (submitted on
- * the Kafka path) or was replaced by another of the same name (another UID) is left alone.
+ * Writes to the fleet API server: the fleet object of a job submitted on the Kafka path, the fleet job's status
+ * (status sync is its only writer), its Kubernetes Events, its {@code QueueUnit}, and the {@code Queue} objects. Each write compares with what is there and
+ * writes only a difference, so repeating one changes nothing; a job that is not on the fleet API, or was replaced
+ * by another of the same name, is left alone.
  */
 @ApplicationScoped
 public class FleetWriter {
@@ -57,7 +58,9 @@ public class FleetWriter {
 
     /** Carries out one write decided from a job or configuration event. */
     public void write(FleetWrite write) {
-        if (write instanceof FleetWrite.RecordEvent event) {
+        if (write instanceof FleetWrite.CreateJob create) {
+            createJob(create);
+        } else if (write instanceof FleetWrite.RecordEvent event) {
             recordEvent(event);
         } else if (write instanceof FleetWrite.SetCondition condition) {
             JobCondition only = new JobCondition(condition.type(), "True", condition.reason(), condition.message(),
@@ -84,7 +87,7 @@ public class FleetWriter {
         Resource<PyTorchJob> resource = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name());
         for (int attempt = 1; ; attempt++) {
             PyTorchJob current = resource.get();
-            if (current == null || !job.uid().equals(current.getMetadata().getUid())) {
+            if (current == null || !job.uid().equals(FleetJobs.eventUid(current))) {
                 LOG.debugf("job %s: not on the fleet API (or replaced); its status is not written", job);
                 return false;
             }
@@ -105,6 +108,25 @@ public class FleetWriter {
         }
     }
 
+    private void createJob(FleetWrite.CreateJob write) {
+        JobRef job = write.job();
+        PyTorchJob existing = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+        if (existing != null) {
+            if (!job.uid().equals(FleetJobs.eventUid(existing))) {
+                LOG.warnf("job %s submitted on the Kafka path is not shown on the fleet API: another job of that name is there", job);
+            }
+            return;
+        }
+        try {
+            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(write.manifest()).create();
+            LOG.infof("job %s submitted on the Kafka path: written to the fleet API", job);
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
     private void recordEvent(FleetWrite.RecordEvent write) {
         JobRef job = write.job();
         String name = job.name() + "." + shortHash(write.eventId());
@@ -114,7 +136,7 @@ public class FleetWriter {
         String time = write.time().toString();
         Event event = new EventBuilder()
                 .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(job.namespace()).build())
-                .withInvolvedObject(jobReference(job))
+                .withInvolvedObject(jobReference(job, objectUid(job)))
                 .withType(write.type()).withReason(write.reason()).withMessage(write.message())
                 .withNewSource().withComponent(write.component()).endSource()
                 .withReportingComponent(write.component())
@@ -134,7 +156,7 @@ public class FleetWriter {
         QueueUnit unit = new QueueUnit();
         unit.setMetadata(new ObjectMetaBuilder().withName(job.name()).withNamespace(job.namespace())
                 .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER, MemberJobs.FLEET_JOB_UID, job.uid())).build());
-        unit.setSpec(new QueueUnitSpec(jobReference(job), write.queue(), write.demand().toQuantities(), null, null, Map.of()));
+        unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid(job)), write.queue(), write.demand().toQuantities(), null, null, Map.of()));
         QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(), Map.of());
         Resource<QueueUnit> resource = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).withName(job.name());
         QueueUnit current = resource.get();
@@ -195,9 +217,15 @@ public class FleetWriter {
         }
     }
 
-    private static ObjectReference jobReference(JobRef job) {
+    private static ObjectReference jobReference(JobRef job, String uid) {
         return new ObjectReferenceBuilder().withApiVersion(PyTorchJob.API_VERSION).withKind(PyTorchJob.KIND)
-                .withNamespace(job.namespace()).withName(job.name()).withUid(job.uid()).build();
+                .withNamespace(job.namespace()).withName(job.name()).withUid(uid).build();
+    }
+
+    /** The fleet object's own UID, which {@code kubectl describe} finds its events by; the events' UID when there is no object (yet). */
+    private String objectUid(JobRef job) {
+        PyTorchJob object = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+        return object != null && job.uid().equals(FleetJobs.eventUid(object)) ? object.getMetadata().getUid() : job.uid();
     }
 
     /** Sixteen hex digits of the id's SHA-256: event names stay short and a repeat of one decision finds its event. */

@@ -24,6 +24,7 @@ import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.JobDemand;
@@ -194,6 +195,34 @@ class FleetMirrorTests {
             await().atMost(DEADLINE).untilAsserted(() -> {
                 assertThat(fleet.resources(QueueUnit.class).inNamespace("default").withName("waiting").get().getStatus().phase()).isEqualTo("Dequeued");
                 assertThat(fleetCondition(job)).map(JobCondition::reason).contains("Placing");
+            });
+        }
+    }
+
+    @Test
+    void aJobSubmittedOnTheKafkaPathIsShownOnTheFleetApiWithItsStatusAndEvents() {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent submitted = Seed.submission("default", "via-kafka");
+            JobRef job = submitted.job();
+            client.send(Topics.SUBMISSIONS, submitted);
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleet.resources(PyTorchJob.class).inNamespace("default")
+                    .withName("via-kafka").get()).isNotNull());
+            PyTorchJob shown = fleet.resources(PyTorchJob.class).inNamespace("default").withName("via-kafka").get();
+            assertThat(FleetJobs.isKafkaSubmission(shown)).isTrue();
+            assertThat(FleetJobs.eventUid(shown)).isEqualTo(job.uid());
+            assertThat(shown.getSpec().pytorchReplicaSpecs()).containsKeys("Master", "Worker");
+
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(), new JobQueued(null,
+                    "NoQuotaForNamespace", "namespace \"default\" is bound to no quota leaf of the ElasticQuotaTree", null,
+                    JobDemand.of(shown).total())));
+
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                assertThat(fleetCondition(job)).map(JobCondition::reason).contains("NoQuotaForNamespace");
+                // kubectl describe finds events by the object's own UID.
+                assertThat(fleet.v1().events().inNamespace("default").list().getItems())
+                        .filteredOn(event -> shown.getMetadata().getUid().equals(event.getInvolvedObject().getUid()))
+                        .extracting(Event::getReason).contains("Queued");
             });
         }
     }

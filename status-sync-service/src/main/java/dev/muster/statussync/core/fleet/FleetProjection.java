@@ -21,13 +21,16 @@ import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PlacementFailed;
 import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.QuotaTreeDeleted;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.quota.QueueNames;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.statussync.core.fleet.FleetWrite.CreateJob;
 import dev.muster.statussync.core.fleet.FleetWrite.DeleteQueueUnit;
 import dev.muster.statussync.core.fleet.FleetWrite.PutQueueUnit;
 import dev.muster.statussync.core.fleet.FleetWrite.PutQueues;
@@ -36,7 +39,8 @@ import dev.muster.statussync.core.fleet.FleetWrite.SetCondition;
 
 /**
  * Projects the job and configuration events of every service onto the fleet API, as a user of the vendor's
- * product expects to find them: a Kubernetes Event on the job for each lifecycle step, the job's
+ * product expects to find them: a fleet object for each job submitted on the Kafka path, a Kubernetes Event on
+ * the job for each lifecycle step, the job's
  * {@code Queuing} state and its reason while it waits (in a queue or for a cluster to fit it), a Kube Queue
  * {@code QueueUnit} per queued job and a {@code Queue} per quota node. Once a job is bound, its status is its
  * member copy's (see {@code JobMirror}), until it fails over or is given back. Plain Java.
@@ -69,7 +73,11 @@ public final class FleetProjection {
         JobRef job = jobEvent.job();
         String uid = job.uid();
         List<FleetWrite> writes = new ArrayList<>();
-        if (jobEvent.data() instanceof JobQueued queued) {
+        if (jobEvent.data() instanceof JobSubmitted submitted) {
+            if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source()) && submitted.job() != null) {
+                writes.add(new CreateJob(job, FleetJobs.forKafkaSubmission(submitted.job(), uid)));
+            }
+        } else if (jobEvent.data() instanceof JobQueued queued) {
             String summary = queued.queue() == null ? queued.reason() : queued.queue() + "|" + queued.reason();
             if (!summary.equals(lastQueued.put(uid, summary))) {
                 writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));

@@ -5,10 +5,18 @@ import java.util.List;
 import java.util.Map;
 
 import dev.muster.model.event.JobRef;
+import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
 
 /** A write status sync makes to the fleet API server, decided from the job and configuration events it consumes. */
 public sealed interface FleetWrite {
+
+    /**
+     * The fleet object of a job submitted on the Kafka path, written once so that {@code kubectl} shows the job
+     * like any other; it carries the UID of the job's events.
+     */
+    record CreateJob(JobRef job, PyTorchJob manifest) implements FleetWrite {
+    }
 
     /**
      * A Kubernetes Event on the fleet job. Its name is derived from {@code eventId}, so recording the same

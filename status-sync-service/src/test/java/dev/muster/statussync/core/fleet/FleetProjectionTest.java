@@ -17,8 +17,10 @@ import dev.muster.model.event.JobEventData;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.PlacementFailed;
 import dev.muster.model.event.QuotaTreeDeleted;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.ReplicaType;
@@ -130,5 +132,17 @@ class FleetProjectionTest {
         projection.handle(event(queued("QuotaExceeded", 1)));
 
         assertThat(writes(projection.handle(event(new JobDeleted(null))), DeleteQueueUnit.class)).hasSize(1);
+    }
+
+    @Test
+    void onlyAJobSubmittedOnTheKafkaPathGetsAFleetObjectWritten() {
+        List<FleetWrite> viaKafka = projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
+        List<FleetWrite> viaKubectl = projection.handle(JobEvent.create(FleetJobs.INGRESS_SOURCE, JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
+
+        assertThat(writes(viaKafka, FleetWrite.CreateJob.class)).singleElement().satisfies(create -> {
+            assertThat(FleetJobs.isKafkaSubmission(create.manifest())).isTrue();
+            assertThat(FleetJobs.eventUid(create.manifest())).isEqualTo(JOB.uid());
+        });
+        assertThat(viaKubectl).isEmpty();
     }
 }
