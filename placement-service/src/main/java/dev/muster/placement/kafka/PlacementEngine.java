@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -148,16 +149,9 @@ public class PlacementEngine {
     private void reconcile(String cluster) {
         try {
             MemberHoldings holdings = writer.holdings(cluster);
-            Decisions decisions;
-            List<Produced> state;
-            synchronized (lock) {
-                decisions = placer.reconcile(holdings);
-                state = stateRecords(placer.drainState());
-                run(decisions.commands());
-            }
+            Decisions decisions = step(placer -> placer.reconcile(holdings));
             LOG.infof("member %s reconciled: %d Muster jobs and %d reservations found, %d events, %d writes", cluster, holdings.jobs().size(),
                     holdings.reservations().size(), decisions.events().size(), decisions.commands().size());
-            publish(decisions, state);
         } catch (RuntimeException e) {
             LOG.warnf("member %s could not be reconciled after the restore: %s", cluster, e.getMessage());
         }
@@ -171,14 +165,7 @@ public class PlacementEngine {
 
     private void tick() {
         try {
-            Decisions decisions;
-            List<Produced> state;
-            synchronized (lock) {
-                decisions = placer.tick();
-                state = stateRecords(placer.drainState());
-                run(decisions.commands());
-            }
-            publish(decisions, state);
+            step(GangPlacer::tick);
         } catch (RuntimeException e) {
             LOG.warn("placement tick failed; the next one tries again", e);
         }
@@ -208,14 +195,23 @@ public class PlacementEngine {
     }
 
     private void result(MemberResult result) {
+        step(placer -> placer.result(result));
+    }
+
+    /**
+     * One step of the core outside a consumed event (a tick, a member result, a reconciliation): decided under
+     * the lock with its writes queued in order, then its events and state changes published.
+     */
+    private Decisions step(Function<GangPlacer, Decisions> decide) {
         Decisions decisions;
         List<Produced> state;
         synchronized (lock) {
-            decisions = placer.result(result);
+            decisions = decide.apply(placer);
             state = stateRecords(placer.drainState());
             run(decisions.commands());
         }
         publish(decisions, state);
+        return decisions;
     }
 
     private void publish(Decisions decisions, List<Produced> state) {
