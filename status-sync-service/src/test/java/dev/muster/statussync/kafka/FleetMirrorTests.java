@@ -184,6 +184,8 @@ class FleetMirrorTests {
                     assertThat(condition.message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
                 });
                 QueueUnit unit = fleet.resources(QueueUnit.class).inNamespace("default").withName("waiting").get();
+                // Written just after the condition: not there yet is a reason to wait, not a failure.
+                assertThat(unit).isNotNull();
                 assertThat(unit.getSpec().queue()).isEqualTo(queue);
                 assertThat(unit.getStatus()).isNotNull().extracting(status -> status.phase()).isEqualTo("Enqueued");
                 assertThat(fleetEvents(job)).extracting(Event::getReason).contains("Queued");
@@ -193,7 +195,8 @@ class FleetMirrorTests {
                     new JobAdmitted(manifest, Seed.queuePolicy("default"), "child-2", JobDemand.of(manifest).total())));
 
             await().atMost(DEADLINE).untilAsserted(() -> {
-                assertThat(fleet.resources(QueueUnit.class).inNamespace("default").withName("waiting").get().getStatus().phase()).isEqualTo("Dequeued");
+                assertThat(fleet.resources(QueueUnit.class).inNamespace("default").withName("waiting").get().getStatus())
+                        .isNotNull().extracting(status -> status.phase()).isEqualTo("Dequeued");
                 assertThat(fleetCondition(job)).map(JobCondition::reason).contains("Placing");
             });
         }
