@@ -73,6 +73,7 @@ public final class GangPacker {
      * plan, or null when a pod fits nowhere.
      */
     private static Map<String, String> packInFixedPoint(Gang gang, NodeIndex index) {
+        // The index keeps its nodes in name order, so positions compare as names do.
         List<NodeState> nodes = index.nodes();
         int pods = gang.largestFirst().size();
         // The nodes used so far, by position in the index, with their free capacity now.
@@ -94,22 +95,23 @@ public final class GangPacker {
                 int position = usedPositions[slot];
                 if (FixedPoint.covers(free, need) && NodeFit.accepts(pod, nodes.get(position))) {
                     long left = free[main] - need[main];
-                    if (best < 0 || left < bestLeft || left == bestLeft && nodes.get(position).name().compareTo(nodes.get(best).name()) < 0) {
+                    if (best < 0 || left < bestLeft || left == bestLeft && position < best) {
                         best = position;
                         bestSlot = slot;
                         bestLeft = left;
                     }
                 }
             }
-            NavigableMap<Long, List<Integer>> byFree = index.fixedByFree(gpu);
+            FixedBuckets byFree = index.fixedByFree(gpu);
+            // A pod that needs none of its main resource fits even where that is overcommitted (free below zero).
             found:
-            for (Map.Entry<Long, List<Integer>> amount : (need[main] > 0 ? byFree.tailMap(need[main], true) : byFree).entrySet()) {
-                long left = amount.getKey() - need[main];
+            for (int bucket = need[main] > 0 ? byFree.firstAtLeast(need[main]) : 0; bucket < byFree.size(); bucket++) {
+                long left = byFree.amount(bucket) - need[main];
                 if (best >= 0 && left > bestLeft) {
                     break;
                 }
-                for (int position : amount.getValue()) {
-                    if (best >= 0 && left == bestLeft && nodes.get(position).name().compareTo(nodes.get(best).name()) > 0) {
+                for (int position : byFree.positions(bucket)) {
+                    if (best >= 0 && left == bestLeft && position > best) {
                         break found;
                     }
                     if (!used.get(position) && FixedPoint.covers(index.fixedFree(position), need) && NodeFit.accepts(pod, nodes.get(position))) {

@@ -27,9 +27,11 @@ public final class NodeIndex {
     private final NavigableMap<BigDecimal, List<NodeState>> byFreeCpu;
     /** Each node's free capacity in fixed point, by its position in {@link #nodes}; null when one node's has no fixed-point form. */
     private final long[][] fixedFree;
-    /** Positions of the schedulable nodes by free GPU and by free CPU in fixed point, each amount's in name order; null with {@link #fixedFree}. */
-    private final NavigableMap<Long, List<Integer>> fixedByFreeGpu;
-    private final NavigableMap<Long, List<Integer>> fixedByFreeCpu;
+    /** Positions of the schedulable nodes by free GPU and by free CPU in fixed point; null with {@link #fixedFree}. */
+    private final FixedBuckets fixedByFreeGpu;
+    private final FixedBuckets fixedByFreeCpu;
+    /** Each node's allocatable GPUs in fixed point, by position; null with {@link #fixedFree}. */
+    private final long[] fixedAllocatableGpu;
     /** What the schedulable nodes have free in all, in fixed point; null with {@link #fixedFree} or when the sum is too large. */
     private final long[] fixedTotalFree;
     private final Map<String, Integer> positions;
@@ -48,20 +50,26 @@ public final class NodeIndex {
         this.freeGpu = freeGpu;
         this.partialGpuNodes = partialGpuNodes;
         long[][] fixed = new long[nodes.size()][];
+        long[] allocatableGpu = new long[nodes.size()];
         NavigableMap<Long, List<Integer>> fixedGpu = new TreeMap<>();
         NavigableMap<Long, List<Integer>> fixedCpu = new TreeMap<>();
         for (int i = 0; i < nodes.size() && fixed != null; i++) {
             fixed[i] = FixedPoint.of(nodes.get(i).free());
-            if (fixed[i] == null) {
+            long[] allocatable = FixedPoint.of(nodes.get(i).allocatable());
+            if (fixed[i] == null || allocatable == null) {
                 fixed = null;
-            } else if (isSchedulable(nodes.get(i))) {
+                continue;
+            }
+            allocatableGpu[i] = allocatable[FixedPoint.GPU];
+            if (isSchedulable(nodes.get(i))) {
                 fixedGpu.computeIfAbsent(fixed[i][FixedPoint.GPU], amount -> new ArrayList<>()).add(i);
                 fixedCpu.computeIfAbsent(fixed[i][FixedPoint.CPU], amount -> new ArrayList<>()).add(i);
             }
         }
         this.fixedFree = fixed;
-        this.fixedByFreeGpu = fixed == null ? null : fixedGpu;
-        this.fixedByFreeCpu = fixed == null ? null : fixedCpu;
+        this.fixedAllocatableGpu = fixed == null ? null : allocatableGpu;
+        this.fixedByFreeGpu = fixed == null ? null : FixedBuckets.of(fixedGpu);
+        this.fixedByFreeCpu = fixed == null ? null : FixedBuckets.of(fixedCpu);
         this.fixedTotalFree = fixed == null ? null : FixedPoint.of(totalFree);
         this.positions = new HashMap<>(nodes.size() * 2);
         for (int i = 0; i < nodes.size(); i++) {
@@ -74,6 +82,9 @@ public final class NodeIndex {
      * pods, so it costs the plan's size, not the cluster's.
      */
     public int partialGpuNodesAfter(Gang gang, Map<String, String> plan) {
+        if (fixedFree != null && gang.fixedNeeds() != null) {
+            return partialGpuNodesAfterInFixedPoint(gang, plan);
+        }
         Map<String, BigDecimal> taken = new HashMap<>();
         for (PodNeeds pod : gang.largestFirst()) {
             String node = plan.get(pod.name());
@@ -89,6 +100,40 @@ public final class NodeIndex {
             partial += (isPartialGpu(node, free.subtract(used.getValue())) ? 1 : 0) - (isPartialGpu(node, free) ? 1 : 0);
         }
         return partial;
+    }
+
+    /** The same count without decimal arithmetic: a gang uses few nodes, so they are kept in two small arrays. */
+    private int partialGpuNodesAfterInFixedPoint(Gang gang, Map<String, String> plan) {
+        int pods = gang.largestFirst().size();
+        int[] used = new int[pods];
+        long[] taken = new long[pods];
+        int usedCount = 0;
+        for (int p = 0; p < pods; p++) {
+            long gpus = gang.fixedNeeds().get(p)[FixedPoint.GPU];
+            Integer position = gpus == 0 ? null : positions.get(plan.get(gang.largestFirst().get(p).name()));
+            if (position == null) {
+                continue;
+            }
+            int slot = 0;
+            while (slot < usedCount && used[slot] != position) {
+                slot++;
+            }
+            if (slot == usedCount) {
+                used[usedCount++] = position;
+            }
+            taken[slot] += gpus;
+        }
+        int partial = partialGpuNodes;
+        for (int slot = 0; slot < usedCount; slot++) {
+            long allocatable = fixedAllocatableGpu[used[slot]];
+            long free = fixedFree[used[slot]][FixedPoint.GPU];
+            partial += (isPartialGpu(allocatable, free - taken[slot]) ? 1 : 0) - (isPartialGpu(allocatable, free) ? 1 : 0);
+        }
+        return partial;
+    }
+
+    private static boolean isPartialGpu(long allocatable, long free) {
+        return allocatable > 0 && free > 0 && free < allocatable;
     }
 
     /** What the schedulable nodes have free in all, in fixed point; null when it has no fixed-point form. */
@@ -160,7 +205,7 @@ public final class NodeIndex {
     }
 
     /** Positions of the schedulable nodes by their free GPU ({@code gpu} true) or CPU in fixed point, ascending. */
-    NavigableMap<Long, List<Integer>> fixedByFree(boolean gpu) {
+    FixedBuckets fixedByFree(boolean gpu) {
         return gpu ? fixedByFreeGpu : fixedByFreeCpu;
     }
 

@@ -270,7 +270,7 @@ public final class GangPlacer {
         JobRef job = admittedEvent.job();
         Instant now = clock.instant();
         List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
-        GangPlanner.Options options = GangPlanner.plan(admitted.job(), admitted.policy(), candidates,
+        GangPlanner.Options options = GangPlanner.choose(admitted.job(), admitted.policy(), candidates,
                 exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode);
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {

@@ -13,7 +13,9 @@ import java.util.function.Function;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.resource.ResourceNames;
 import dev.muster.model.scheduling.Gang;
+import dev.muster.model.scheduling.NodeIndex;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.ClusterFit.DoesNotFit;
@@ -55,14 +57,15 @@ public final class GangPlanner {
     }
 
     /**
+     * Every cluster the job can go to, ranked, and why each other one cannot take it.
+     *
      * @param excludedUntil clusters this job must avoid until the given time (recent failovers)
      * @param modes         the fit mode of each cluster
      */
     public static Options plan(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
                                Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes) {
         Gang needs = ClusterFit.needs(GangPod.of(job));
-        ClusterAffinity affinity = policy == null || policy.getSpec() == null || policy.getSpec().placement() == null ? null
-                : policy.getSpec().placement().clusterAffinity();
+        ClusterAffinity affinity = affinity(policy);
         List<Fits> ranked = new ArrayList<>();
         Map<String, String> reasons = new TreeMap<>();
         for (ClusterInventory cluster : clusters) {
@@ -71,14 +74,71 @@ public final class GangPlanner {
                 reasons.put(cluster.cluster(), notCandidate.get());
                 continue;
             }
-            ClusterFit.Result result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), modes.apply(cluster.cluster()));
-            if (result instanceof Fits fits) {
-                ranked.add(fits);
-            } else {
-                reasons.put(cluster.cluster(), ((DoesNotFit) result).reason());
-            }
+            fit(cluster, needs, modes, ranked, reasons);
         }
         ranked.sort(SCORE);
         return new Options(ranked, reasons);
+    }
+
+    /**
+     * The best cluster for the job, the same that {@link #plan} ranks first, found without packing the gang
+     * onto clusters that cannot beat one already found: the answer's {@code ranked} holds that cluster only.
+     * When no cluster fits, every cluster was tried and the answer has each one's reason, as {@link #plan}'s.
+     * <p>
+     * The bound: a pod changes at most one node from partly used to full, so a cluster is left with at least
+     * its partly used GPU nodes now less the gang's GPU pods; its free GPUs and name are known before packing.
+     * Candidates are tried in the order of that bound, so the first whose bound is worse than the best score
+     * found ends the search.
+     */
+    public static Options choose(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
+                                 Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes) {
+        Gang needs = ClusterFit.needs(GangPod.of(job));
+        ClusterAffinity affinity = affinity(policy);
+        int gpuPods = (int) needs.largestFirst().stream().filter(pod -> pod.request().amount(ResourceNames.GPU).signum() > 0).count();
+        Map<String, String> reasons = new TreeMap<>();
+        List<Bounded> candidates = new ArrayList<>();
+        for (ClusterInventory cluster : clusters) {
+            Optional<String> notCandidate = Candidates.whyNot(cluster, affinity, excludedUntil, now);
+            if (notCandidate.isPresent()) {
+                reasons.put(cluster.cluster(), notCandidate.get());
+            } else {
+                NodeIndex index = cluster.index();
+                int partial = index.partialGpuNodes();
+                candidates.add(new Bounded(cluster, new Fits(cluster.cluster(), FitMode.NODE, Map.of(),
+                        partial - Math.min(gpuPods, partial), index.freeGpu())));
+            }
+        }
+        candidates.sort(Comparator.comparing(Bounded::bound, SCORE));
+        List<Fits> fitting = new ArrayList<>(1);
+        for (Bounded candidate : candidates) {
+            if (!fitting.isEmpty() && SCORE.compare(candidate.bound(), fitting.get(0)) > 0) {
+                break;
+            }
+            fit(candidate.cluster(), needs, modes, fitting, reasons);
+            fitting.sort(SCORE);
+            if (fitting.size() > 1) {
+                fitting.subList(1, fitting.size()).clear();
+            }
+        }
+        return new Options(fitting, reasons);
+    }
+
+    /** A candidate cluster with the best score it could reach for the gang, known before packing. */
+    private record Bounded(ClusterInventory cluster, Fits bound) {
+    }
+
+    private static void fit(ClusterInventory cluster, Gang needs, Function<String, FitMode> modes, List<Fits> fitting,
+                            Map<String, String> reasons) {
+        ClusterFit.Result result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), modes.apply(cluster.cluster()));
+        if (result instanceof Fits fits) {
+            fitting.add(fits);
+        } else {
+            reasons.put(cluster.cluster(), ((DoesNotFit) result).reason());
+        }
+    }
+
+    private static ClusterAffinity affinity(PropagationPolicy policy) {
+        return policy == null || policy.getSpec() == null || policy.getSpec().placement() == null ? null
+                : policy.getSpec().placement().clusterAffinity();
     }
 }

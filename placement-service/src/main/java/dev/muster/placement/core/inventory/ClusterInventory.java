@@ -139,7 +139,16 @@ public final class ClusterInventory {
 
     /** Whether the member answers and has at least one node that takes pods. */
     public boolean isReady() {
-        return member != null && member.reachable() && nodes.values().stream().anyMatch(node -> node.ready() && !node.unschedulable());
+        if (member == null || !member.reachable()) {
+            return false;
+        }
+        // A loop, not a stream: every placement decision asks this of every cluster.
+        for (NodeSnapshot node : nodes.values()) {
+            if (node.ready() && !node.unschedulable()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

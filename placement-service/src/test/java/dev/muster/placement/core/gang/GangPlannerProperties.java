@@ -64,4 +64,34 @@ class GangPlannerProperties {
         assertThat(options.ranked()).allSatisfy(fits -> assertThat(fits.freeGpu()).isGreaterThanOrEqualTo(
                 BigDecimal.valueOf((long) workers * gpuPerWorker)));
     }
+
+    @Property(tries = 500)
+    void choosingWithTheBoundPicksTheClusterTheFullRankingPutsFirst(
+            @ForAll @Size(min = 1, max = 6) List<@IntRange(min = 1, max = 10) Integer> nodesPerCluster,
+            @ForAll @Size(min = 1, max = 60) List<@IntRange(min = 0, max = 8) Integer> busyGpus,
+            @ForAll @IntRange(min = 0, max = 10) int workers,
+            @ForAll @IntRange(min = 1, max = 8) int gpuPerWorker,
+            @ForAll @IntRange(min = 0, max = 6) int estimatedClusters) {
+        List<ClusterInventory> fleet = new ArrayList<>();
+        int busy = 0;
+        for (int c = 0; c < nodesPerCluster.size(); c++) {
+            ClusterInventory cluster = Fleets.cluster("c" + c, nodesPerCluster.get(c), "96", "8", Map.of());
+            for (int n = 0; n < nodesPerCluster.get(c); n++) {
+                cluster.observe(Fleets.load("busy-" + n, "c" + c + "-" + n, "1", String.valueOf(busyGpus.get(busy++ % busyGpus.size()))));
+            }
+            fleet.add(cluster);
+        }
+        PyTorchJob job = Fleets.job("j", workers, String.valueOf(gpuPerWorker));
+        // Some clusters in the sum-estimate mode, which scores by the fragmentation before the gang.
+        java.util.function.Function<String, FitMode> modes = cluster -> Integer.parseInt(cluster.substring(1)) < estimatedClusters
+                ? FitMode.SUM_ESTIMATE : FitMode.NODE;
+
+        GangPlanner.Options ranked = GangPlanner.plan(job, null, fleet, Map.of(), Instant.EPOCH, modes);
+        GangPlanner.Options chosen = GangPlanner.choose(job, null, fleet, Map.of(), Instant.EPOCH, modes);
+
+        assertThat(chosen.best()).isEqualTo(ranked.best());
+        if (ranked.best().isEmpty()) {
+            assertThat(chosen.reasons()).isEqualTo(ranked.reasons());
+        }
+    }
 }
