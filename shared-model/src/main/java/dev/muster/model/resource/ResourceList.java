@@ -31,6 +31,8 @@ public final class ResourceList {
     private static final ResourceList EMPTY = new ResourceList(new TreeMap<>());
 
     private final SortedMap<String, BigDecimal> amounts;
+    /** The hash once worked out (0 until then), as {@link String} keeps its own: lists are keys of hot maps. */
+    private int hash;
 
     private ResourceList(SortedMap<String, BigDecimal> amounts) {
         this.amounts = Collections.unmodifiableSortedMap(amounts);
@@ -216,11 +218,14 @@ public final class ResourceList {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof ResourceList other) || !amounts.keySet().equals(other.amounts.keySet())) {
+        if (!(o instanceof ResourceList other) || amounts.size() != other.amounts.size() || hashCode() != other.hashCode()) {
             return false;
         }
+        // Both maps are sorted by name: walk them side by side rather than look each name up.
+        var others = other.amounts.entrySet().iterator();
         for (Map.Entry<String, BigDecimal> entry : amounts.entrySet()) {
-            if (entry.getValue().compareTo(other.amounts.get(entry.getKey())) != 0) {
+            Map.Entry<String, BigDecimal> otherEntry = others.next();
+            if (!entry.getKey().equals(otherEntry.getKey()) || entry.getValue().compareTo(otherEntry.getValue()) != 0) {
                 return false;
             }
         }
@@ -229,11 +234,14 @@ public final class ResourceList {
 
     @Override
     public int hashCode() {
-        int hash = 0;
-        for (Map.Entry<String, BigDecimal> entry : amounts.entrySet()) {
-            hash += Objects.hash(entry.getKey(), entry.getValue().stripTrailingZeros());
+        int known = hash;
+        if (known == 0) {
+            for (Map.Entry<String, BigDecimal> entry : amounts.entrySet()) {
+                known += Objects.hash(entry.getKey(), entry.getValue().stripTrailingZeros());
+            }
+            hash = known;
         }
-        return hash;
+        return known;
     }
 
     /** E.g. {@code cpu=4010m, memory=4Gi}. */

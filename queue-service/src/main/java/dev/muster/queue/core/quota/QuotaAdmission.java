@@ -10,9 +10,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import dev.muster.model.resource.Quantities;
@@ -47,16 +50,30 @@ public final class QuotaAdmission {
     public static final String BEHIND_STRICT_HEAD = "BehindStrictHead";
     public static final String BACKOFF = "Backoff";
 
+    /** The key of {@link #queues} for the jobs bound to no leaf; no node name is empty. */
+    private static final String UNBOUND = "";
+
     private static final Comparator<QuotaJob> QUEUE_ORDER = Comparator.comparingInt(QuotaJob::priority).reversed()
             .thenComparing(QuotaJob::submittedAt)
             .thenComparingLong(QuotaJob::sequence);
+    /** The queue order made total, so that a sorted set never takes two jobs for one. */
+    private static final Comparator<QuotaJob> QUEUE_SET_ORDER = QUEUE_ORDER.thenComparing(QuotaJob::uid);
 
     private final QuotaSettings settings;
     private QuotaTree tree;
     private final Map<String, ResourceList> used = new HashMap<>();
     private final Map<String, Admission> admitted = new LinkedHashMap<>();
     private final Map<String, Wait> waiting = new LinkedHashMap<>();
+    /**
+     * The waiting jobs of each leaf in queue order, kept as they come and go so that an evaluation walks the
+     * queues without sorting them; the jobs bound to no leaf under the key "".
+     */
+    private final Map<String, NavigableSet<QuotaJob>> queues = new HashMap<>();
     private final Set<String> changed = new LinkedHashSet<>();
+    /** What one evaluation pass has already worked out, for the many waiting jobs that ask the same. */
+    private final PassMemo memo = new PassMemo();
+    /** The queues an evaluation may pass over, by leaf: see {@link Settled}. */
+    private final Map<String, Settled> settled = new HashMap<>();
 
     /** @param giveBacks how many times placement gave the job back so far, so each backoff doubles the last */
     private record Admission(QuotaJob job, String leaf, Instant admittedAt, int giveBacks) {
@@ -207,7 +224,7 @@ public final class QuotaAdmission {
 
     /** The jobs waiting in a leaf's queue, head first. */
     public List<QuotaJob> queue(String leaf) {
-        return waiting.values().stream().filter(wait -> leaf.equals(wait.leaf())).map(Wait::job).sorted(QUEUE_ORDER).toList();
+        return List.copyOf(queues.getOrDefault(leaf, java.util.Collections.emptyNavigableSet()));
     }
 
     /**
@@ -293,10 +310,12 @@ public final class QuotaAdmission {
                         standing.giveBacks()));
                 quota.charge(standing.job(), standing.leaf(), quota.used);
             } else {
-                quota.waiting.put(standing.job().uid(), new Wait(standing.job(), standing.leaf(), standing.waitingSince(),
+                quota.putWaiting(standing.job().uid(), new Wait(standing.job(), standing.leaf(), standing.waitingSince(),
                         standing.notBefore(), standing.giveBacks(), standing.reason(), standing.message()));
             }
         });
+        // Restoring is not a change: the standings are already persisted.
+        quota.changed.clear();
         return quota;
     }
 
@@ -304,6 +323,7 @@ public final class QuotaAdmission {
 
     private List<QuotaDecision> evaluate(Instant now) {
         List<QuotaDecision> decisions = new ArrayList<>();
+        memo.forget();
         // Each reclaim admits one guaranteed job; the loop ends when a pass reclaims nothing.
         do {
             admitInOrder(now, decisions);
@@ -312,21 +332,22 @@ public final class QuotaAdmission {
     }
 
     private void admitInOrder(Instant now, List<QuotaDecision> decisions) {
-        Map<String, List<Wait>> queues = new LinkedHashMap<>();
-        for (Wait wait : waiting.values()) {
-            if (wait.leaf() == null) {
-                report(wait, null, 0, NO_QUOTA_FOR_NAMESPACE, "namespace \"" + wait.job().namespace()
-                        + "\" is bound to no quota leaf of the ElasticQuotaTree", decisions);
-            } else {
-                queues.computeIfAbsent(wait.leaf(), leaf -> new ArrayList<>()).add(wait);
-            }
+        for (QuotaJob job : List.copyOf(queues.getOrDefault(UNBOUND, java.util.Collections.emptyNavigableSet()))) {
+            report(waiting.get(job.uid()), null, 0, NO_QUOTA_FOR_NAMESPACE, "namespace \"" + job.namespace()
+                    + "\" is bound to no quota leaf of the ElasticQuotaTree", decisions);
         }
         Map<String, ResourceList> held = new HashMap<>();
         Map<String, Set<String>> holders = new HashMap<>();
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
-        for (Map.Entry<String, List<Wait>> queue : queues.entrySet()) {
-            queue.getValue().sort(Comparator.comparing(Wait::job, QUEUE_ORDER));
-            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), queue.getValue());
+        for (Map.Entry<String, NavigableSet<QuotaJob>> queue : queues.entrySet()) {
+            if (queue.getKey().equals(UNBOUND) || queue.getValue().isEmpty()) {
+                continue;
+            }
+            Settled before = settled.get(queue.getKey());
+            if (before != null && before.holds(tree, used.get(queue.getKey()), now)) {
+                continue;
+            }
+            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), List.copyOf(queue.getValue()));
             cursor.rank(now);
             heads.add(cursor);
         }
@@ -336,6 +357,8 @@ public final class QuotaAdmission {
             if (cursor.advance()) {
                 cursor.rank(now);
                 heads.add(cursor);
+            } else if (cursor.settles) {
+                settled.put(cursor.leaf.name(), new Settled(tree, used.get(cursor.leaf.name()), cursor.firstStarving));
             }
         }
     }
@@ -343,52 +366,72 @@ public final class QuotaAdmission {
     /** Decides the head of one queue: admit it, or say why it waits. */
     private void consider(Cursor cursor, Instant now, Map<String, ResourceList> held, Map<String, Set<String>> holders,
                           List<QuotaDecision> decisions) {
-        // The cursor sorted the waits as they were when the pass began; decide on what is known now.
-        Wait wait = waiting.getOrDefault(cursor.head().job().uid(), cursor.head());
+        Wait wait = cursor.head();
         int position = cursor.position();
         String queue = cursor.leaf.queue();
         if (cursor.blockedBy != null) {
+            cursor.settles = false;
             report(wait, queue, position, BEHIND_STRICT_HEAD, "behind " + cursor.blockedBy
                     + " at the head of strict FIFO queue " + queue, decisions);
             return;
         }
         if (wait.notBefore() != null && now.isBefore(wait.notBefore())) {
+            cursor.settles = false;
             report(wait, queue, position, BACKOFF, "given back by placement; may be admitted again from " + wait.notBefore(), decisions);
             cursor.blockIfStrict(wait, settings);
             return;
         }
-        List<Node> path = tree.pathToRoot(cursor.leaf);
-        ResourceList charge = wait.job().charge();
-        Optional<Shortfall> never = firstShortfall(path, charge, Map.of(), Map.of(), Map.of());
-        if (never.isPresent()) {
-            Shortfall limit = never.get();
-            report(wait, queue, position, QUOTA_NEVER_FITS, limit.node().pathText() + ": " + limit.resource() + " max "
-                    + Quantities.format(limit.resource(), limit.max()) + ", job needs " + Quantities.format(limit.resource(), limit.need())
-                    + "; it can never be admitted under this tree", decisions);
+        // One answer per leaf and demand: whether the job can never fit the tree, else whether it fits now.
+        Verdict verdict = memo.verdict(cursor.leaf, wait.job().demand(), () -> {
+            ResourceList charge = wait.job().charge();
+            Optional<Shortfall> never = firstShortfall(cursor.path, charge, Map.of(), Map.of(), Map.of());
+            if (never.isPresent()) {
+                Shortfall limit = never.get();
+                return new Verdict(QUOTA_NEVER_FITS, true, limit.node().pathText() + ": " + limit.resource() + " max "
+                        + Quantities.format(limit.resource(), limit.max()) + ", job needs "
+                        + Quantities.format(limit.resource(), limit.need()) + "; it can never be admitted under this tree");
+            }
+            return firstShortfall(cursor.path, charge, used, held, holders)
+                    .map(limit -> new Verdict(limit.causedByHeldCapacity() ? HELD_FOR_STARVING_JOB : QUOTA_EXCEEDED,
+                            limit.node().name().equals(cursor.leaf.name()), limit.message()))
+                    .orElse(null);
+        });
+        if (verdict != null && QUOTA_NEVER_FITS.equals(verdict.reason())) {
+            report(wait, queue, position, verdict.reason(), verdict.message(), decisions);
             return;
         }
-        Optional<Shortfall> shortfall = firstShortfall(path, charge, used, held, holders);
-        if (shortfall.isEmpty()) {
+        if (verdict == null) {
+            cursor.settles = false;
             admit(wait, now, decisions);
             cursor.removeHead();
             return;
         }
-        Wait current = wait.waitingSince() == null ? wait.since(now) : wait;
-        putWaiting(current.job().uid(), current);
-        if (isStarving(current, now)) {
-            for (Node node : path) {
-                held.merge(node.name(), charge, ResourceList::plus);
-                holders.computeIfAbsent(node.name(), name -> new LinkedHashSet<>()).add(current.job().ref());
-            }
+        Wait current = wait;
+        if (wait.waitingSince() == null) {
+            current = wait.since(now);
+            putWaiting(current.job().uid(), current);
         }
-        Shortfall limit = shortfall.get();
-        report(current, queue, position, limit.causedByHeldCapacity() ? HELD_FOR_STARVING_JOB : QUOTA_EXCEEDED, limit.message(), decisions);
+        cursor.settles &= verdict.atLeaf();
+        Instant starvesAt = current.waitingSince().plus(settings.starvationAge());
+        cursor.firstStarving = cursor.firstStarving == null || starvesAt.isBefore(cursor.firstStarving) ? starvesAt : cursor.firstStarving;
+        if (isStarving(current, now)) {
+            cursor.settles = false;
+            Wait starving = current;
+            ResourceList charge = current.job().charge();
+            for (Node node : cursor.path) {
+                held.merge(node.name(), charge, ResourceList::plus);
+                holders.computeIfAbsent(node.name(), name -> new LinkedHashSet<>()).add(starving.job().ref());
+            }
+            memo.heldChanged();
+        }
+        report(current, queue, position, verdict.reason(), verdict.message(), decisions);
         cursor.blockIfStrict(current, settings);
     }
 
     private void admit(Wait wait, Instant now, List<QuotaDecision> decisions) {
         removeWaiting(wait.job().uid());
         charge(wait.job(), wait.leaf(), used);
+        memo.usageChanged();
         putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks()));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
     }
@@ -431,15 +474,14 @@ public final class QuotaAdmission {
 
     /** Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it. */
     private boolean reclaimOnce(Instant now, List<QuotaDecision> decisions) {
+        // Only jobs within their guarantee can reclaim; usually few, so they are sorted, not every waiting job.
         List<Wait> candidates = waiting.values().stream()
                 .filter(wait -> QUOTA_EXCEEDED.equals(wait.reason()) || HELD_FOR_STARVING_JOB.equals(wait.reason()))
+                .filter(wait -> isWithinGuarantee(tree.node(wait.leaf()).orElseThrow(), wait.job()))
                 .sorted(Comparator.comparing(Wait::job, QUEUE_ORDER)).toList();
         for (Wait wait : candidates) {
             Node leaf = tree.node(wait.leaf()).orElseThrow();
             List<Node> path = tree.pathToRoot(leaf);
-            if (!isWithinGuarantee(path, wait.job())) {
-                continue;
-            }
             List<Admission> victims = victimsFor(path, wait.job());
             if (victims.isEmpty()) {
                 continue;
@@ -451,10 +493,16 @@ public final class QuotaAdmission {
                 decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
                         + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
             }
+            memo.usageChanged();
             admit(wait, now, decisions);
             return true;
         }
         return false;
+    }
+
+    /** The same, remembered within a pass for every job of the leaf with the same demand. */
+    private boolean isWithinGuarantee(Node leaf, QuotaJob job) {
+        return tree.hasGuarantees() && memo.guaranteed(leaf, job.demand(), () -> isWithinGuarantee(tree.pathToRoot(leaf), job));
     }
 
     /** Whether the job fits within the guaranteed min of every node on its path below the root. */
@@ -534,8 +582,16 @@ public final class QuotaAdmission {
 
     // Every write goes through these, so drainChanges() knows exactly which standings to persist.
     private void putWaiting(String uid, Wait wait) {
-        if (!wait.equals(waiting.put(uid, wait))) {
+        Wait previous = waiting.put(uid, wait);
+        if (!wait.equals(previous)) {
             changed.add(uid);
+        }
+        if (previous == null || !Objects.equals(previous.leaf(), wait.leaf())) {
+            if (previous != null) {
+                leaveQueue(previous);
+            }
+            queues.computeIfAbsent(queueKey(wait), key -> new TreeSet<>(QUEUE_SET_ORDER)).add(wait.job());
+            settled.remove(queueKey(wait));
         }
     }
 
@@ -543,8 +599,22 @@ public final class QuotaAdmission {
         Wait removed = waiting.remove(uid);
         if (removed != null) {
             changed.add(uid);
+            leaveQueue(removed);
         }
         return removed;
+    }
+
+    private void leaveQueue(Wait wait) {
+        settled.remove(queueKey(wait));
+        NavigableSet<QuotaJob> queue = queues.get(queueKey(wait));
+        queue.remove(wait.job());
+        if (queue.isEmpty()) {
+            queues.remove(queueKey(wait));
+        }
+    }
+
+    private static String queueKey(Wait wait) {
+        return wait.leaf() == null ? UNBOUND : wait.leaf();
     }
 
     private void putAdmitted(String uid, Admission admission) {
@@ -585,20 +655,30 @@ public final class QuotaAdmission {
     private final class Cursor implements Comparable<Cursor> {
 
         private final Node leaf;
-        private final List<Wait> jobs;
+        private final List<Node> path;
+        private final List<QuotaJob> jobs;
         private int index;
         private int removed;
         private String blockedBy;
         private boolean starving;
         private boolean guaranteed;
+        /** The head's place in {@link #QUEUE_ORDER}, kept here: every step of the pass compares heads. */
+        private int priority;
+        private Instant submittedAt;
+        private long sequence;
+        /** Whether the pass leaves the queue {@link Settled}, so far. */
+        private boolean settles = true;
+        private Instant firstStarving;
 
-        Cursor(Node leaf, List<Wait> jobs) {
+        Cursor(Node leaf, List<QuotaJob> jobs) {
             this.leaf = leaf;
+            this.path = tree.pathToRoot(leaf);
             this.jobs = jobs;
         }
 
+        /** The head as it stands now: a pass changes the waits it decides. */
         Wait head() {
-            return jobs.get(index);
+            return waiting.get(jobs.get(index).uid());
         }
 
         /** 1-based position of the head in its queue, counting only jobs still waiting. */
@@ -616,9 +696,12 @@ public final class QuotaAdmission {
         }
 
         void rank(Instant now) {
-            Wait head = waiting.getOrDefault(head().job().uid(), head());
+            Wait head = head();
             starving = isStarving(head, now);
-            guaranteed = isWithinGuarantee(tree.pathToRoot(leaf), head.job());
+            guaranteed = isWithinGuarantee(leaf, head.job());
+            priority = head.job().priority();
+            submittedAt = head.job().submittedAt();
+            sequence = head.job().sequence();
         }
 
         void blockIfStrict(Wait head, QuotaSettings settings) {
@@ -635,8 +718,77 @@ public final class QuotaAdmission {
             if (guaranteed != other.guaranteed) {
                 return guaranteed ? -1 : 1;
             }
-            return QUEUE_ORDER.compare(head().job(), other.head().job());
+            // QUEUE_ORDER spelled out: this runs for every waiting job of every evaluation.
+            if (priority != other.priority) {
+                return priority > other.priority ? -1 : 1;
+            }
+            int bySubmission = submittedAt.compareTo(other.submittedAt);
+            return bySubmission != 0 ? bySubmission : Long.compare(sequence, other.sequence);
         }
     }
 
+    /** Why a job waits, as reported: worked out once per leaf and demand while nothing it depends on changes. */
+    /** @param atLeaf whether the job's own leaf refuses it, so that nothing above the leaf can change the verdict */
+    private record Verdict(String reason, boolean atLeaf, String message) {
+    }
+
+    /**
+     * A queue whose every job its own leaf refused in the last evaluation, none starving, none in backoff,
+     * none behind a strict head. Until the tree, the leaf's usage or the queue's jobs change, or the first of
+     * them starves, an evaluation would say the same of each: so it passes over the queue, and a deep queue
+     * behind a full leaf costs nothing per event.
+     *
+     * @param usedAtLeaf    the leaf's usage then, compared by identity: every change of usage makes a new list
+     * @param firstStarving when the first of its jobs starts to starve
+     */
+    private record Settled(QuotaTree tree, ResourceList usedAtLeaf, Instant firstStarving) {
+
+        boolean holds(QuotaTree currentTree, ResourceList currentUsedAtLeaf, Instant now) {
+            return tree == currentTree && usedAtLeaf == currentUsedAtLeaf && (firstStarving == null || now.isBefore(firstStarving));
+        }
+    }
+
+    /**
+     * Within one evaluation, what the waiting jobs of one leaf with one demand have in common: their verdict
+     * (never fits, fits now, or why not) and whether they are within their guarantee. Queues hold many jobs of
+     * few sizes, so most jobs find their answer here. Verdicts are forgotten when usage or held capacity
+     * changes, guarantees when usage does; everything at the start of each evaluation (the tree may differ).
+     */
+    private static final class PassMemo {
+
+        /** No answer: a null verdict means the job fits. */
+        private static final Object NOTHING = new Object();
+
+        private record Key(String leaf, ResourceList demand) {
+        }
+
+        private final Map<Key, Object> verdicts = new HashMap<>();
+        private final Map<Key, Boolean> guaranteed = new HashMap<>();
+
+        /** The verdict for the leaf's jobs of this demand; null when they fit. */
+        Verdict verdict(Node leaf, ResourceList demand, java.util.function.Supplier<Verdict> work) {
+            return verdicts.computeIfAbsent(new Key(leaf.name(), demand), key -> orNothing(work.get())) instanceof Verdict verdict ? verdict : null;
+        }
+
+        boolean guaranteed(Node leaf, ResourceList demand, java.util.function.Supplier<Boolean> work) {
+            return guaranteed.computeIfAbsent(new Key(leaf.name(), demand), key -> work.get());
+        }
+
+        void usageChanged() {
+            verdicts.clear();
+            guaranteed.clear();
+        }
+
+        void heldChanged() {
+            verdicts.clear();
+        }
+
+        void forget() {
+            usageChanged();
+        }
+
+        private static Object orNothing(Verdict verdict) {
+            return verdict == null ? NOTHING : verdict;
+        }
+    }
 }

@@ -46,11 +46,13 @@ public final class QuotaTree {
     private final Map<String, Node> nodes;
     private final Map<String, String> leafOfNamespace;
     private final ReclaimPolicy reclaim;
+    private final boolean guarantees;
 
     private QuotaTree(Map<String, Node> nodes, Map<String, String> leafOfNamespace, ReclaimPolicy reclaim) {
         this.nodes = Collections.unmodifiableMap(nodes);
         this.leafOfNamespace = Map.copyOf(leafOfNamespace);
         this.reclaim = reclaim;
+        this.guarantees = nodes.values().stream().anyMatch(node -> !node.min().isEmpty());
     }
 
     /**
@@ -112,5 +114,10 @@ public final class QuotaTree {
 
     public ReclaimPolicy reclaim() {
         return reclaim;
+    }
+
+    /** Whether any node guarantees a {@code min}; without one no job is ever within a guarantee. */
+    public boolean hasGuarantees() {
+        return guarantees;
     }
 }

@@ -256,6 +256,25 @@ class QuotaAdmissionProperties {
         assertThat(crashed.persisted).isEqualTo(steady.persisted);
     }
 
+    /**
+     * An evaluation passes over queues its leaf refused entirely before and reuses verdicts within a pass; a
+     * core restored before every step has neither, so it evaluates every job afresh. Both must decide alike.
+     */
+    @Property(tries = 300)
+    void evaluationThatSkipsSettledQueuesDecidesAsAFreshOneAtEveryStep(@ForAll("scenarios") Scenario scenario) {
+        Run incremental = new Run(scenario);
+        Run fresh = new Run(scenario);
+
+        for (Step step : scenario.steps()) {
+            fresh.restart();
+            incremental.apply(step);
+            fresh.apply(step);
+            assertThat(fresh.decisionsPerStep.get(fresh.decisionsPerStep.size() - 1))
+                    .as("decisions after %s", step).isEqualTo(incremental.decisionsPerStep.get(incremental.decisionsPerStep.size() - 1));
+        }
+        assertThat(fresh.persisted).isEqualTo(incremental.persisted);
+    }
+
     private static boolean anyFitsWaiting(Run run) {
         return run.submitted.stream().anyMatch(job -> run.quota.isWaiting(job.uid()) && fitsAlone(run.tree, job));
     }
