@@ -20,7 +20,8 @@ import io.fabric8.mockwebserver.ServerResponse;
 /**
  * The local fleet's API server: where users apply PyTorchJobs, PropagationPolicies and the ElasticQuotaTree,
  * and where Muster shows status, events and queues. A CRUD API server serving Muster's types with their status
- * subresource, and no controllers: nothing runs on the fleet itself. It writes {@code fleet.kubeconfig}.
+ * subresource and what kubectl needs besides (see {@link KubectlApiDispatcher}), and no controllers: nothing
+ * runs on the fleet itself. It writes {@code fleet.kubeconfig}.
  */
 public final class FleetApiServer implements AutoCloseable {
 
@@ -38,7 +39,8 @@ public final class FleetApiServer implements AutoCloseable {
     public static FleetApiServer start(Path kubeconfigFolder) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new MemberApiDispatcher(responses, Set.of()), false, SimulatedCluster.version("1.30.2"));
+                new KubectlApiDispatcher(new MemberApiDispatcher(responses, Set.of()), CustomResources.fleetDefinitions()), false,
+                SimulatedCluster.version("1.30.2"));
         server.init(InetAddress.getLoopbackAddress(), 0);
         FleetApiServer fleet = new FleetApiServer(server, Files.createDirectories(kubeconfigFolder).resolve(NAME + ".kubeconfig"));
         try (KubernetesClient client = server.createClient()) {
