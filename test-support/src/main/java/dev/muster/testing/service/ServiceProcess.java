@@ -37,18 +37,28 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the service with these system properties on a free HTTP port and waits until it is ready. */
     public static ServiceProcess start(Path jar, Map<String, String> properties, Duration timeout) throws IOException {
-        if (!Files.exists(jar)) {
-            throw new IllegalStateException(jar + " does not exist: package the service first (mvn package)");
-        }
         int port;
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = socket.getLocalPort();
         }
         // Beside the build output, so a failing test can point at it and a clean build removes it.
         Path logs = Files.createDirectories(Path.of("target", "service-logs"));
-        ServiceProcess service = new ServiceProcess(jar, properties, port, Files.createTempFile(logs, jar.getFileName() + "-", ".log"));
+        return start(jar, properties, port, Files.createTempFile(logs, jar.getFileName() + "-", ".log"), timeout);
+    }
+
+    /** Starts the service with these system properties on the given HTTP port, its output in {@code log}, and waits until it is ready. */
+    public static ServiceProcess start(Path jar, Map<String, String> properties, int port, Path log, Duration timeout) throws IOException {
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " does not exist: package the service first (mvn package)");
+        }
+        ServiceProcess service = new ServiceProcess(jar, properties, port, log);
         service.startAgain(timeout);
         return service;
+    }
+
+    /** The service's HTTP port. */
+    public int port() {
+        return port;
     }
 
     /** Starts the service again after {@link #kill()}, with the same settings. */
@@ -69,6 +79,16 @@ public final class ServiceProcess implements AutoCloseable {
         if (process != null) {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Stops the service cleanly (SIGTERM), as an operator would; kills it if it has not exited at the deadline. */
+    public void stop(Duration timeout) throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill();
+            }
         }
     }
 

@@ -1,0 +1,202 @@
+package dev.muster.local;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import dev.muster.simulator.cluster.FleetApiServer;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.KafkaBrokerConfig;
+import dev.muster.testing.kafka.MusterTopics;
+import dev.muster.testing.service.ServiceProcess;
+
+/**
+ * All of Muster on this machine: a real Kafka broker (KRaft, its data kept in the home folder), a fleet API
+ * server, the simulated member clusters of a fleet spec, and the three packaged services as their own
+ * processes, each told where the others are. {@code ./muster up} runs one; the system tests run another.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    private static final int TOPIC_PARTITIONS = 3;
+    private static final Duration SERVICE_STOP = Duration.ofSeconds(20);
+
+    private final LocalStackSettings settings;
+    private final List<AutoCloseable> started = new ArrayList<>();
+    private KafkaBroker broker;
+    private FleetApiServer fleet;
+    private SimulatedFleet members;
+    private final Map<MusterService, ServiceProcess> services = new LinkedHashMap<>();
+    private final Map<MusterService, Integer> ports = new LinkedHashMap<>();
+
+    private LocalStack(LocalStackSettings settings) throws IOException {
+        this.settings = settings;
+        for (MusterService service : MusterService.values()) {
+            ports.put(service, settings.port(service) == 0 ? freePort() : settings.port(service));
+        }
+    }
+
+    /**
+     * Starts everything, in order, saying what it does through {@code progress}; on a failure stops what it
+     * started and throws.
+     *
+     * @throws PortInUseException before anything starts, when a fixed port is taken
+     */
+    public static LocalStack start(LocalStackSettings settings, Consumer<String> progress) throws IOException {
+        for (MusterService service : MusterService.values()) {
+            requireFree(settings.port(service), service.artifact());
+        }
+        for (MusterService service : MusterService.values()) {
+            if (!Files.exists(settings.jar(service))) {
+                throw new IllegalStateException(settings.jar(service) + " is missing: build Muster first (./mvnw -B -ntp install -DskipTests)");
+            }
+        }
+        LocalStack stack = new LocalStack(settings);
+        try {
+            stack.startAll(progress);
+            return stack;
+        } catch (IOException | RuntimeException e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Consumer<String> progress) throws IOException {
+        Files.createDirectories(settings.logs());
+        // The fleet API server and the members keep their state in memory; the broker starts as empty as they do,
+        // or the services would restore jobs that no longer exist anywhere else.
+        deleteRecursively(settings.kafkaData());
+        progress.accept("Kafka broker (KRaft), data in " + settings.kafkaData());
+        broker = KafkaBroker.start(new KafkaBrokerConfig(Map.of(), KafkaBrokerConfig.TEST_JVM_OPTIONS, Duration.ofSeconds(90),
+                settings.kafkaData(), true));
+        started.add(broker);
+        MusterTopics.create(broker, TOPIC_PARTITIONS);
+        progress.accept("fleet API server");
+        fleet = FleetApiServer.start(settings.home());
+        started.add(fleet);
+        FleetSpec spec = FleetSpec.read(settings.fleetSpec());
+        progress.accept(spec.clusters().size() + " simulated member clusters from " + settings.fleetSpec());
+        members = SimulatedFleet.start(spec, settings.membersDirectory());
+        started.add(members);
+        for (MusterService service : MusterService.values()) {
+            progress.accept(service.artifact() + " on port " + port(service) + ", log " + settings.log(service));
+            ServiceProcess process = ServiceProcess.start(settings.jar(service), properties(service), port(service),
+                    settings.log(service), settings.serviceStart());
+            services.put(service, process);
+            started.add(() -> process.stop(SERVICE_STOP));
+        }
+    }
+
+    private Map<String, String> properties(MusterService service) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
+        properties.put("quarkus.kubernetes-client.api-server-url", fleet.url());
+        switch (service) {
+            case QUEUE -> properties.put("muster.queue.fleet-api.resync", "1m");
+            case PLACEMENT -> properties.put("muster.placement.members-directory", settings.membersDirectory().toString());
+            case STATUS_SYNC -> {
+                properties.put("muster.status-sync.members-directory", settings.membersDirectory().toString());
+                properties.put("muster.status-sync.health-interval", "1s");
+            }
+        }
+        properties.putAll(settings.extraProperties().getOrDefault(service, Map.of()));
+        return properties;
+    }
+
+    public KafkaBroker broker() {
+        return broker;
+    }
+
+    public FleetApiServer fleet() {
+        return fleet;
+    }
+
+    public SimulatedCluster member(String name) {
+        return members.cluster(name).orElseThrow(() -> new IllegalArgumentException("no member cluster " + name));
+    }
+
+    public List<SimulatedCluster> members() {
+        return members.clusters();
+    }
+
+    /** The service's HTTP port. */
+    public int port(MusterService service) {
+        return ports.get(service);
+    }
+
+    public ServiceProcess service(MusterService service) {
+        return services.get(service);
+    }
+
+    /** What runs where, and how to use it: printed once the stack is up. */
+    public String summary() {
+        StringBuilder text = new StringBuilder();
+        text.append("Fleet API           ").append(fleet.url()).append('\n');
+        text.append("  kubectl           export KUBECONFIG=").append(fleet.kubeconfig()).append('\n');
+        text.append("Members\n");
+        for (SimulatedCluster cluster : members.clusters()) {
+            text.append("  ").append(String.format("%-18s %s  (kubeconfig %s)", cluster.name(), cluster.url(), cluster.kubeconfig())).append('\n');
+        }
+        text.append("Kafka               ").append(broker.bootstrapServers()).append('\n');
+        for (MusterService service : MusterService.values()) {
+            text.append(String.format("%-20s http://127.0.0.1:%d  (log %s)", service.artifact(), port(service), settings.log(service)))
+                    .append('\n');
+        }
+        text.append("Member views        http://127.0.0.1:").append(port(MusterService.STATUS_SYNC)).append("/api/v1/members/pytorchjobs\n");
+        return text.toString();
+    }
+
+    /** Stops everything it started, newest first: services cleanly, then members, the fleet API and the broker. */
+    @Override
+    public void close() {
+        for (int i = started.size() - 1; i >= 0; i--) {
+            try {
+                started.get(i).close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Exception e) {
+                // Stopping the rest matters more than this one's failure.
+                System.err.println("muster: could not stop " + started.get(i) + ": " + e.getMessage());
+            }
+        }
+        started.clear();
+    }
+
+    private static void deleteRecursively(Path folder) throws IOException {
+        if (!Files.exists(folder)) {
+            return;
+        }
+        try (var paths = Files.walk(folder)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    private static void requireFree(int port, String what) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            socket.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new PortInUseException(port, what);
+        }
+    }
+}

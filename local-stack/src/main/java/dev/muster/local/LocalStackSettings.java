@@ -1,0 +1,65 @@
+package dev.muster.local;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Where a local stack keeps its state and what it runs.
+ *
+ * @param home             its folder: the fleet's kubeconfig, {@code members/} (one kubeconfig per member),
+ *                         {@code kafka/} (the broker's data), {@code logs/}, the pid file
+ * @param fleetSpec        the simulated member clusters, e.g. {@code deploy/local/fleet.yaml}
+ * @param repository       the Muster checkout whose packaged services run
+ * @param portBase         the services listen on base+1, base+2, base+3; 0 for any free ports
+ * @param serviceStart     how long a service may take to become ready
+ * @param extraProperties  more system properties per service, e.g. shorter intervals in tests
+ */
+public record LocalStackSettings(Path home, Path fleetSpec, Path repository, int portBase, Duration serviceStart,
+                                 Map<MusterService, Map<String, String>> extraProperties) {
+
+    /** The default base: the services on 8081 (queue), 8082 (placement), 8083 (status sync). */
+    public static final int DEFAULT_PORT_BASE = 8080;
+
+    public LocalStackSettings {
+        home = home.toAbsolutePath();
+        fleetSpec = fleetSpec.toAbsolutePath();
+        repository = repository.toAbsolutePath();
+        extraProperties = Map.copyOf(extraProperties);
+    }
+
+    /** The defaults of {@code ./muster up} in a checkout: home {@code .muster}, the fleet of {@code deploy/local/fleet.yaml}. */
+    public static LocalStackSettings defaults(Path repository) {
+        return new LocalStackSettings(repository.resolve(".muster"), repository.resolve("deploy/local/fleet.yaml"), repository,
+                DEFAULT_PORT_BASE, Duration.ofSeconds(120), Map.of());
+    }
+
+    public Path membersDirectory() {
+        return home.resolve("members");
+    }
+
+    public Path kafkaData() {
+        return home.resolve("kafka");
+    }
+
+    public Path logs() {
+        return home.resolve("logs");
+    }
+
+    public Path pidFile() {
+        return home.resolve("muster.pid");
+    }
+
+    Path log(MusterService service) {
+        return logs().resolve(service.artifact() + ".log");
+    }
+
+    Path jar(MusterService service) {
+        return repository.resolve(service.artifact()).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    /** The service's fixed HTTP port from the base; 0 when any free port will do. */
+    int port(MusterService service) {
+        return portBase == 0 ? 0 : portBase + service.portOffset();
+    }
+}
