@@ -28,6 +28,8 @@ import dev.muster.testing.service.ServiceProcess;
  */
 public final class LocalStack implements AutoCloseable {
 
+    /** Read by {@code kubectl muster} from beside the kubeconfig it is given. */
+    public static final String ENDPOINTS_FILE = "muster-endpoints.properties";
     private static final int TOPIC_PARTITIONS = 3;
     private static final Duration SERVICE_STOP = Duration.ofSeconds(20);
 
@@ -95,6 +97,16 @@ public final class LocalStack implements AutoCloseable {
             services.put(service, process);
             started.add(() -> process.stop(SERVICE_STOP));
         }
+        writeEndpoints();
+    }
+
+    /** Where the services listen, beside the fleet's kubeconfig: {@code kubectl muster} finds status sync there. */
+    private void writeEndpoints() throws IOException {
+        StringBuilder text = new StringBuilder("# Written by the local stack: where Muster's services listen.\n");
+        for (MusterService service : MusterService.values()) {
+            text.append(service.endpointKey()).append("=http://127.0.0.1:").append(port(service)).append('\n');
+        }
+        Files.writeString(settings.home().resolve(ENDPOINTS_FILE), text);
     }
 
     private Map<String, String> properties(MusterService service) {
@@ -152,7 +164,7 @@ public final class LocalStack implements AutoCloseable {
             text.append(String.format("%-20s http://127.0.0.1:%d  (log %s)", service.artifact(), port(service), settings.log(service)))
                     .append('\n');
         }
-        text.append("Member views        http://127.0.0.1:").append(port(MusterService.STATUS_SYNC)).append("/api/v1/members/pytorchjobs\n");
+        text.append("kubectl muster      export PATH=").append(settings.repository().resolve("bin")).append(":$PATH; kubectl muster get pytorchjob -M\n");
         return text.toString();
     }
 

@@ -10,19 +10,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.muster.testing.kubectl.Kubectl;
 
@@ -55,7 +48,7 @@ class MusterUpIT {
             assertThat(new String(again.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("Muster is already running");
 
             // The seed's walkthrough, with the real kubectl and the examples a user applies.
-            Kubectl kubectl = new Kubectl(home.resolve("fleet.kubeconfig"));
+            Kubectl kubectl = new Kubectl(home.resolve("fleet.kubeconfig"), MUSTER.resolveSibling("bin"));
             kubectl.run("apply", "-f", EXAMPLES.resolve("elastic-quota-tree.yaml").toString(),
                     "-f", EXAMPLES.resolve("propagation-policy-gang-queue.yaml").toString()).succeeded();
             assertThat(kubectl.run("apply", "-f", EXAMPLES.resolve("pytorch-job.yaml").toString()).succeeded())
@@ -68,13 +61,15 @@ class MusterUpIT {
             Matcher bound = Pattern.compile("ScheduleBindingSucceed\\s+\\S+\\s+default-scheduler\\s+Binding has been scheduled successfully\\."
                     + " Result: \\{(gpu-[abc]):0,\\[\\{master 1\\} \\{worker 2\\}\\]\\}").matcher(described);
             assertThat(bound.find()).as("describe shows the binding: %s", described).isTrue();
-            // All three pods on the cluster the binding names, as the members report them.
-            Matcher statusSync = Pattern.compile("status-sync-service\\s+(http://\\S+)").matcher(output.text());
-            assertThat(statusSync.find()).isTrue();
-            JsonNode pods = new ObjectMapper().readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                    URI.create(statusSync.group(1) + "/api/v1/members/pods")).build(), HttpResponse.BodyHandlers.ofString()).body());
-            assertThat(pods.findValuesAsText("name")).containsExactlyInAnyOrder("pytorch-test-master-0", "pytorch-test-worker-0", "pytorch-test-worker-1");
-            assertThat(pods.findValuesAsText("cluster")).containsOnly(bound.group(1));
+            // The multi-cluster views through the plugin: the job and all three pods on the cluster the binding names.
+            String cluster = bound.group(1);
+            assertThat(kubectl.run("muster", "get", "pytorchjob", "-M").succeeded())
+                    .containsPattern("pytorch-test\\s+" + cluster + "\\s+Running\\s+\\d+s\\s+Y");
+            String pods = kubectl.run("muster", "get", "pod", "-M").succeeded();
+            assertThat(pods.lines().skip(1).toList()).hasSize(3).allSatisfy(line -> assertThat(line)
+                    .matches("pytorch-test-(master|worker)-\\d\\s+" + cluster + "\\s+1/1\\s+Running\\s+0\\s+\\d+s"));
+            assertThat(kubectl.run("muster", "get", "pytorchjob", "pytorch-test", "-m", cluster, "-o", "yaml").succeeded())
+                    .contains("kind: PyTorchJob", "pod-group.scheduling.sigs.k8s.io/min-available");
 
             Process down = new ProcessBuilder(MUSTER.toString(), "down", "--home", home.toString()).redirectErrorStream(true).start();
             assertThat(down.waitFor(90, TimeUnit.SECONDS)).isTrue();

@@ -15,6 +15,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import dev.muster.model.job.GangPod;
+import dev.muster.model.member.MemberJobRow;
+import dev.muster.model.member.MemberPodRow;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.statussync.kubernetes.MemberWatches;
 

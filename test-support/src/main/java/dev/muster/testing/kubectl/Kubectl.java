@@ -20,9 +20,16 @@ public final class Kubectl {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final Path kubeconfig;
+    private final Path plugins;
 
     public Kubectl(Path kubeconfig) {
+        this(kubeconfig, null);
+    }
+
+    /** @param plugins a folder of kubectl plugins ({@code kubectl-<name>} executables) to put first on kubectl's PATH */
+    public Kubectl(Path kubeconfig, Path plugins) {
         this.kubeconfig = kubeconfig;
+        this.plugins = plugins;
     }
 
     /** What one command printed, and how it exited. */
@@ -44,6 +51,9 @@ public final class Kubectl {
         command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().put("KUBECONFIG", kubeconfig.toString());
+        if (plugins != null) {
+            builder.environment().put("PATH", plugins.toAbsolutePath() + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
+        }
         try {
             Process process = builder.start();
             CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));

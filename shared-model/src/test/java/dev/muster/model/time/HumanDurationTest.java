@@ -1,4 +1,4 @@
-package dev.muster.simulator.cluster;
+package dev.muster.model.time;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,15 +1,15 @@
-package dev.muster.simulator.cluster;
+package dev.muster.model.time;
 
 import java.time.Duration;
 
 /** An age as a Kubernetes API server writes it into a table ({@code 45s}, {@code 3m10s}, {@code 5h}, {@code 15d}). */
-final class HumanDuration {
+public final class HumanDuration {
 
     private HumanDuration() {
     }
 
     /** The same rounding as apimachinery's {@code duration.HumanDuration}, so ages read as kubectl users expect. */
-    static String of(Duration age) {
+    public static String of(Duration age) {
         long seconds = age.toSeconds();
         if (seconds < -1) {
             return "<invalid>";

@@ -1,4 +1,4 @@
-package dev.muster.statussync.views;
+package dev.muster.model.member;
 
 import java.util.List;
 
@@ -13,7 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
  */
 public record MemberPodRow(String name, String namespace, String cluster, String ready, String status, int restarts, String created) {
 
-    static MemberPodRow of(String cluster, Pod pod) {
+    public static MemberPodRow of(String cluster, Pod pod) {
         List<ContainerStatus> containers = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? List.of()
                 : pod.getStatus().getContainerStatuses();
         int total = pod.getSpec() == null || pod.getSpec().getContainers() == null ? containers.size() : pod.getSpec().getContainers().size();

@@ -1,4 +1,4 @@
-package dev.muster.statussync.views;
+package dev.muster.model.member;
 
 import java.util.Optional;
 
@@ -15,7 +15,7 @@ import dev.muster.model.job.PyTorchJob;
  */
 public record MemberJobRow(String name, String namespace, String cluster, String state, String created, String adoption, String fleetUid) {
 
-    static MemberJobRow of(String cluster, PyTorchJob job) {
+    public static MemberJobRow of(String cluster, PyTorchJob job) {
         String state = Optional.ofNullable(job.getStatus()).flatMap(status -> status.currentCondition()).map(JobCondition::type).orElse("");
         Optional<String> fleetUid = MemberJobs.fleetUid(job);
         return new MemberJobRow(job.getMetadata().getName(), job.getMetadata().getNamespace(), cluster, state,

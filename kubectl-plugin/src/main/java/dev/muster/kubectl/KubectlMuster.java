@@ -1,0 +1,287 @@
+package dev.muster.kubectl;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Reader;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.member.MemberJobRow;
+import dev.muster.model.member.MemberPodRow;
+import dev.muster.model.time.HumanDuration;
+
+/**
+ * {@code kubectl muster}: the fleet's multi-cluster views, as the vendor's {@code kubectl amc} gives them.
+ * Exit status: 0 when it printed what was asked, 1 when Muster could not answer it (unreachable, not found),
+ * 64 for a command line it does not understand.
+ */
+public final class KubectlMuster {
+
+    static final int OK = 0;
+    static final int FAILED = 1;
+    static final int USAGE = 64;
+    /** The file the local stack writes beside the fleet's kubeconfig, saying where its services listen. */
+    static final String ENDPOINTS_FILE = "muster-endpoints.properties";
+    static final String DEFAULT_STATUS_URL = "http://127.0.0.1:8083";
+    private static final com.fasterxml.jackson.databind.ObjectMapper PRETTY_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
+            .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+
+    private static final String HELP = """
+            kubectl muster: Muster's multi-cluster views of the fleet.
+
+              kubectl muster get pytorchjob -M [-n NAMESPACE | -A] [-o json|yaml]
+                  every member's PyTorchJobs: NAME CLUSTER STATE AGE ADOPTION
+              kubectl muster get pod -M [-n NAMESPACE | -A] [-o json|yaml]
+                  the training pods on every member: NAME CLUSTER READY STATUS RESTARTS AGE
+              kubectl muster get pytorchjob NAME -m CLUSTER [-n NAMESPACE] [-o json|yaml]
+                  one member's copy of a job
+
+            Muster is found at --status-url URL, else $MUSTER_STATUS_URL, else the local stack's
+            muster-endpoints.properties beside $KUBECONFIG, else http://127.0.0.1:8083.
+            """;
+
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<String, String> environment;
+    private final Clock clock;
+
+    KubectlMuster(PrintStream out, PrintStream err, Map<String, String> environment, Clock clock) {
+        this.out = out;
+        this.err = err;
+        this.environment = Map.copyOf(environment);
+        this.clock = clock;
+    }
+
+    public static void main(String[] args) {
+        System.exit(new KubectlMuster(System.out, System.err, System.getenv(), Clock.systemUTC()).run(args));
+    }
+
+    /** What one command line asks. */
+    record Request(String verb, String resource, String name, boolean allMembers, String cluster, String namespace,
+                   boolean allNamespaces, String output, String statusUrl) {
+    }
+
+    int run(String[] args) {
+        Request request;
+        try {
+            request = parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            err.println("See 'kubectl muster --help'.");
+            return USAGE;
+        }
+        if (request == null) {
+            out.print(HELP);
+            return OK;
+        }
+        StatusSyncClient views = new StatusSyncClient(URI.create(statusUrl(request)));
+        try {
+            if (request.resource().equals("pytorchjob") && request.name() != null) {
+                printJob(views.job(request.cluster(), namespace(request), request.name()), request);
+            } else if (request.resource().equals("pytorchjob")) {
+                printJobs(views.jobs(request.allNamespaces() ? null : namespace(request)), request);
+            } else {
+                printPods(views.pods(request.allNamespaces() ? null : namespace(request)), request);
+            }
+            return OK;
+        } catch (StatusSyncClient.ViewException e) {
+            err.println("error: " + e.getMessage());
+            return FAILED;
+        }
+    }
+
+    static Request parse(String[] args) {
+        List<String> positional = new ArrayList<>();
+        boolean allMembers = false;
+        boolean allNamespaces = false;
+        String cluster = null;
+        String namespace = null;
+        String output = null;
+        String statusUrl = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "-h", "--help" -> {
+                    return null;
+                }
+                case "-M", "--all-members" -> allMembers = true;
+                case "-A", "--all-namespaces" -> allNamespaces = true;
+                case "-m", "--member" -> cluster = value(args, ++i, arg);
+                case "-n", "--namespace" -> namespace = value(args, ++i, arg);
+                case "-o", "--output" -> output = value(args, ++i, arg);
+                case "--status-url" -> statusUrl = value(args, ++i, arg);
+                default -> {
+                    if (arg.startsWith("-")) {
+                        throw new IllegalArgumentException("unknown flag: " + arg);
+                    }
+                    positional.add(arg);
+                }
+            }
+        }
+        if (positional.isEmpty()) {
+            return null;
+        }
+        if (!positional.get(0).equals("get")) {
+            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get");
+        }
+        if (positional.size() < 2 || positional.size() > 3) {
+            throw new IllegalArgumentException("get needs a resource (pytorchjob or pod) and at most one name");
+        }
+        String resource = switch (positional.get(1)) {
+            case "pytorchjob", "pytorchjobs", "pytorchjob.kubeflow.org" -> "pytorchjob";
+            case "pod", "pods", "po" -> "pod";
+            default -> throw new IllegalArgumentException("the server doesn't have a resource type \"" + positional.get(1)
+                    + "\" in Muster's views; use pytorchjob or pod");
+        };
+        String name = positional.size() == 3 ? positional.get(2) : null;
+        if (output != null && !List.of("json", "yaml").contains(output)) {
+            throw new IllegalArgumentException("unable to match a printer suitable for the output format \"" + output
+                    + "\", allowed formats are: json, yaml");
+        }
+        if (name != null && (cluster == null || !resource.equals("pytorchjob"))) {
+            throw new IllegalArgumentException("a job by name is read from one member: get pytorchjob NAME -m CLUSTER");
+        }
+        if (name == null && !allMembers) {
+            throw new IllegalArgumentException("Muster's views span the members: add -M (or name one job and -m CLUSTER)");
+        }
+        if (allNamespaces && namespace != null) {
+            throw new IllegalArgumentException("-A and -n cannot be used together");
+        }
+        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl);
+    }
+
+    private static String value(String[] args, int index, String flag) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException("flag needs an argument: " + flag);
+        }
+        return args[index];
+    }
+
+    private static String namespace(Request request) {
+        return request.namespace() == null ? "default" : request.namespace();
+    }
+
+    /** The flag, the environment, the local stack's endpoints file beside the kubeconfig, or the local default. */
+    String statusUrl(Request request) {
+        if (request.statusUrl() != null) {
+            return request.statusUrl();
+        }
+        if (environment.containsKey("MUSTER_STATUS_URL")) {
+            return environment.get("MUSTER_STATUS_URL");
+        }
+        String kubeconfig = environment.getOrDefault("KUBECONFIG", "").split(java.io.File.pathSeparator)[0];
+        if (!kubeconfig.isEmpty()) {
+            Path endpoints = Path.of(kubeconfig).toAbsolutePath().resolveSibling(ENDPOINTS_FILE);
+            if (Files.isRegularFile(endpoints)) {
+                try (Reader reader = Files.newBufferedReader(endpoints)) {
+                    Properties properties = new Properties();
+                    properties.load(reader);
+                    Optional<String> url = Optional.ofNullable(properties.getProperty("status-sync"));
+                    if (url.isPresent()) {
+                        return url.get();
+                    }
+                } catch (IOException e) {
+                    err.println("warning: cannot read " + endpoints + ": " + e.getMessage());
+                }
+            }
+        }
+        return DEFAULT_STATUS_URL;
+    }
+
+    private void printJobs(List<MemberJobRow> rows, Request request) {
+        if (request.output() != null) {
+            out.print(request.output().equals("json") ? json(rows) : Manifests.toYaml(rows));
+            return;
+        }
+        if (rows.isEmpty()) {
+            err.println(noResources(request));
+            return;
+        }
+        List<String> headers = new ArrayList<>(List.of("NAME", "CLUSTER", "STATE", "AGE", "ADOPTION"));
+        if (request.allNamespaces()) {
+            headers.add(0, "NAMESPACE");
+        }
+        TablePrinter table = new TablePrinter(headers);
+        for (MemberJobRow row : rows) {
+            List<String> cells = new ArrayList<>(List.of(row.name(), row.cluster(), row.state(), age(row.created()), row.adoption()));
+            if (request.allNamespaces()) {
+                cells.add(0, row.namespace());
+            }
+            table.row(cells);
+        }
+        table.print(out);
+    }
+
+    private void printPods(List<MemberPodRow> rows, Request request) {
+        if (request.output() != null) {
+            out.print(request.output().equals("json") ? json(rows) : Manifests.toYaml(rows));
+            return;
+        }
+        if (rows.isEmpty()) {
+            err.println(noResources(request));
+            return;
+        }
+        List<String> headers = new ArrayList<>(List.of("NAME", "CLUSTER", "READY", "STATUS", "RESTARTS", "AGE"));
+        if (request.allNamespaces()) {
+            headers.add(0, "NAMESPACE");
+        }
+        TablePrinter table = new TablePrinter(headers);
+        for (MemberPodRow row : rows) {
+            List<String> cells = new ArrayList<>(List.of(row.name(), row.cluster(), row.ready(), row.status(),
+                    Integer.toString(row.restarts()), age(row.created())));
+            if (request.allNamespaces()) {
+                cells.add(0, row.namespace());
+            }
+            table.row(cells);
+        }
+        table.print(out);
+    }
+
+    private void printJob(PyTorchJob job, Request request) {
+        if ("json".equals(request.output())) {
+            out.print(json(job));
+        } else if ("yaml".equals(request.output())) {
+            out.print(Manifests.toYaml(job));
+        } else {
+            printJobs(List.of(MemberJobRow.of(request.cluster(), job)), new Request(request.verb(), request.resource(), null, true,
+                    request.cluster(), request.namespace(), false, null, request.statusUrl()));
+        }
+    }
+
+    /** Indented, as kubectl prints JSON. */
+    private static String json(Object value) {
+        try {
+            return PRETTY_JSON.writeValueAsString(PRETTY_JSON.readTree(Manifests.toJson(value))) + "\n";
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot print JSON", e);
+        }
+    }
+
+    private static String noResources(Request request) {
+        return request.allNamespaces() ? "No resources found on any member."
+                : "No resources found in " + namespace(request) + " namespace on any member.";
+    }
+
+    private String age(String created) {
+        if (created == null || created.isEmpty()) {
+            return "<unknown>";
+        }
+        try {
+            return HumanDuration.of(Duration.between(Instant.parse(created), clock.instant()));
+        } catch (DateTimeParseException e) {
+            return "<unknown>";
+        }
+    }
+}

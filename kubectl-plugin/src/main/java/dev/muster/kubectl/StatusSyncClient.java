@@ -1,0 +1,87 @@
+package dev.muster.kubectl;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.member.MemberJobRow;
+import dev.muster.model.member.MemberPodRow;
+
+/** Reads the member views status sync serves ({@code /api/v1/members/...}). */
+final class StatusSyncClient {
+
+    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private final URI base;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    StatusSyncClient(URI base) {
+        this.base = base;
+    }
+
+    /** Why a view could not be read, worded for the user. */
+    static final class ViewException extends Exception {
+        ViewException(String message) {
+            super(message);
+        }
+    }
+
+    List<MemberJobRow> jobs(String namespace) throws ViewException {
+        return JSON.convertValue(get("/api/v1/members/pytorchjobs" + namespaceQuery(namespace)), new TypeReference<List<MemberJobRow>>() { });
+    }
+
+    List<MemberPodRow> pods(String namespace) throws ViewException {
+        return JSON.convertValue(get("/api/v1/members/pods" + namespaceQuery(namespace)), new TypeReference<List<MemberPodRow>>() { });
+    }
+
+    PyTorchJob job(String cluster, String namespace, String name) throws ViewException {
+        return Manifests.read(get("/api/v1/members/" + encode(cluster) + "/pytorchjobs/" + encode(namespace) + "/" + encode(name)), PyTorchJob.class);
+    }
+
+    private JsonNode get(String path) throws ViewException {
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build();
+        HttpResponse<String> response;
+        try {
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (ConnectException e) {
+            throw new ViewException("cannot reach Muster's status sync at " + base + " (is Muster running? set MUSTER_STATUS_URL or --status-url)");
+        } catch (IOException e) {
+            throw new ViewException("reading " + base.resolve(path) + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ViewException("interrupted");
+        }
+        JsonNode body;
+        try {
+            body = JSON.readTree(response.body());
+        } catch (IOException e) {
+            throw new ViewException(base.resolve(path) + " answered " + response.statusCode() + " with something that is not JSON");
+        }
+        if (response.statusCode() != 200) {
+            throw new ViewException(body.path("error").asText("status sync answered " + response.statusCode() + " for " + path));
+        }
+        return body;
+    }
+
+    private static String namespaceQuery(String namespace) {
+        return namespace == null ? "" : "?namespace=" + encode(namespace);
+    }
+
+    private static String encode(String text) {
+        return URLEncoder.encode(text, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,159 @@
+package dev.muster.kubectl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.net.httpserver.HttpServer;
+
+/** kubectl muster against a status sync that answers with recorded views. */
+class KubectlMusterTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-30T12:00:00Z");
+
+    private HttpServer statusSync;
+    private String url;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void startStatusSync() throws IOException {
+        statusSync = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        answer("/api/v1/members/pytorchjobs", 200, """
+                [{"name":"pytorch-test","namespace":"default","cluster":"gpu-a","state":"Running","created":"2026-11-30T11:55:00Z","adoption":"Y","fleetUid":"u1"},
+                 {"name":"local-job","namespace":"team-a","cluster":"gpu-b","state":"Succeeded","created":"2026-11-28T12:00:00Z","adoption":"N"}]""");
+        answer("/api/v1/members/pods", 200, """
+                [{"name":"pytorch-test-master-0","namespace":"default","cluster":"gpu-a","ready":"1/1","status":"Running","restarts":0,"created":"2026-11-30T11:59:15Z"},
+                 {"name":"pytorch-test-worker-0","namespace":"default","cluster":"gpu-a","ready":"0/1","status":"CrashLoopBackOff","restarts":12,"created":"2026-11-30T11:59:15Z"}]""");
+        answer("/api/v1/members/gpu-b/pytorchjobs/default/pytorch-test", 404, """
+                {"error":"no PyTorchJob default/pytorch-test on member cluster gpu-b"}""");
+        statusSync.start();
+        url = "http://127.0.0.1:" + statusSync.getAddress().getPort();
+    }
+
+    private void answer(String path, int code, String body) {
+        statusSync.createContext(path, exchange -> {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(code, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+    }
+
+    @AfterEach
+    void stopStatusSync() {
+        statusSync.stop(0);
+    }
+
+    private int run(Map<String, String> environment, String... args) {
+        return new KubectlMuster(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                environment, Clock.fixed(NOW, ZoneOffset.UTC)).run(args);
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void jobsAcrossMembersPrintAsTheVendorsAmcViewAlignedLikeKubectl() {
+        int exit = run(Map.of("MUSTER_STATUS_URL", url), "get", "pytorchjob", "-M", "-A");
+
+        assertThat(exit).isZero();
+        assertThat(out()).isEqualTo("""
+                NAMESPACE   NAME           CLUSTER   STATE       AGE   ADOPTION
+                default     pytorch-test   gpu-a     Running     5m    Y
+                team-a      local-job      gpu-b     Succeeded   2d    N
+                """);
+    }
+
+    @Test
+    void podsAcrossMembersShowReadinessStatusAndRestarts() {
+        int exit = run(Map.of("MUSTER_STATUS_URL", url), "get", "pod", "-M");
+
+        assertThat(exit).isZero();
+        assertThat(out()).isEqualTo("""
+                NAME                    CLUSTER   READY   STATUS             RESTARTS   AGE
+                pytorch-test-master-0   gpu-a     1/1     Running            0          45s
+                pytorch-test-worker-0   gpu-a     0/1     CrashLoopBackOff   12         45s
+                """);
+    }
+
+    @Test
+    void jsonOutputIsTheRowsForScripts() throws IOException {
+        int exit = run(Map.of("MUSTER_STATUS_URL", url), "get", "pytorchjobs", "-M", "-o", "json");
+
+        assertThat(exit).isZero();
+        var rows = new com.fasterxml.jackson.databind.ObjectMapper().readTree(out());
+        assertThat(rows.findValuesAsText("cluster")).containsExactly("gpu-a", "gpu-b");
+        assertThat(rows.findValuesAsText("adoption")).containsExactly("Y", "N");
+        assertThat(out()).contains("\n  ");
+    }
+
+    @Test
+    void aJobMissingOnTheNamedMemberFailsWithStatusSyncsReason() {
+        int exit = run(Map.of("MUSTER_STATUS_URL", url), "get", "pytorchjob", "pytorch-test", "-m", "gpu-b", "-o", "yaml");
+
+        assertThat(exit).isEqualTo(KubectlMuster.FAILED);
+        assertThat(err()).isEqualTo("error: no PyTorchJob default/pytorch-test on member cluster gpu-b\n");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void anUnreachableMusterSaysWhereItLookedAndHowToPointElsewhere() throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+
+        int exit = run(Map.of(), "get", "pod", "-M", "--status-url", "http://127.0.0.1:" + closedPort);
+
+        assertThat(exit).isEqualTo(KubectlMuster.FAILED);
+        assertThat(err()).contains("cannot reach Muster's status sync at http://127.0.0.1:" + closedPort, "MUSTER_STATUS_URL");
+    }
+
+    @Test
+    void wrongCommandLinesExitWith64AndSayWhatIsWrong() {
+        assertThat(run(Map.of(), "get", "pytorchjob")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "get", "deployments", "-M")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "get", "pod", "-M", "-o", "wide")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "get", "pytorchjob", "x", "-M")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "describe", "pod")).isEqualTo(KubectlMuster.USAGE);
+
+        assertThat(err()).contains("add -M", "doesn't have a resource type \"deployments\"", "output format \"wide\"",
+                "get pytorchjob NAME -m CLUSTER", "unknown command \"describe\"");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void statusSyncIsFoundBesideTheKubeconfigTheLocalStackWrote(@TempDir Path home) throws IOException {
+        Files.writeString(home.resolve("fleet.kubeconfig"), "apiVersion: v1\nkind: Config\n");
+        Files.writeString(home.resolve(KubectlMuster.ENDPOINTS_FILE), "status-sync=" + url + "\n");
+
+        int exit = run(Map.of("KUBECONFIG", home.resolve("fleet.kubeconfig").toString()), "get", "pod", "-M");
+
+        assertThat(exit).isZero();
+        assertThat(out()).contains("pytorch-test-master-0");
+    }
+}
