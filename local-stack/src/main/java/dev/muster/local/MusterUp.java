@@ -78,7 +78,7 @@ public final class MusterUp {
         }, "muster-down"));
         System.out.printf("%s after %.1f s. Ctrl-C here, or ./muster down from another terminal, stops it.%n%n%s%n", READY,
                 Duration.between(begin, Instant.now()).toMillis() / 1000.0, stack.summary());
-        System.out.println("Try:  export KUBECONFIG=" + stack.fleet().kubeconfig() + "; kubectl apply --validate=false -f examples/");
+        System.out.println("Next: the seed walkthrough, in the README's quick start (kubectl apply -f examples/...).");
         stopped.await();
     }
 

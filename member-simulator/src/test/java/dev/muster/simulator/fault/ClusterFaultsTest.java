@@ -167,6 +167,7 @@ class ClusterFaultsTest {
             assertThat(master).isNotNull();
             assertThat(master.getMetadata().getUid()).isNotEqualTo(oldUid);
             assertThat(master.getSpec().getNodeName()).isNotNull().isNotEqualTo(node);
+            assertThat(master.getStatus()).isNotNull();
             assertThat(master.getStatus().getPhase()).isEqualTo("Running");
         });
     }
@@ -199,11 +200,13 @@ class ClusterFaultsTest {
         cluster.faults().failPod("default", "fragile", 137);
 
         await().atMost(DEADLINE).untilAsserted(() -> {
+            assertThat(pod("resilient").getStatus()).isNotNull();
             assertThat(pod("resilient").getStatus().getPhase()).isEqualTo("Running");
             assertThat(pod("resilient").getStatus().getContainerStatuses()).singleElement().satisfies(container -> {
                 assertThat(container.getRestartCount()).isEqualTo(1);
                 assertThat(container.getLastState().getTerminated().getExitCode()).isEqualTo(137);
             });
+            assertThat(pod("fragile").getStatus()).isNotNull();
             assertThat(pod("fragile").getStatus().getPhase()).isEqualTo("Failed");
             assertThat(pod("fragile").getStatus().getContainerStatuses()).singleElement()
                     .extracting(container -> container.getState().getTerminated().getExitCode()).isEqualTo(137);

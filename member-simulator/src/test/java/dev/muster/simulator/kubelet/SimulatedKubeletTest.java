@@ -76,6 +76,7 @@ class SimulatedKubeletTest {
         await().atMost(DEADLINE).untilAsserted(() -> {
             Pod pod = get("trainer");
             assertThat(pod.getSpec().getNodeName()).isEqualTo("small-cpu-0");
+            assertThat(pod.getStatus()).isNotNull();
             assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
             assertThat(pod.getStatus().getStartTime()).isNotNull();
             assertThat(pod.getStatus().getConditions()).anyMatch(condition -> "Ready".equals(condition.getType()) && "True".equals(condition.getStatus()));
@@ -93,6 +94,7 @@ class SimulatedKubeletTest {
 
         await().atMost(DEADLINE).untilAsserted(() -> {
             Pod pod = get("short");
+            assertThat(pod.getStatus()).isNotNull();
             assertThat(pod.getStatus().getPhase()).isEqualTo("Succeeded");
             assertThat(pod.getStatus().getContainerStatuses()).singleElement()
                     .satisfies(container -> assertThat(container.getState().getTerminated().getExitCode()).isZero());
@@ -105,6 +107,7 @@ class SimulatedKubeletTest {
 
         await().atMost(DEADLINE).untilAsserted(() -> {
             Pod pod = get("broken");
+            assertThat(pod.getStatus()).isNotNull();
             assertThat(pod.getStatus().getPhase()).isEqualTo("Failed");
             assertThat(pod.getStatus().getContainerStatuses()).singleElement()
                     .satisfies(container -> assertThat(container.getState().getTerminated().getExitCode()).isEqualTo(3));
@@ -117,6 +120,7 @@ class SimulatedKubeletTest {
 
         await().atMost(DEADLINE).untilAsserted(() -> {
             Pod pod = get("flaky");
+            assertThat(pod.getStatus()).isNotNull();
             assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
             assertThat(pod.getStatus().getContainerStatuses()).singleElement().satisfies(container -> {
                 assertThat(container.getRestartCount()).isGreaterThanOrEqualTo(1);

@@ -85,6 +85,7 @@ class TrainingOperatorTest {
         assertThat(pods).extracting(pod -> pod.getMetadata().getName())
                 .containsExactlyInAnyOrder("pytorch-test-master-0", "pytorch-test-worker-0", "pytorch-test-worker-1");
         assertThat(pods).allSatisfy(pod -> {
+            assertThat(pod.getStatus()).isNotNull();
             assertThat(pod.getStatus().getPhase()).isEqualTo("Running");
             assertThat(pod.getSpec().getNodeName()).startsWith("cluster-a-cpu-");
             assertThat(pod.getMetadata().getLabels()).containsEntry(GangScheduler.POD_GROUP, "pytorch-test")

@@ -128,7 +128,7 @@ class PlacementOverSimulatedMembersTests {
                 assertThat(MemberJobs.isOwnedBy(copy, admitted.job().uid())).isTrue();
                 await().atMost(DEADLINE).untilAsserted(() -> {
                     List<Pod> pods = member.pods().inNamespace("default").withLabel(TrainingOperator.JOB_NAME, "pytorch-test").list().getItems();
-                    assertThat(pods).hasSize(3).allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+                    assertThat(pods).hasSize(3).allSatisfy(pod -> assertThat(pod.getStatus()).isNotNull().extracting(status -> status.getPhase()).isEqualTo("Running"));
                 });
                 assertThat(member.resources(Reservation.class).list().getItems())
                         .filteredOn(reservation -> reservation.getMetadata().getName().startsWith(bound.reservation()))
