@@ -201,30 +201,18 @@ public final class KubectlMuster {
     }
 
     private void printJobs(List<MemberJobRow> rows, Request request) {
-        if (request.output() != null) {
-            out.print(request.output().equals("json") ? json(rows) : Manifests.toYaml(rows));
-            return;
-        }
-        if (rows.isEmpty()) {
-            err.println(noResources(request));
-            return;
-        }
-        List<String> headers = new ArrayList<>(List.of("NAME", "CLUSTER", "STATE", "AGE", "ADOPTION"));
-        if (request.allNamespaces()) {
-            headers.add(0, "NAMESPACE");
-        }
-        TablePrinter table = new TablePrinter(headers);
-        for (MemberJobRow row : rows) {
-            List<String> cells = new ArrayList<>(List.of(row.name(), row.cluster(), row.state(), age(row.created()), row.adoption()));
-            if (request.allNamespaces()) {
-                cells.add(0, row.namespace());
-            }
-            table.row(cells);
-        }
-        table.print(out);
+        printRows(rows, request, List.of("NAME", "CLUSTER", "STATE", "AGE", "ADOPTION"), MemberJobRow::namespace,
+                row -> List.of(row.name(), row.cluster(), row.state(), age(row.created()), row.adoption()));
     }
 
     private void printPods(List<MemberPodRow> rows, Request request) {
+        printRows(rows, request, List.of("NAME", "CLUSTER", "READY", "STATUS", "RESTARTS", "AGE"), MemberPodRow::namespace,
+                row -> List.of(row.name(), row.cluster(), row.ready(), row.status(), Integer.toString(row.restarts()), age(row.created())));
+    }
+
+    /** Rows as JSON or YAML when asked, else as a table, with a NAMESPACE column first across namespaces. */
+    private <T> void printRows(List<T> rows, Request request, List<String> headers, java.util.function.Function<T, String> namespace,
+                               java.util.function.Function<T, List<String>> cells) {
         if (request.output() != null) {
             out.print(request.output().equals("json") ? json(rows) : Manifests.toYaml(rows));
             return;
@@ -233,18 +221,17 @@ public final class KubectlMuster {
             err.println(noResources(request));
             return;
         }
-        List<String> headers = new ArrayList<>(List.of("NAME", "CLUSTER", "READY", "STATUS", "RESTARTS", "AGE"));
+        List<String> columns = new ArrayList<>(headers);
         if (request.allNamespaces()) {
-            headers.add(0, "NAMESPACE");
+            columns.add(0, "NAMESPACE");
         }
-        TablePrinter table = new TablePrinter(headers);
-        for (MemberPodRow row : rows) {
-            List<String> cells = new ArrayList<>(List.of(row.name(), row.cluster(), row.ready(), row.status(),
-                    Integer.toString(row.restarts()), age(row.created())));
+        TablePrinter table = new TablePrinter(columns);
+        for (T row : rows) {
+            List<String> line = new ArrayList<>(cells.apply(row));
             if (request.allNamespaces()) {
-                cells.add(0, row.namespace());
+                line.add(0, namespace.apply(row));
             }
-            table.row(cells);
+            table.row(line);
         }
         table.print(out);
     }

@@ -32,15 +32,7 @@ class GangPlannerProperties {
             @ForAll @Size(min = 1, max = 48) List<@IntRange(min = 0, max = 8) Integer> busyGpus,
             @ForAll @IntRange(min = 1, max = 12) int workers,
             @ForAll @IntRange(min = 1, max = 8) int gpuPerWorker) {
-        List<ClusterInventory> fleet = new ArrayList<>();
-        int busy = 0;
-        for (int c = 0; c < nodesPerCluster.size(); c++) {
-            ClusterInventory cluster = Fleets.cluster("c" + c, nodesPerCluster.get(c), "96", "8", Map.of());
-            for (int n = 0; n < nodesPerCluster.get(c); n++) {
-                cluster.observe(Fleets.load("busy-" + n, "c" + c + "-" + n, "1", String.valueOf(busyGpus.get(busy++ % busyGpus.size()))));
-            }
-            fleet.add(cluster);
-        }
+        List<ClusterInventory> fleet = fleet(nodesPerCluster, busyGpus);
         PyTorchJob job = Fleets.job("j", workers, String.valueOf(gpuPerWorker));
 
         GangPlanner.Options options = GangPlanner.plan(job, null, fleet, Map.of(), Instant.EPOCH, cluster -> FitMode.NODE);
@@ -72,15 +64,7 @@ class GangPlannerProperties {
             @ForAll @IntRange(min = 0, max = 10) int workers,
             @ForAll @IntRange(min = 1, max = 8) int gpuPerWorker,
             @ForAll @IntRange(min = 0, max = 6) int estimatedClusters) {
-        List<ClusterInventory> fleet = new ArrayList<>();
-        int busy = 0;
-        for (int c = 0; c < nodesPerCluster.size(); c++) {
-            ClusterInventory cluster = Fleets.cluster("c" + c, nodesPerCluster.get(c), "96", "8", Map.of());
-            for (int n = 0; n < nodesPerCluster.get(c); n++) {
-                cluster.observe(Fleets.load("busy-" + n, "c" + c + "-" + n, "1", String.valueOf(busyGpus.get(busy++ % busyGpus.size()))));
-            }
-            fleet.add(cluster);
-        }
+        List<ClusterInventory> fleet = fleet(nodesPerCluster, busyGpus);
         PyTorchJob job = Fleets.job("j", workers, String.valueOf(gpuPerWorker));
         // Some clusters in the sum-estimate mode, which scores by the fragmentation before the gang.
         java.util.function.Function<String, FitMode> modes = cluster -> Integer.parseInt(cluster.substring(1)) < estimatedClusters
@@ -93,5 +77,19 @@ class GangPlannerProperties {
         if (ranked.best().isEmpty()) {
             assertThat(chosen.reasons()).isEqualTo(ranked.reasons());
         }
+    }
+
+    /** Clusters c0, c1, ... of 8-GPU nodes, each node with some of its GPUs taken by a pod already there. */
+    private static List<ClusterInventory> fleet(List<Integer> nodesPerCluster, List<Integer> busyGpus) {
+        List<ClusterInventory> fleet = new ArrayList<>();
+        int busy = 0;
+        for (int c = 0; c < nodesPerCluster.size(); c++) {
+            ClusterInventory cluster = Fleets.cluster("c" + c, nodesPerCluster.get(c), "96", "8", Map.of());
+            for (int n = 0; n < nodesPerCluster.get(c); n++) {
+                cluster.observe(Fleets.load("busy-" + n, "c" + c + "-" + n, "1", String.valueOf(busyGpus.get(busy++ % busyGpus.size()))));
+            }
+            fleet.add(cluster);
+        }
+        return fleet;
     }
 }
