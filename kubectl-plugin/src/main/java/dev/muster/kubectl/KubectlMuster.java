@@ -35,6 +35,7 @@ public final class KubectlMuster {
     /** The file the local stack writes beside the fleet's kubeconfig, saying where its services listen. */
     static final String ENDPOINTS_FILE = "muster-endpoints.properties";
     static final String DEFAULT_STATUS_URL = "http://127.0.0.1:8083";
+    static final String DEFAULT_KAFKA = "127.0.0.1:9092";
     private static final com.fasterxml.jackson.databind.ObjectMapper PRETTY_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
@@ -47,9 +48,12 @@ public final class KubectlMuster {
                   the training pods on every member: NAME CLUSTER READY STATUS RESTARTS AGE
               kubectl muster get pytorchjob NAME -m CLUSTER [-n NAMESPACE] [-o json|yaml]
                   one member's copy of a job
+              kubectl muster submit -f FILE [-n NAMESPACE] [--kafka BOOTSTRAP]
+                  submit a PyTorchJob on the Kafka path (muster.job.submissions); -f - reads standard input
 
-            Muster is found at --status-url URL, else $MUSTER_STATUS_URL, else the local stack's
-            muster-endpoints.properties beside $KUBECONFIG, else http://127.0.0.1:8083.
+            Muster is found at --status-url URL (Kafka at --kafka), else $MUSTER_STATUS_URL ($MUSTER_KAFKA),
+            else the local stack's muster-endpoints.properties beside $KUBECONFIG, else http://127.0.0.1:8083
+            (127.0.0.1:9092).
             """;
 
     private final PrintStream out;
@@ -70,7 +74,7 @@ public final class KubectlMuster {
 
     /** What one command line asks. */
     record Request(String verb, String resource, String name, boolean allMembers, String cluster, String namespace,
-                   boolean allNamespaces, String output, String statusUrl) {
+                   boolean allNamespaces, String output, String statusUrl, String file, String kafka) {
     }
 
     int run(String[] args) {
@@ -86,8 +90,12 @@ public final class KubectlMuster {
             out.print(HELP);
             return OK;
         }
-        StatusSyncClient views = new StatusSyncClient(URI.create(statusUrl(request)));
         try {
+            if (request.verb().equals("submit")) {
+                submit(request);
+                return OK;
+            }
+            StatusSyncClient views = new StatusSyncClient(URI.create(statusUrl(request)));
             if (request.resource().equals("pytorchjob") && request.name() != null) {
                 printJob(views.job(request.cluster(), namespace(request), request.name()), request);
             } else if (request.resource().equals("pytorchjob")) {
@@ -96,7 +104,7 @@ public final class KubectlMuster {
                 printPods(views.pods(request.allNamespaces() ? null : namespace(request)), request);
             }
             return OK;
-        } catch (StatusSyncClient.ViewException e) {
+        } catch (CommandFailedException e) {
             err.println("error: " + e.getMessage());
             return FAILED;
         }
@@ -110,6 +118,8 @@ public final class KubectlMuster {
         String namespace = null;
         String output = null;
         String statusUrl = null;
+        String file = null;
+        String kafka = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -122,6 +132,8 @@ public final class KubectlMuster {
                 case "-n", "--namespace" -> namespace = value(args, ++i, arg);
                 case "-o", "--output" -> output = value(args, ++i, arg);
                 case "--status-url" -> statusUrl = value(args, ++i, arg);
+                case "-f", "--filename" -> file = value(args, ++i, arg);
+                case "--kafka" -> kafka = value(args, ++i, arg);
                 default -> {
                     if (arg.startsWith("-")) {
                         throw new IllegalArgumentException("unknown flag: " + arg);
@@ -133,8 +145,14 @@ public final class KubectlMuster {
         if (positional.isEmpty()) {
             return null;
         }
+        if (positional.get(0).equals("submit")) {
+            if (file == null || positional.size() > 1) {
+                throw new IllegalArgumentException("submit takes one manifest: submit -f FILE (or -f - for standard input)");
+            }
+            return new Request("submit", "pytorchjob", null, false, null, namespace, false, null, statusUrl, file, kafka);
+        }
         if (!positional.get(0).equals("get")) {
-            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get");
+            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get, submit");
         }
         if (positional.size() < 2 || positional.size() > 3) {
             throw new IllegalArgumentException("get needs a resource (pytorchjob or pod) and at most one name");
@@ -159,7 +177,7 @@ public final class KubectlMuster {
         if (allNamespaces && namespace != null) {
             throw new IllegalArgumentException("-A and -n cannot be used together");
         }
-        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl);
+        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl, null, null);
     }
 
     private static String value(String[] args, int index, String flag) {
@@ -175,11 +193,20 @@ public final class KubectlMuster {
 
     /** The flag, the environment, the local stack's endpoints file beside the kubeconfig, or the local default. */
     String statusUrl(Request request) {
-        if (request.statusUrl() != null) {
-            return request.statusUrl();
+        return endpoint(request.statusUrl(), "MUSTER_STATUS_URL", "status-sync", DEFAULT_STATUS_URL);
+    }
+
+    /** Kafka's bootstrap servers, found the same way as status sync. */
+    String kafka(Request request) {
+        return endpoint(request.kafka(), "MUSTER_KAFKA", "kafka", DEFAULT_KAFKA);
+    }
+
+    private String endpoint(String flag, String variable, String key, String fallback) {
+        if (flag != null) {
+            return flag;
         }
-        if (environment.containsKey("MUSTER_STATUS_URL")) {
-            return environment.get("MUSTER_STATUS_URL");
+        if (environment.containsKey(variable)) {
+            return environment.get(variable);
         }
         String kubeconfig = environment.getOrDefault("KUBECONFIG", "").split(java.io.File.pathSeparator)[0];
         if (!kubeconfig.isEmpty()) {
@@ -188,16 +215,43 @@ public final class KubectlMuster {
                 try (Reader reader = Files.newBufferedReader(endpoints)) {
                     Properties properties = new Properties();
                     properties.load(reader);
-                    Optional<String> url = Optional.ofNullable(properties.getProperty("status-sync"));
-                    if (url.isPresent()) {
-                        return url.get();
+                    Optional<String> value = Optional.ofNullable(properties.getProperty(key));
+                    if (value.isPresent()) {
+                        return value.get();
                     }
                 } catch (IOException e) {
                     err.println("warning: cannot read " + endpoints + ": " + e.getMessage());
                 }
             }
         }
-        return DEFAULT_STATUS_URL;
+        return fallback;
+    }
+
+    /** Reads the manifest and produces its submission on the Kafka path. */
+    private void submit(Request request) throws CommandFailedException {
+        String text;
+        try {
+            text = request.file().equals("-") ? new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    : Files.readString(Path.of(request.file()));
+        } catch (IOException e) {
+            throw new CommandFailedException("cannot read " + request.file() + ": " + e.getMessage());
+        }
+        PyTorchJob job;
+        try {
+            job = Manifests.read(text, PyTorchJob.class);
+        } catch (RuntimeException e) {
+            throw new CommandFailedException(request.file() + " is not a PyTorchJob manifest: " + e.getMessage());
+        }
+        if (job.getMetadata() == null || job.getMetadata().getName() == null) {
+            throw new CommandFailedException(request.file() + ": metadata.name is required");
+        }
+        if (request.namespace() != null) {
+            job.getMetadata().setNamespace(request.namespace());
+        } else if (job.getMetadata().getNamespace() == null) {
+            job.getMetadata().setNamespace("default");
+        }
+        String uid = new KafkaSubmitter(kafka(request)).submit(job);
+        out.println("pytorchjob.kubeflow.org/" + job.getMetadata().getName() + " submitted on the Kafka path (uid " + uid + ")");
     }
 
     private void printJobs(List<MemberJobRow> rows, Request request) {
@@ -243,7 +297,7 @@ public final class KubectlMuster {
             out.print(Manifests.toYaml(job));
         } else {
             printJobs(List.of(MemberJobRow.of(request.cluster(), job)), new Request(request.verb(), request.resource(), null, true,
-                    request.cluster(), request.namespace(), false, null, request.statusUrl()));
+                    request.cluster(), request.namespace(), false, null, request.statusUrl(), null, null));
         }
     }
 

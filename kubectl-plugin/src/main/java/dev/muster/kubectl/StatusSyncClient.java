@@ -33,46 +33,39 @@ final class StatusSyncClient {
         this.base = base;
     }
 
-    /** Why a view could not be read, worded for the user. */
-    static final class ViewException extends Exception {
-        ViewException(String message) {
-            super(message);
-        }
-    }
-
-    List<MemberJobRow> jobs(String namespace) throws ViewException {
+    List<MemberJobRow> jobs(String namespace) throws CommandFailedException {
         return JSON.convertValue(get("/api/v1/members/pytorchjobs" + namespaceQuery(namespace)), new TypeReference<List<MemberJobRow>>() { });
     }
 
-    List<MemberPodRow> pods(String namespace) throws ViewException {
+    List<MemberPodRow> pods(String namespace) throws CommandFailedException {
         return JSON.convertValue(get("/api/v1/members/pods" + namespaceQuery(namespace)), new TypeReference<List<MemberPodRow>>() { });
     }
 
-    PyTorchJob job(String cluster, String namespace, String name) throws ViewException {
+    PyTorchJob job(String cluster, String namespace, String name) throws CommandFailedException {
         return Manifests.read(get("/api/v1/members/" + encode(cluster) + "/pytorchjobs/" + encode(namespace) + "/" + encode(name)), PyTorchJob.class);
     }
 
-    private JsonNode get(String path) throws ViewException {
+    private JsonNode get(String path) throws CommandFailedException {
         HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
-            throw new ViewException("cannot reach Muster's status sync at " + base + " (is Muster running? set MUSTER_STATUS_URL or --status-url)");
+            throw new CommandFailedException("cannot reach Muster's status sync at " + base + " (is Muster running? set MUSTER_STATUS_URL or --status-url)");
         } catch (IOException e) {
-            throw new ViewException("reading " + base.resolve(path) + " failed: " + e.getMessage());
+            throw new CommandFailedException("reading " + base.resolve(path) + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ViewException("interrupted");
+            throw new CommandFailedException("interrupted");
         }
         JsonNode body;
         try {
             body = JSON.readTree(response.body());
         } catch (IOException e) {
-            throw new ViewException(base.resolve(path) + " answered " + response.statusCode() + " with something that is not JSON");
+            throw new CommandFailedException(base.resolve(path) + " answered " + response.statusCode() + " with something that is not JSON");
         }
         if (response.statusCode() != 200) {
-            throw new ViewException(body.path("error").asText("status sync answered " + response.statusCode() + " for " + path));
+            throw new CommandFailedException(body.path("error").asText("status sync answered " + response.statusCode() + " for " + path));
         }
         return body;
     }

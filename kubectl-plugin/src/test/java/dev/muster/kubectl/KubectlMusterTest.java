@@ -140,10 +140,34 @@ class KubectlMusterTest {
         assertThat(run(Map.of(), "get", "pod", "-M", "-o", "wide")).isEqualTo(KubectlMuster.USAGE);
         assertThat(run(Map.of(), "get", "pytorchjob", "x", "-M")).isEqualTo(KubectlMuster.USAGE);
         assertThat(run(Map.of(), "describe", "pod")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "submit")).isEqualTo(KubectlMuster.USAGE);
 
         assertThat(err()).contains("add -M", "doesn't have a resource type \"deployments\"", "output format \"wide\"",
-                "get pytorchjob NAME -m CLUSTER", "unknown command \"describe\"");
+                "get pytorchjob NAME -m CLUSTER", "unknown command \"describe\"", "submit takes one manifest: submit -f FILE");
         assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void aManifestThatIsNotAJobIsRefusedBeforeAnythingIsSent(@TempDir Path folder) throws IOException {
+        Path notAJob = Files.writeString(folder.resolve("policy.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
+
+        int exit = run(Map.of("MUSTER_KAFKA", "127.0.0.1:1"), "submit", "-f", notAJob.toString());
+
+        assertThat(exit).isEqualTo(KubectlMuster.FAILED);
+        assertThat(err()).startsWith("error: " + notAJob + " is not a PyTorchJob manifest");
+    }
+
+    @Test
+    void kafkaIsFoundBesideTheKubeconfigTooUnlessTheEnvironmentSaysOtherwise(@TempDir Path home) throws IOException {
+        Files.writeString(home.resolve(KubectlMuster.ENDPOINTS_FILE), "status-sync=" + url + "\nkafka=127.0.0.1:40001\n");
+        KubectlMuster plugin = new KubectlMuster(System.out, System.err, Map.of("KUBECONFIG", home.resolve("fleet.kubeconfig").toString()),
+                Clock.systemUTC());
+        KubectlMuster.Request submit = KubectlMuster.parse(new String[] {"submit", "-f", "job.yaml"});
+
+        assertThat(plugin.kafka(submit)).isEqualTo("127.0.0.1:40001");
+        assertThat(new KubectlMuster(System.out, System.err, Map.of("MUSTER_KAFKA", "broker:9092"), Clock.systemUTC()).kafka(submit))
+                .isEqualTo("broker:9092");
+        assertThat(new KubectlMuster(System.out, System.err, Map.of(), Clock.systemUTC()).kafka(submit)).isEqualTo(KubectlMuster.DEFAULT_KAFKA);
     }
 
     @Test

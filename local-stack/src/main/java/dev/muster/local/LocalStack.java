@@ -103,6 +103,7 @@ public final class LocalStack implements AutoCloseable {
     /** Where the services listen, beside the fleet's kubeconfig: {@code kubectl muster} finds status sync there. */
     private void writeEndpoints() throws IOException {
         StringBuilder text = new StringBuilder("# Written by the local stack: where Muster's services listen.\n");
+        text.append("kafka=").append(broker.bootstrapServers()).append('\n');
         for (MusterService service : MusterService.values()) {
             text.append(service.endpointKey()).append("=http://127.0.0.1:").append(port(service)).append('\n');
         }

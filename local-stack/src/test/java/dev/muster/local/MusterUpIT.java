@@ -71,6 +71,16 @@ class MusterUpIT {
             assertThat(kubectl.run("muster", "get", "pytorchjob", "pytorch-test", "-m", cluster, "-o", "yaml").succeeded())
                     .contains("kind: PyTorchJob", "pod-group.scheduling.sigs.k8s.io/min-available");
 
+            // The Kafka path in one line: the job shows on the fleet, and waits behind the first (child-2 admits one job at a time).
+            Path second = Files.writeString(home.resolve("second.yaml"), Files.readString(EXAMPLES.resolve("pytorch-job.yaml"))
+                    .replace("name: pytorch-test\n  namespace", "name: pytorch-kafka\n  namespace"));
+            assertThat(kubectl.run("muster", "submit", "-f", second.toString()).succeeded())
+                    .contains("pytorchjob.kubeflow.org/pytorch-kafka submitted on the Kafka path");
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(kubectl.run("get", "pytorchjob").succeeded())
+                    .containsPattern("pytorch-kafka\\s+Queuing\\s+\\d+s"));
+            assertThat(kubectl.run("get", "pytorchjob", "pytorch-kafka", "-o", "jsonpath={.status.conditions[-1:].message}").succeeded())
+                    .isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+
             Process down = new ProcessBuilder(MUSTER.toString(), "down", "--home", home.toString()).redirectErrorStream(true).start();
             assertThat(down.waitFor(90, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(down.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("Muster stopped.");
