@@ -3,7 +3,6 @@ package dev.muster.kubectl;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Reader;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -36,6 +35,7 @@ public final class KubectlMuster {
     static final String ENDPOINTS_FILE = "muster-endpoints.properties";
     static final String DEFAULT_STATUS_URL = "http://127.0.0.1:8083";
     static final String DEFAULT_KAFKA = "127.0.0.1:9092";
+    static final String DEFAULT_QUEUE_URL = "http://127.0.0.1:8081";
     private static final com.fasterxml.jackson.databind.ObjectMapper PRETTY_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
@@ -48,12 +48,14 @@ public final class KubectlMuster {
                   the training pods on every member: NAME CLUSTER READY STATUS RESTARTS AGE
               kubectl muster get pytorchjob NAME -m CLUSTER [-n NAMESPACE] [-o json|yaml]
                   one member's copy of a job
+              kubectl muster queues [-o json|yaml]
+                  each quota node's use of each resource against its min and max, and what waits under it
               kubectl muster submit -f FILE [-n NAMESPACE] [--kafka BOOTSTRAP]
                   submit a PyTorchJob on the Kafka path (muster.job.submissions); -f - reads standard input
 
-            Muster is found at --status-url URL (Kafka at --kafka), else $MUSTER_STATUS_URL ($MUSTER_KAFKA),
-            else the local stack's muster-endpoints.properties beside $KUBECONFIG, else http://127.0.0.1:8083
-            (127.0.0.1:9092).
+            Muster is found at --status-url URL (--queue-url, --kafka), else $MUSTER_STATUS_URL ($MUSTER_QUEUE_URL,
+            $MUSTER_KAFKA), else the local stack's muster-endpoints.properties beside $KUBECONFIG, else
+            http://127.0.0.1:8083 (http://127.0.0.1:8081, 127.0.0.1:9092).
             """;
 
     private final PrintStream out;
@@ -74,7 +76,7 @@ public final class KubectlMuster {
 
     /** What one command line asks. */
     record Request(String verb, String resource, String name, boolean allMembers, String cluster, String namespace,
-                   boolean allNamespaces, String output, String statusUrl, String file, String kafka) {
+                   boolean allNamespaces, String output, String statusUrl, String file, String kafka, String queueUrl) {
     }
 
     int run(String[] args) {
@@ -95,7 +97,12 @@ public final class KubectlMuster {
                 submit(request);
                 return OK;
             }
-            StatusSyncClient views = new StatusSyncClient(URI.create(statusUrl(request)));
+            if (request.verb().equals("queues")) {
+                printQuota(ViewsClient.queueService(endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL)).quotaUsage(),
+                        request);
+                return OK;
+            }
+            ViewsClient views = ViewsClient.statusSync(statusUrl(request));
             if (request.resource().equals("pytorchjob") && request.name() != null) {
                 printJob(views.job(request.cluster(), namespace(request), request.name()), request);
             } else if (request.resource().equals("pytorchjob")) {
@@ -120,6 +127,7 @@ public final class KubectlMuster {
         String statusUrl = null;
         String file = null;
         String kafka = null;
+        String queueUrl = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -134,6 +142,7 @@ public final class KubectlMuster {
                 case "--status-url" -> statusUrl = value(args, ++i, arg);
                 case "-f", "--filename" -> file = value(args, ++i, arg);
                 case "--kafka" -> kafka = value(args, ++i, arg);
+                case "--queue-url" -> queueUrl = value(args, ++i, arg);
                 default -> {
                     if (arg.startsWith("-")) {
                         throw new IllegalArgumentException("unknown flag: " + arg);
@@ -145,14 +154,21 @@ public final class KubectlMuster {
         if (positional.isEmpty()) {
             return null;
         }
+        if (positional.get(0).equals("queues")) {
+            if (positional.size() > 1) {
+                throw new IllegalArgumentException("queues takes no arguments");
+            }
+            requireOutput(output);
+            return new Request("queues", null, null, false, null, null, false, output, statusUrl, null, kafka, queueUrl);
+        }
         if (positional.get(0).equals("submit")) {
             if (file == null || positional.size() > 1) {
                 throw new IllegalArgumentException("submit takes one manifest: submit -f FILE (or -f - for standard input)");
             }
-            return new Request("submit", "pytorchjob", null, false, null, namespace, false, null, statusUrl, file, kafka);
+            return new Request("submit", "pytorchjob", null, false, null, namespace, false, null, statusUrl, file, kafka, queueUrl);
         }
         if (!positional.get(0).equals("get")) {
-            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get, submit");
+            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get, queues, submit");
         }
         if (positional.size() < 2 || positional.size() > 3) {
             throw new IllegalArgumentException("get needs a resource (pytorchjob or pod) and at most one name");
@@ -164,10 +180,7 @@ public final class KubectlMuster {
                     + "\" in Muster's views; use pytorchjob or pod");
         };
         String name = positional.size() == 3 ? positional.get(2) : null;
-        if (output != null && !List.of("json", "yaml").contains(output)) {
-            throw new IllegalArgumentException("unable to match a printer suitable for the output format \"" + output
-                    + "\", allowed formats are: json, yaml");
-        }
+        requireOutput(output);
         if (name != null && (cluster == null || !resource.equals("pytorchjob"))) {
             throw new IllegalArgumentException("a job by name is read from one member: get pytorchjob NAME -m CLUSTER");
         }
@@ -177,7 +190,14 @@ public final class KubectlMuster {
         if (allNamespaces && namespace != null) {
             throw new IllegalArgumentException("-A and -n cannot be used together");
         }
-        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl, null, null);
+        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl, null, null, queueUrl);
+    }
+
+    private static void requireOutput(String output) {
+        if (output != null && !List.of("json", "yaml").contains(output)) {
+            throw new IllegalArgumentException("unable to match a printer suitable for the output format \"" + output
+                    + "\", allowed formats are: json, yaml");
+        }
     }
 
     private static String value(String[] args, int index, String flag) {
@@ -290,6 +310,16 @@ public final class KubectlMuster {
         table.print(out);
     }
 
+    private void printQuota(List<dev.muster.model.quota.QuotaUsageRow> rows, Request request) {
+        if (rows.isEmpty() && request.output() == null) {
+            err.println("No quota tree: apply an ElasticQuotaTree first.");
+            return;
+        }
+        printRows(rows, request, List.of("NODE", "QUEUE", "WAITING", "RESOURCE", "USED", "MIN", "MAX"), row -> "",
+                row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), row.resource(), row.used(),
+                        row.min().isEmpty() ? "-" : row.min(), row.max().isEmpty() ? "-" : row.max()));
+    }
+
     private void printJob(PyTorchJob job, Request request) {
         if ("json".equals(request.output())) {
             out.print(json(job));
@@ -297,7 +327,7 @@ public final class KubectlMuster {
             out.print(Manifests.toYaml(job));
         } else {
             printJobs(List.of(MemberJobRow.of(request.cluster(), job)), new Request(request.verb(), request.resource(), null, true,
-                    request.cluster(), request.namespace(), false, null, request.statusUrl(), null, null));
+                    request.cluster(), request.namespace(), false, null, request.statusUrl(), null, null, null));
         }
     }
 

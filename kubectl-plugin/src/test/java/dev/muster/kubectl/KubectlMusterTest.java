@@ -42,6 +42,9 @@ class KubectlMusterTest {
         answer("/api/v1/members/pods", 200, """
                 [{"name":"pytorch-test-master-0","namespace":"default","cluster":"gpu-a","ready":"1/1","status":"Running","restarts":0,"created":"2026-11-30T11:59:15Z"},
                  {"name":"pytorch-test-worker-0","namespace":"default","cluster":"gpu-a","ready":"0/1","status":"CrashLoopBackOff","restarts":12,"created":"2026-11-30T11:59:15Z"}]""");
+        answer("/api/v1/queues", 200, """
+                [{"node":"root","queue":"root-kdzw7","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"10000000000","max":"10000000000"},
+                 {"node":"root/child-2","queue":"root-child-2-v5zxz","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"","max":"1"}]""");
         answer("/api/v1/members/gpu-b/pytorchjobs/default/pytorch-test", 404, """
                 {"error":"no PyTorchJob default/pytorch-test on member cluster gpu-b"}""");
         statusSync.start();
@@ -97,6 +100,18 @@ class KubectlMusterTest {
                 NAME                    CLUSTER   READY   STATUS             RESTARTS   AGE
                 pytorch-test-master-0   gpu-a     1/1     Running            0          45s
                 pytorch-test-worker-0   gpu-a     0/1     CrashLoopBackOff   12         45s
+                """);
+    }
+
+    @Test
+    void queuesShowEachNodesUseAgainstItsMinAndMax() {
+        int exit = run(Map.of("MUSTER_QUEUE_URL", url), "queues");
+
+        assertThat(exit).isZero();
+        assertThat(out()).isEqualTo("""
+                NODE           QUEUE                WAITING   RESOURCE              USED   MIN           MAX
+                root           root-kdzw7           1         kube-queue/max-jobs   1      10000000000   10000000000
+                root/child-2   root-child-2-v5zxz   1         kube-queue/max-jobs   1      -             1
                 """);
     }
 

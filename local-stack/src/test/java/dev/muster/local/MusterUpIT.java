@@ -80,6 +80,8 @@ class MusterUpIT {
                     .containsPattern("pytorch-kafka\\s+Queuing\\s+\\d+s"));
             assertThat(kubectl.run("get", "pytorchjob", "pytorch-kafka", "-o", "jsonpath={.status.conditions[-1:].message}").succeeded())
                     .isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+            assertThat(kubectl.run("muster", "queues").succeeded())
+                    .containsPattern("root/child-2\\s+root-child-2-\\w+\\s+1\\s+kube-queue/max-jobs\\s+1\\s+-\\s+1");
 
             Process down = new ProcessBuilder(MUSTER.toString(), "down", "--home", home.toString()).redirectErrorStream(true).start();
             assertThat(down.waitFor(90, TimeUnit.SECONDS)).isTrue();

@@ -59,6 +59,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         return QueueMetrics.snapshotOf(queue.quota(), clock.instant());
     }
 
+    /** Each quota node's usage now, for the queues view. */
+    public synchronized List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
+        return queue.quota().usageReport();
+    }
+
     @Override
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (!partitions.isEmpty()) {

@@ -253,6 +253,34 @@ public final class QuotaAdmission {
                 .toList();
     }
 
+    /**
+     * Each node's use of each resource its min or max names, root first, with the jobs waiting in its subtree:
+     * what {@code kubectl muster queues} shows.
+     */
+    public List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
+        if (tree == null) {
+            return List.of();
+        }
+        Map<String, Integer> waitingUnder = new HashMap<>();
+        for (QueueSummary summary : queueSummaries()) {
+            for (String name : tree.node(summary.leaf()).orElseThrow().path()) {
+                waitingUnder.merge(name, summary.depth(), Integer::sum);
+            }
+        }
+        List<dev.muster.model.quota.QuotaUsageRow> rows = new ArrayList<>();
+        for (Node node : tree.nodes()) {
+            java.util.SortedSet<String> resources = new java.util.TreeSet<>(node.max().names());
+            resources.addAll(node.min().names());
+            for (String resource : resources) {
+                rows.add(new dev.muster.model.quota.QuotaUsageRow(node.pathText(), node.queue(), waitingUnder.getOrDefault(node.name(), 0),
+                        resource, Quantities.format(resource, usage(node.name()).amount(resource)),
+                        node.min().names().contains(resource) ? Quantities.format(resource, node.min().amount(resource)) : "",
+                        node.max().names().contains(resource) ? Quantities.format(resource, node.max().amount(resource)) : ""));
+            }
+        }
+        return rows;
+    }
+
     public boolean isAdmitted(String uid) {
         return admitted.containsKey(uid);
     }

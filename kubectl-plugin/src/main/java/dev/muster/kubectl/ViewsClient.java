@@ -21,16 +21,30 @@ import dev.muster.model.json.Manifests;
 import dev.muster.model.member.MemberJobRow;
 import dev.muster.model.member.MemberPodRow;
 
-/** Reads the member views status sync serves ({@code /api/v1/members/...}). */
-final class StatusSyncClient {
+/** Reads the views Muster's services serve: status sync's members ({@code /api/v1/members/...}), the queue service's quota. */
+final class ViewsClient {
 
     private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private final URI base;
+    private final String service;
+    private final String variable;
+    private final String flag;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    StatusSyncClient(URI base) {
+    private ViewsClient(URI base, String service, String variable, String flag) {
         this.base = base;
+        this.service = service;
+        this.variable = variable;
+        this.flag = flag;
+    }
+
+    static ViewsClient statusSync(String url) {
+        return new ViewsClient(URI.create(url), "status sync", "MUSTER_STATUS_URL", "--status-url");
+    }
+
+    static ViewsClient queueService(String url) {
+        return new ViewsClient(URI.create(url), "queue service", "MUSTER_QUEUE_URL", "--queue-url");
     }
 
     List<MemberJobRow> jobs(String namespace) throws CommandFailedException {
@@ -39,6 +53,10 @@ final class StatusSyncClient {
 
     List<MemberPodRow> pods(String namespace) throws CommandFailedException {
         return JSON.convertValue(get("/api/v1/members/pods" + namespaceQuery(namespace)), new TypeReference<List<MemberPodRow>>() { });
+    }
+
+    List<dev.muster.model.quota.QuotaUsageRow> quotaUsage() throws CommandFailedException {
+        return JSON.convertValue(get("/api/v1/queues"), new TypeReference<List<dev.muster.model.quota.QuotaUsageRow>>() { });
     }
 
     PyTorchJob job(String cluster, String namespace, String name) throws CommandFailedException {
@@ -51,7 +69,8 @@ final class StatusSyncClient {
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (ConnectException e) {
-            throw new CommandFailedException("cannot reach Muster's status sync at " + base + " (is Muster running? set MUSTER_STATUS_URL or --status-url)");
+            throw new CommandFailedException("cannot reach Muster's " + service + " at " + base + " (is Muster running? set "
+                    + variable + " or " + flag + ")");
         } catch (IOException e) {
             throw new CommandFailedException("reading " + base.resolve(path) + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
@@ -65,7 +84,7 @@ final class StatusSyncClient {
             throw new CommandFailedException(base.resolve(path) + " answered " + response.statusCode() + " with something that is not JSON");
         }
         if (response.statusCode() != 200) {
-            throw new CommandFailedException(body.path("error").asText("status sync answered " + response.statusCode() + " for " + path));
+            throw new CommandFailedException(body.path("error").asText(service + " answered " + response.statusCode() + " for " + path));
         }
         return body;
     }
