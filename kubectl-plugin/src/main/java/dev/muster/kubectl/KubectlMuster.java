@@ -36,6 +36,7 @@ public final class KubectlMuster {
     static final String DEFAULT_STATUS_URL = "http://127.0.0.1:8083";
     static final String DEFAULT_KAFKA = "127.0.0.1:9092";
     static final String DEFAULT_QUEUE_URL = "http://127.0.0.1:8081";
+    static final String DEFAULT_PLACEMENT_URL = "http://127.0.0.1:8082";
     private static final com.fasterxml.jackson.databind.ObjectMapper PRETTY_JSON = new com.fasterxml.jackson.databind.ObjectMapper()
             .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
 
@@ -48,6 +49,8 @@ public final class KubectlMuster {
                   the training pods on every member: NAME CLUSTER READY STATUS RESTARTS AGE
               kubectl muster get pytorchjob NAME -m CLUSTER [-n NAMESPACE] [-o json|yaml]
                   one member's copy of a job
+              kubectl muster explain pytorchjob NAME [-n NAMESPACE] [-o json|yaml]
+                  where the job waits and why, where it runs, and for each cluster whether it would fit now
               kubectl muster queues [-o json|yaml]
                   each quota node's use of each resource against its min and max, and what waits under it
               kubectl muster submit -f FILE [-n NAMESPACE] [--kafka BOOTSTRAP]
@@ -95,6 +98,10 @@ public final class KubectlMuster {
         try {
             if (request.verb().equals("submit")) {
                 submit(request);
+                return OK;
+            }
+            if (request.verb().equals("explain")) {
+                explain(request);
                 return OK;
             }
             if (request.verb().equals("queues")) {
@@ -154,6 +161,14 @@ public final class KubectlMuster {
         if (positional.isEmpty()) {
             return null;
         }
+        if (positional.get(0).equals("explain")) {
+            if (positional.size() != 3 || !List.of("pytorchjob", "pytorchjobs", "pytorchjob.kubeflow.org").contains(positional.get(1))) {
+                throw new IllegalArgumentException("explain takes one job: explain pytorchjob NAME [-n NAMESPACE]");
+            }
+            requireOutput(output);
+            return new Request("explain", "pytorchjob", positional.get(2), false, null, namespace, false, output, statusUrl, null, kafka,
+                    queueUrl);
+        }
         if (positional.get(0).equals("queues")) {
             if (positional.size() > 1) {
                 throw new IllegalArgumentException("queues takes no arguments");
@@ -168,7 +183,7 @@ public final class KubectlMuster {
             return new Request("submit", "pytorchjob", null, false, null, namespace, false, null, statusUrl, file, kafka, queueUrl);
         }
         if (!positional.get(0).equals("get")) {
-            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get, queues, submit");
+            throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get, explain, queues, submit");
         }
         if (positional.size() < 2 || positional.size() > 3) {
             throw new IllegalArgumentException("get needs a resource (pytorchjob or pod) and at most one name");
@@ -308,6 +323,57 @@ public final class KubectlMuster {
             table.row(line);
         }
         table.print(out);
+    }
+
+    /** What one explanation gathers, for -o json|yaml. */
+    record Explanation(dev.muster.model.queue.JobQueueView queue, List<dev.muster.model.scheduling.ClusterFitRow> clusters,
+                       List<MemberJobRow> runsOn) {
+    }
+
+    /** Where the job stands in its queue and why, where it runs, and for each cluster whether it would fit now. */
+    private void explain(Request request) throws CommandFailedException {
+        String namespace = namespace(request);
+        Optional<dev.muster.model.queue.JobQueueView> queued = ViewsClient.queueService(
+                endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL)).queued(namespace, request.name());
+        List<MemberJobRow> runsOn = ViewsClient.statusSync(statusUrl(request)).jobs(namespace).stream()
+                .filter(row -> row.name().equals(request.name())).toList();
+        if (queued.isEmpty() && runsOn.isEmpty()) {
+            throw new CommandFailedException("Muster knows no PyTorchJob " + namespace + "/" + request.name()
+                    + " (not in its queues, on no member)");
+        }
+        List<dev.muster.model.scheduling.ClusterFitRow> clusters = queued.isEmpty() ? List.of()
+                : ViewsClient.placement(endpoint(null, "MUSTER_PLACEMENT_URL", "placement", DEFAULT_PLACEMENT_URL))
+                        .fit(queued.get().job(), queued.get().policy());
+        if (request.output() != null) {
+            Explanation explanation = new Explanation(queued.orElse(null), clusters, runsOn);
+            out.print(request.output().equals("json") ? json(explanation) : Manifests.toYaml(explanation));
+            return;
+        }
+        out.println("Job:      " + namespace + "/" + request.name());
+        if (queued.isPresent()) {
+            var view = queued.get();
+            String where = view.queue() == null ? "" : " in queue " + view.queue() + (view.position() > 0 ? ", position " + view.position() : "");
+            out.println("State:    " + view.state() + where);
+            if (view.reason() != null) {
+                out.println("Reason:   " + view.reason() + (view.message() == null ? "" : ": " + view.message()));
+            }
+            out.println("Demand:   " + view.demand());
+        } else {
+            out.println("State:    not held by the queue service (admitted without queueing, or finished)");
+        }
+        out.println("Runs on:  " + (runsOn.isEmpty() ? "no member yet"
+                : String.join(", ", runsOn.stream().map(row -> row.cluster() + " (" + (row.state().isEmpty() ? "-" : row.state()) + ")").toList())));
+        if (!clusters.isEmpty()) {
+            out.println();
+            out.println("Clusters, best first, were it placed now:");
+            TablePrinter table = new TablePrinter(List.of("CLUSTER", "FITS", "WHY"));
+            for (var row : clusters) {
+                table.row(List.of(row.cluster(), row.fits() ? "yes" : "no", row.fits()
+                        ? "partly used GPU nodes after: " + row.partialGpuNodes() + ", GPUs free: " + row.freeGpu().stripTrailingZeros().toPlainString()
+                        : row.reason()));
+            }
+            table.print(out);
+        }
     }
 
     private void printQuota(List<dev.muster.model.quota.QuotaUsageRow> rows, Request request) {

@@ -43,6 +43,10 @@ final class ViewsClient {
         return new ViewsClient(URI.create(url), "status sync", "MUSTER_STATUS_URL", "--status-url");
     }
 
+    static ViewsClient placement(String url) {
+        return new ViewsClient(URI.create(url), "placement service", "MUSTER_PLACEMENT_URL", "--placement-url");
+    }
+
     static ViewsClient queueService(String url) {
         return new ViewsClient(URI.create(url), "queue service", "MUSTER_QUEUE_URL", "--queue-url");
     }
@@ -59,12 +63,31 @@ final class ViewsClient {
         return JSON.convertValue(get("/api/v1/queues"), new TypeReference<List<dev.muster.model.quota.QuotaUsageRow>>() { });
     }
 
+    /** Where the queue service has the job; empty when it does not hold it. */
+    java.util.Optional<dev.muster.model.queue.JobQueueView> queued(String namespace, String name) throws CommandFailedException {
+        JsonNode body = send(HttpRequest.newBuilder(base.resolve("/api/v1/jobs/" + encode(namespace) + "/" + encode(name))).GET(), true);
+        return body == null ? java.util.Optional.empty() : java.util.Optional.of(JSON.convertValue(body, dev.muster.model.queue.JobQueueView.class));
+    }
+
+    /** Every member cluster for the job if it were placed now. */
+    List<dev.muster.model.scheduling.ClusterFitRow> fit(PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy)
+            throws CommandFailedException {
+        String body = "{\"job\":" + Manifests.toJson(job) + ",\"policy\":" + (policy == null ? "null" : Manifests.toJson(policy)) + "}";
+        return JSON.convertValue(send(HttpRequest.newBuilder(base.resolve("/api/v1/fit")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)), false), new TypeReference<List<dev.muster.model.scheduling.ClusterFitRow>>() { });
+    }
+
     PyTorchJob job(String cluster, String namespace, String name) throws CommandFailedException {
         return Manifests.read(get("/api/v1/members/" + encode(cluster) + "/pytorchjobs/" + encode(namespace) + "/" + encode(name)), PyTorchJob.class);
     }
 
     private JsonNode get(String path) throws CommandFailedException {
-        HttpRequest request = HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build();
+        return send(HttpRequest.newBuilder(base.resolve(path)).GET(), false);
+    }
+
+    /** The answer's JSON; null for a 404 when {@code notFoundIsEmpty}. */
+    private JsonNode send(HttpRequest.Builder builder, boolean notFoundIsEmpty) throws CommandFailedException {
+        HttpRequest request = builder.timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -72,19 +95,22 @@ final class ViewsClient {
             throw new CommandFailedException("cannot reach Muster's " + service + " at " + base + " (is Muster running? set "
                     + variable + " or " + flag + ")");
         } catch (IOException e) {
-            throw new CommandFailedException("reading " + base.resolve(path) + " failed: " + e.getMessage());
+            throw new CommandFailedException("reading " + request.uri() + " failed: " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CommandFailedException("interrupted");
+        }
+        if (response.statusCode() == 404 && notFoundIsEmpty) {
+            return null;
         }
         JsonNode body;
         try {
             body = JSON.readTree(response.body());
         } catch (IOException e) {
-            throw new CommandFailedException(base.resolve(path) + " answered " + response.statusCode() + " with something that is not JSON");
+            throw new CommandFailedException(request.uri() + " answered " + response.statusCode() + " with something that is not JSON");
         }
         if (response.statusCode() != 200) {
-            throw new CommandFailedException(body.path("error").asText(service + " answered " + response.statusCode() + " for " + path));
+            throw new CommandFailedException(body.path("error").asText(service + " answered " + response.statusCode() + " for " + request.uri().getPath()));
         }
         return body;
     }

@@ -45,6 +45,13 @@ class KubectlMusterTest {
         answer("/api/v1/queues", 200, """
                 [{"node":"root","queue":"root-kdzw7","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"10000000000","max":"10000000000"},
                  {"node":"root/child-2","queue":"root-child-2-v5zxz","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"","max":"1"}]""");
+        answer("/api/v1/jobs/default/waiting", 200, """
+                {"namespace":"default","name":"waiting","uid":"u2","state":"Queuing","queue":"root-child-2-v5zxz","position":1,
+                 "reason":"QuotaExceeded","message":"root/child-2: kube-queue/max-jobs 1/1 in use","demand":"cpu=4010m, memory=4Gi",
+                 "job":{"apiVersion":"kubeflow.org/v1","kind":"PyTorchJob","metadata":{"name":"waiting","namespace":"default"},"spec":{}}}""");
+        answer("/api/v1/fit", 200, """
+                [{"cluster":"gpu-c","fits":true,"partialGpuNodes":0,"freeGpu":16},
+                 {"cluster":"gpu-b","fits":false,"reason":"no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)"}]""");
         answer("/api/v1/members/gpu-b/pytorchjobs/default/pytorch-test", 404, """
                 {"error":"no PyTorchJob default/pytorch-test on member cluster gpu-b"}""");
         statusSync.start();
@@ -113,6 +120,33 @@ class KubectlMusterTest {
                 root           root-kdzw7           1         kube-queue/max-jobs   1      10000000000   10000000000
                 root/child-2   root-child-2-v5zxz   1         kube-queue/max-jobs   1      -             1
                 """);
+    }
+
+    @Test
+    void explainSaysWhereTheJobWaitsWhyAndWhereItWouldFit() {
+        int exit = run(Map.of("MUSTER_QUEUE_URL", url, "MUSTER_STATUS_URL", url, "MUSTER_PLACEMENT_URL", url), "explain", "pytorchjob", "waiting");
+
+        assertThat(exit).isZero();
+        assertThat(out()).isEqualTo("""
+                Job:      default/waiting
+                State:    Queuing in queue root-child-2-v5zxz, position 1
+                Reason:   QuotaExceeded: root/child-2: kube-queue/max-jobs 1/1 in use
+                Demand:   cpu=4010m, memory=4Gi
+                Runs on:  no member yet
+
+                Clusters, best first, were it placed now:
+                CLUSTER   FITS   WHY
+                gpu-c     yes    partly used GPU nodes after: 0, GPUs free: 16
+                gpu-b     no     no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)
+                """);
+    }
+
+    @Test
+    void explainOfAJobMusterDoesNotKnowFails() {
+        int exit = run(Map.of("MUSTER_QUEUE_URL", url, "MUSTER_STATUS_URL", url), "explain", "pytorchjob", "nope");
+
+        assertThat(exit).isEqualTo(KubectlMuster.FAILED);
+        assertThat(err()).isEqualTo("error: Muster knows no PyTorchJob default/nope (not in its queues, on no member)\n");
     }
 
     @Test

@@ -80,6 +80,10 @@ class MusterUpIT {
                     .containsPattern("pytorch-kafka\\s+Queuing\\s+\\d+s"));
             assertThat(kubectl.run("get", "pytorchjob", "pytorch-kafka", "-o", "jsonpath={.status.conditions[-1:].message}").succeeded())
                     .isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");
+            assertThat(kubectl.run("muster", "explain", "pytorchjob", "pytorch-kafka").succeeded())
+                    .contains("State:    Queuing in queue root-child-2-", ", position 1",
+                            "Reason:   QuotaExceeded: root/child-2: kube-queue/max-jobs 1/1 in use", "Runs on:  no member yet")
+                    .containsPattern(cluster + "\\s+yes\\s+partly used GPU nodes after");
             assertThat(kubectl.run("muster", "queues").succeeded())
                     .containsPattern("root/child-2\\s+root-child-2-\\w+\\s+1\\s+kube-queue/max-jobs\\s+1\\s+-\\s+1");
 

@@ -118,6 +118,20 @@ public class PlacementEngine {
     }
 
     /** The state changes of the last {@link #decide}, for its transaction. */
+    /** Every cluster ranked for the job as if it were placed now, and why the others cannot take it; changes nothing. */
+    public List<dev.muster.model.scheduling.ClusterFitRow> explain(dev.muster.model.job.PyTorchJob job,
+                                                                  dev.muster.model.policy.PropagationPolicy policy) {
+        dev.muster.placement.core.gang.GangPlanner.Options options;
+        synchronized (lock) {
+            options = placer.fitNow(job, policy);
+        }
+        List<dev.muster.model.scheduling.ClusterFitRow> rows = new java.util.ArrayList<>();
+        options.ranked().forEach(fits -> rows.add(new dev.muster.model.scheduling.ClusterFitRow(fits.cluster(), true,
+                fits.partialGpuNodes(), fits.freeGpu(), null)));
+        options.reasons().forEach((cluster, reason) -> rows.add(new dev.muster.model.scheduling.ClusterFitRow(cluster, false, null, null, reason)));
+        return rows;
+    }
+
     public List<Produced> drainState() {
         synchronized (lock) {
             List<Produced> state = pendingState;

@@ -59,6 +59,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         return QueueMetrics.snapshotOf(queue.quota(), clock.instant());
     }
 
+    /** Where one job stands now, for the job view. */
+    public synchronized java.util.Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
+        return queue.view(namespace, name);
+    }
+
     /** Each quota node's usage now, for the queues view. */
     public synchronized List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
         return queue.quota().usageReport();

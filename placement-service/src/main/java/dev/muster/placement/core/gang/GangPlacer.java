@@ -99,6 +99,16 @@ public final class GangPlacer {
     }
 
     /** Each member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included). */
+    /**
+     * Every member cluster for the job if it were placed now, ranked, and why each other one cannot take it: what
+     * {@code kubectl muster explain} shows. Changes nothing.
+     */
+    public GangPlanner.Options fitNow(dev.muster.model.job.PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy) {
+        String uid = job.getMetadata() == null ? null : job.getMetadata().getUid();
+        return GangPlanner.plan(job, policy, clusters.values(), uid == null ? Map.of() : exclusions.getOrDefault(uid, Map.of()),
+                clock.instant(), settings::fitMode);
+    }
+
     public Map<String, BigDecimal> freeGpu() {
         Map<String, BigDecimal> free = new TreeMap<>();
         clusters.forEach((name, cluster) -> free.put(name, cluster.index().freeGpu()));

@@ -163,6 +163,41 @@ public final class FleetQueue {
         return List.copyOf(jobs.values());
     }
 
+    /** Where the job of this name stands, if the queue holds it (jobs admitted without queueing are not held). */
+    public Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
+        return jobs.values().stream().filter(tracked -> tracked.ref().namespace().equals(namespace) && tracked.ref().name().equals(name))
+                .findFirst().map(this::view);
+    }
+
+    private dev.muster.model.queue.JobQueueView view(TrackedJob tracked) {
+        JobStanding standing = tracked.standing();
+        String state;
+        String queueName = null;
+        int position = 0;
+        if (tracked.policy() == null) {
+            state = "NoPolicy";
+        } else if (standing != null && standing.admitted()) {
+            state = "Admitted";
+        } else {
+            state = "Queuing";
+        }
+        if (standing != null && standing.leaf() != null) {
+            queueName = quota.tree().flatMap(tree -> tree.node(standing.leaf())).map(QuotaTree.Node::queue).orElse(null);
+            if (!standing.admitted()) {
+                List<QuotaJob> waiting = quota.queue(standing.leaf());
+                for (int i = 0; i < waiting.size(); i++) {
+                    if (waiting.get(i).uid().equals(tracked.ref().uid())) {
+                        position = i + 1;
+                    }
+                }
+            }
+        }
+        return new dev.muster.model.queue.JobQueueView(tracked.ref().namespace(), tracked.ref().name(), tracked.ref().uid(), state,
+                queueName, position, standing == null ? (tracked.policy() == null ? "NoPolicy" : null) : standing.reason(),
+                standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null) : standing.message(),
+                tracked.demand().toString(), tracked.job(), tracked.policy());
+    }
+
     public QuotaAdmission quota() {
         return quota;
     }
