@@ -7,6 +7,8 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -44,86 +46,75 @@ final class KubectlApiDispatcher extends Dispatcher implements Resetable, Custom
         String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
         boolean read = "GET".equals(request.getMethod());
         if (read) {
-            Optional<MockResponse> document = discovery.document(bare).or(() -> openApi.document(bare)).map(json -> json(200, json.toString()));
+            Optional<MockResponse> document = discovery.document(bare).or(() -> openApi.document(bare)).map(json -> ApiStatus.json(200, json.toString()));
             if (document.isPresent()) {
                 return document.get();
             }
         }
         String query = path.contains("?") ? path.substring(path.indexOf('?') + 1) : "";
+        boolean readNow = read && !query.contains("watch=");
         Optional<FieldSelector> selector;
         try {
-            selector = read && !query.contains("watch=") ? FieldSelector.inQuery(query) : Optional.empty();
+            selector = readNow ? FieldSelector.inQuery(query) : Optional.empty();
         } catch (IllegalArgumentException e) {
-            return json(400, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\"BadRequest\",\"code\":400,\"message\":\""
-                    + e.getMessage().replace("\"", "'") + "\"}");
+            return ApiStatus.failure(400, "BadRequest", e.getMessage());
         }
         MockResponse response;
         if (selector.isPresent()) {
             // The CRUD store ignores field selectors: list everything, then keep what the selector selects.
             String rest = FieldSelector.withoutSelector(query);
-            response = select(crud.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(),
-                    bare + (rest.isEmpty() ? "" : "?" + rest), request.getHeaders(), request.getBody())), selector.get());
+            response = crud.dispatch(new RecordedRequest(request.getHttpVersion(), request.method(), bare + (rest.isEmpty() ? "" : "?" + rest),
+                    request.getHeaders(), request.getBody()));
         } else {
             response = crud.dispatch(request);
         }
+        if (!readNow || response.code() != 200) {
+            return withJsonType(response);
+        }
         String accept = request.getHeader("Accept");
-        boolean table = read && accept != null && accept.contains("as=Table") && !query.contains("watch=") && response.code() == 200;
+        boolean table = accept != null && accept.contains("as=Table");
         Optional<CustomResourceDefinition> definition = table ? tables.definitionFor(bare) : Optional.empty();
-        if (table && (definition.isPresent() || ResourceTables.isEventList(bare))) {
-            try {
-                JsonNode body = MAPPER.readTree(response.getBody().readUtf8());
-                return json(200, (definition.isPresent() ? tables.table(definition.get(), body, Instant.now())
-                        : tables.events(body, Instant.now())).toString());
-            } catch (IOException e) {
-                return json(500, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":500,\"message\":\"cannot render a table: "
-                        + e.getMessage().replace("\"", "'") + "\"}");
-            }
+        Optional<String> listed = discovery.kindListedAt(bare);
+        boolean tableOfTheirOwn = definition.isPresent() || table && ResourceTables.isEventList(bare);
+        if (selector.isEmpty() && listed.isEmpty() && !tableOfTheirOwn) {
+            return withJsonType(response);
         }
-        Optional<String> listed = read && !query.contains("watch=") && response.code() == 200 ? discovery.kindListedAt(bare) : Optional.empty();
-        if (listed.isPresent()) {
-            return typedList(response, listed.get());
+        // One read of the body for all that a real API server does here: select, name the list's kind, render a table.
+        JsonNode body;
+        try {
+            body = MAPPER.readTree(response.getBody().readUtf8());
+        } catch (IOException e) {
+            return ApiStatus.failure(500, "InternalError", "cannot read what the store answered for " + bare + ": " + e.getMessage());
         }
+        selector.ifPresent(fields -> select(body, fields));
+        if (listed.isPresent() && body instanceof ObjectNode list && "List".equals(list.path("kind").asText())) {
+            // The CRUD store calls every list a List; typed clients such as kubectl's decode an EventList.
+            list.put("kind", listed.get() + "List");
+        }
+        if (definition.isPresent()) {
+            return ApiStatus.json(200, tables.table(definition.get(), body, Instant.now()).toString());
+        }
+        if (tableOfTheirOwn) {
+            return ApiStatus.json(200, tables.events(body, Instant.now()).toString());
+        }
+        return ApiStatus.json(200, body.toString());
+    }
+
+    private static MockResponse withJsonType(MockResponse response) {
         if (response.header("Content-Type") == null) {
             response.setHeader("Content-Type", "application/json");
         }
         return response;
     }
 
-    /** The CRUD store calls every list a {@code List}; typed clients such as kubectl's decode an {@code EventList}. */
-    private static MockResponse typedList(MockResponse list, String kind) {
-        try {
-            JsonNode body = MAPPER.readTree(list.getBody().readUtf8());
-            if (body instanceof com.fasterxml.jackson.databind.node.ObjectNode object && "List".equals(object.path("kind").asText())) {
-                object.put("kind", kind + "List");
-            }
-            return json(200, body.toString());
-        } catch (IOException e) {
-            return json(500, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":500,\"message\":\"cannot read the list\"}");
-        }
-    }
-
-    private static MockResponse select(MockResponse list, FieldSelector selector) {
-        if (list.code() != 200) {
-            return list;
-        }
-        try {
-            JsonNode body = MAPPER.readTree(list.getBody().readUtf8());
-            if (body.has("items")) {
-                var items = (com.fasterxml.jackson.databind.node.ArrayNode) body.get("items");
-                for (int i = items.size() - 1; i >= 0; i--) {
-                    if (!selector.matches(items.get(i))) {
-                        items.remove(i);
-                    }
+    private static void select(JsonNode list, FieldSelector selector) {
+        if (list.get("items") instanceof ArrayNode items) {
+            for (int i = items.size() - 1; i >= 0; i--) {
+                if (!selector.matches(items.get(i))) {
+                    items.remove(i);
                 }
             }
-            return json(200, body.toString());
-        } catch (IOException e) {
-            return json(500, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":500,\"message\":\"cannot apply the field selector\"}");
         }
-    }
-
-    private static MockResponse json(int code, String body) {
-        return new MockResponse().setResponseCode(code).setHeader("Content-Type", "application/json").setBody(body);
     }
 
     @Override

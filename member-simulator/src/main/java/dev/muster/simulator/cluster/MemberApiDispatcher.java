@@ -42,9 +42,7 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
         String path = request.getPath() == null ? "" : request.getPath();
         for (String group : unservedGroups) {
             if (path.startsWith("/apis/" + group + "/") || path.equals("/apis/" + group) || path.startsWith("/apis/" + group + "?")) {
-                return new MockResponse().setResponseCode(404).setHeader("Content-Type", "application/json").setBody("""
-                        {"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",\
-                        "message":"the server could not find the requested resource","reason":"NotFound","code":404}""");
+                return ApiStatus.failure(404, "NotFound", "the server could not find the requested resource");
             }
         }
         Queue<ServerResponse> expected = responses.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), path));
