@@ -16,8 +16,13 @@ final class ApiStatus {
 
     /** A {@code Status} failure, e.g. {@code 404 NotFound} or {@code 400 BadRequest}, with the message escaped as JSON. */
     static MockResponse failure(int code, String reason, String message) {
-        return json(code, JsonNodeFactory.instance.objectNode().put("kind", "Status").put("apiVersion", "v1").<com.fasterxml.jackson.databind.node.ObjectNode>set(
+        return json(code, failureBody(code, reason, message));
+    }
+
+    /** The body of {@link #failure}, for answers that are not the CRUD server's. */
+    static String failureBody(int code, String reason, String message) {
+        return JsonNodeFactory.instance.objectNode().put("kind", "Status").put("apiVersion", "v1").<com.fasterxml.jackson.databind.node.ObjectNode>set(
                 "metadata", JsonNodeFactory.instance.objectNode()).put("status", "Failure").put("message", message).put("reason", reason)
-                .put("code", code).toString());
+                .put("code", code).toString();
     }
 }

@@ -21,17 +21,20 @@ import io.fabric8.mockwebserver.ServerResponse;
  * The local fleet's API server: where users apply PyTorchJobs, PropagationPolicies and the ElasticQuotaTree,
  * and where Muster shows status, events and queues. A CRUD API server serving Muster's types with their status
  * subresource and what kubectl needs besides (see {@link KubectlApiDispatcher}), and no controllers: nothing
- * runs on the fleet itself. It writes {@code fleet.kubeconfig}.
+ * runs on the fleet itself. Clients reach it through a front that also streams watches over plain HTTP, as
+ * {@code kubectl get -w} asks for them (see {@link HttpWatchFront}). It writes {@code fleet.kubeconfig}.
  */
 public final class FleetApiServer implements AutoCloseable {
 
     public static final String NAME = "fleet";
 
     private final KubernetesMockServer server;
+    private final HttpWatchFront front;
     private final Path kubeconfig;
 
-    private FleetApiServer(KubernetesMockServer server, Path kubeconfig) {
+    private FleetApiServer(KubernetesMockServer server, HttpWatchFront front, Path kubeconfig) {
         this.server = server;
+        this.front = front;
         this.kubeconfig = kubeconfig;
     }
 
@@ -42,7 +45,14 @@ public final class FleetApiServer implements AutoCloseable {
                 new KubectlApiDispatcher(new MemberApiDispatcher(responses, Set.of()), CustomResources.fleetDefinitions()), false,
                 SimulatedCluster.version("1.30.2"));
         server.init(InetAddress.getLoopbackAddress(), 0);
-        FleetApiServer fleet = new FleetApiServer(server, Files.createDirectories(kubeconfigFolder).resolve(NAME + ".kubeconfig"));
+        HttpWatchFront front;
+        try {
+            front = HttpWatchFront.start(InetAddress.getLoopbackAddress(), server.getPort(), new ResourceTables(CustomResources.fleetDefinitions()));
+        } catch (RuntimeException e) {
+            server.destroy();
+            throw e;
+        }
+        FleetApiServer fleet = new FleetApiServer(server, front, Files.createDirectories(kubeconfigFolder).resolve(NAME + ".kubeconfig"));
         try (KubernetesClient client = server.createClient()) {
             CustomResources.registerFleet(client);
             Files.writeString(fleet.kubeconfig, Kubeconfigs.text(NAME, fleet.url()));
@@ -55,7 +65,7 @@ public final class FleetApiServer implements AutoCloseable {
 
     /** The address clients reach the API server at, e.g. {@code http://127.0.0.1:40123}. */
     public String url() {
-        return "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getPort();
+        return "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + front.port();
     }
 
     public Path kubeconfig() {
@@ -69,6 +79,7 @@ public final class FleetApiServer implements AutoCloseable {
 
     @Override
     public void close() {
+        front.close();
         server.destroy();
     }
 }

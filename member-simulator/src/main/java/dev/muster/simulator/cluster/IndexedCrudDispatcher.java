@@ -3,6 +3,7 @@ package dev.muster.simulator.cluster;
 import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,6 +12,10 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesAttributesExtractor;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.crud.Attribute;
 import io.fabric8.mockwebserver.crud.AttributeSet;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
 
 /**
  * fabric8's CRUD dispatcher with an index from (resource, namespace, name) to the stored object. The stock
@@ -25,6 +30,8 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private final Map<String, Set<AttributeSet>> index = new ConcurrentHashMap<>();
     /** Names whose stored key could not be confirmed; found by scanning. */
     private final Set<String> unindexed = ConcurrentHashMap.newKeySet();
+    /** Per resource, a resource version issued just after its latest deletion. */
+    private final Map<String, Long> deletedBefore = new ConcurrentHashMap<>();
 
     /**
      * Stores, replaces or removes one object, as the stock dispatcher does, and keeps the index in step: the
@@ -35,6 +42,12 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
                              String json) {
         super.processEvent(path, pathAttributes, oldAttributes, resource, json);
+        if (json == null && oldAttributes != null) {
+            String plural = value(oldAttributes, KubernetesAttributesExtractor.PLURAL);
+            if (plural != null) {
+                deletedBefore.merge(plural, requestResourceVersion(), Math::max);
+            }
+        }
         if (oldAttributes != null) {
             identity(oldAttributes).ifPresent(key -> index.computeIfPresent(key, (ignored, objects) -> {
                 objects.remove(oldAttributes);
@@ -71,11 +84,63 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         return null;
     }
 
+    /**
+     * Refuses, as {@code 410 Expired}, a watch from a resource version older than a deletion of that resource.
+     * The stock dispatcher starts every watch by sending what it stores, which covers what was added or changed
+     * since the client's version, but it keeps no history, so a deletion in between would be lost for good: a
+     * client that reconnects after a network cut would keep the deleted object forever. A real API server sends
+     * the deletion, or 410 once its history is compacted; clients then list afresh, which shows them the deletion.
+     */
+    @Override
+    public MockResponse handleWatch(String path) {
+        OptionalLong since = watchedFrom(path);
+        if (since.isPresent()) {
+            String plural = value(attributeExtractor.fromPath(path), KubernetesAttributesExtractor.PLURAL);
+            long deletion = plural == null ? 0 : deletedBefore.getOrDefault(plural, 0L);
+            if (deletion > since.getAsLong()) {
+                return expired("too old resource version: " + since.getAsLong() + " (" + deletion + ")");
+            }
+        }
+        return super.handleWatch(path);
+    }
+
+    /** A watch that ends at once with an {@code ERROR} event carrying {@code 410 Expired}, as a real API server's does. */
+    private static MockResponse expired(String message) {
+        String event = "{\"type\":\"ERROR\",\"object\":" + ApiStatus.failureBody(410, "Expired", message) + "}";
+        return new MockResponse().withWebSocketUpgrade(new WebSocketListener() {
+            @Override
+            public void onOpen(WebSocket socket, Response response) {
+                socket.send(event);
+                socket.close(1000, message);
+            }
+        });
+    }
+
+    /** The {@code resourceVersion} a watch asks to start from; empty for none or 0 (from now). */
+    private static OptionalLong watchedFrom(String path) {
+        int query = path.indexOf('?');
+        if (query < 0) {
+            return OptionalLong.empty();
+        }
+        for (String parameter : path.substring(query + 1).split("&")) {
+            if (parameter.startsWith("resourceVersion=")) {
+                try {
+                    long version = Long.parseLong(parameter.substring("resourceVersion=".length()));
+                    return version > 0 ? OptionalLong.of(version) : OptionalLong.empty();
+                } catch (NumberFormatException e) {
+                    return OptionalLong.empty();
+                }
+            }
+        }
+        return OptionalLong.empty();
+    }
+
     @Override
     public void reset() {
         super.reset();
         index.clear();
         unindexed.clear();
+        deletedBefore.clear();
     }
 
     /** resource/namespace/name when the attributes name exactly one object, else empty. */

@@ -121,6 +121,22 @@ public final class SimulatedCluster implements AutoCloseable {
         return cluster;
     }
 
+    /**
+     * The job's programs finish: every running pod of the job exits 0 now, so the job succeeds as the training
+     * operator judges it (pods already ended stay as they are).
+     *
+     * @return the pods that finished; none when the job has no running pod here
+     */
+    public List<String> completeJob(String namespace, String job) {
+        List<String> finished = new ArrayList<>();
+        for (Pod pod : client.pods().inNamespace(namespace).withLabel(TrainingOperator.JOB_NAME, job).list().getItems()) {
+            if (kubelets.exit(namespace, pod.getMetadata().getName(), 0)) {
+                finished.add(pod.getMetadata().getName());
+            }
+        }
+        return finished;
+    }
+
     /** The faults this cluster can be made to suffer, and heal from. */
     public ClusterFaults faults() {
         return faults;

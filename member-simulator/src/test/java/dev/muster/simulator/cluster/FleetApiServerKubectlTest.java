@@ -2,9 +2,13 @@ package dev.muster.simulator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,6 +24,9 @@ import dev.muster.testing.kubectl.Kubectl;
 import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 
 /** The fleet API server as the real kubectl sees it: the seed's commands, with the output a real API server gives. */
 class FleetApiServerKubectlTest {
@@ -131,5 +138,50 @@ class FleetApiServerKubectlTest {
         PyTorchJob job = Manifests.read(json, PyTorchJob.class);
         assertThat(job.getSpec().pytorchReplicaSpecs()).containsKeys("Master", "Worker");
         assertThat(job.getStatus().currentCondition()).map(JobCondition::type).contains("Running");
+    }
+
+    @Test
+    void getWatchStreamsEachChangeAsARowWithTheStateColumn() throws Exception {
+        fleet.resources(PyTorchJob.class).inNamespace("watching").resource(Seed.job("watching", "first")).create();
+        try (Kubectl.Running watch = kubectl.start("get", "pytorchjob", "-n", "watching", "-w")) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(watch.printed()).containsPattern("NAME\\s+STATE\\s+AGE\\n"
+                    + "first\\s+\\d+s\\n"));
+
+            PyTorchJob second = fleet.resources(PyTorchJob.class).inNamespace("watching").resource(Seed.job("watching", "second")).create();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(watch.printed()).containsPattern("\\nsecond\\s+\\d+s\\n"));
+            String now = Instant.now().toString();
+            second.setStatus(new PyTorchJobStatus(List.of(new JobCondition("Running", "True", "PyTorchJobRunning", "running", now, now)),
+                    null, now, null, null, null));
+            fleet.resources(PyTorchJob.class).inNamespace("watching").resource(second).updateStatus();
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(watch.printed()).containsPattern("\\nsecond\\s+Running\\s+\\d+s\\n"));
+            assertThat(watch.isAlive()).as("kubectl still watching; it printed: %s", watch.printed()).isTrue();
+            assertThat(watch.printed().lines().filter(line -> line.startsWith("NAME"))).as("one header").hasSize(1);
+            assertThat(watch.printed().lines().filter(line -> line.startsWith("first"))).as("no change to first, one row").hasSize(1);
+
+            fleet.resources(PyTorchJob.class).inNamespace("watching").withName("first").delete();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(watch.printed().lines().filter(line -> line.startsWith("first")))
+                    .as("the deletion shows as a last row").hasSize(2));
+        }
+    }
+
+    @Test
+    void clientsThatWatchOverWebSocketsStillGetEveryEvent() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        try (Watch watch = fleet.resources(PyTorchJob.class).inNamespace("sockets").watch(new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, PyTorchJob job) {
+                seen.add(action + " " + job.getMetadata().getName());
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        })) {
+            fleet.resources(PyTorchJob.class).inNamespace("sockets").resource(Seed.job("sockets", "one")).create();
+            fleet.resources(PyTorchJob.class).inNamespace("sockets").withName("one").delete();
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(seen).containsExactly("ADDED one", "DELETED one"));
+        }
     }
 }

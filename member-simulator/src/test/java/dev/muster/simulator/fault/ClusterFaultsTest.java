@@ -36,6 +36,7 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
 /** Each fault of a simulated cluster, observed the way a client of a real cluster would observe it. */
 class ClusterFaultsTest {
@@ -118,6 +119,30 @@ class ClusterFaultsTest {
         cluster.faults().heal();
         await().atMost(DEADLINE).until(() -> "Running".equals(phase("during-outage")));
         assertThat(client.nodes().list().getItems()).hasSize(2);
+    }
+
+    @Test
+    void anInformerCutOffWhileAnObjectIsDeletedLosesItOnceTheApiIsBack() throws Exception {
+        runningPod("doomed", "Always");
+        SharedIndexInformer<Pod> pods = client.pods().inNamespace("default").inform();
+        try {
+            await().atMost(DEADLINE).until(() -> pods.getStore().getByKey("default/doomed") != null);
+            cluster.faults().unreachable();
+            // The informer's watch is cut; the pod goes meanwhile, and the cluster also makes one.
+            cluster.client().pods().inNamespace("default").withName("doomed").delete();
+            cluster.client().pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("born-in-outage")
+                    .withNamespace("default").endMetadata().withNewSpec().addNewContainer().withName("main").withImage("busybox")
+                    .endContainer().endSpec().build()).create();
+
+            cluster.faults().heal();
+
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(pods.getStore().getByKey("default/doomed")).as("deleted during the outage").isNull();
+                assertThat(pods.getStore().getByKey("default/born-in-outage")).as("made during the outage").isNotNull();
+            });
+        } finally {
+            pods.close();
+        }
     }
 
     @Test

@@ -46,16 +46,8 @@ public final class Kubectl {
 
     /** Runs {@code kubectl <arguments>} and waits for it (a minute at most). */
     public Result run(String... arguments) {
-        List<String> command = new ArrayList<>();
-        command.add(executable());
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().put("KUBECONFIG", kubeconfig.toString());
-        if (plugins != null) {
-            builder.environment().put("PATH", plugins.toAbsolutePath() + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
-        }
         try {
-            Process process = builder.start();
+            Process process = command(arguments).start();
             CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
             CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
             if (!process.waitFor(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -69,6 +61,74 @@ public final class Kubectl {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running kubectl", e);
         }
+    }
+
+    /**
+     * Starts {@code kubectl <arguments>} for a command that runs until stopped, such as {@code get -w}; what it
+     * prints is collected as it comes. Closing it stops kubectl.
+     */
+    public Running start(String... arguments) {
+        try {
+            return new Running(command(arguments).redirectErrorStream(true).start());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run kubectl " + String.join(" ", arguments), e);
+        }
+    }
+
+    /** A kubectl that keeps running, and what it printed so far (output and errors together). */
+    public static final class Running implements AutoCloseable {
+
+        private final Process process;
+        private final StringBuilder printed = new StringBuilder();
+
+        private Running(Process process) {
+            this.process = process;
+            Thread reader = new Thread(() -> {
+                try (var in = new java.io.InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
+                    char[] buffer = new char[4096];
+                    int read;
+                    while ((read = in.read(buffer)) >= 0) {
+                        synchronized (printed) {
+                            printed.append(buffer, 0, read);
+                        }
+                    }
+                } catch (IOException e) {
+                    // kubectl is gone; what it printed is kept
+                }
+            }, "kubectl-output");
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        public String printed() {
+            synchronized (printed) {
+                return printed.toString();
+            }
+        }
+
+        public boolean isAlive() {
+            return process.isAlive();
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private ProcessBuilder command(String... arguments) {
+        List<String> command = new ArrayList<>();
+        command.add(executable());
+        command.addAll(List.of(arguments));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put("KUBECONFIG", kubeconfig.toString());
+        if (plugins != null) {
+            builder.environment().put("PATH", plugins.toAbsolutePath() + java.io.File.pathSeparator + System.getenv().getOrDefault("PATH", ""));
+        }
+        return builder;
     }
 
     /** kubectl from the PATH; a clear failure when there is none. */
