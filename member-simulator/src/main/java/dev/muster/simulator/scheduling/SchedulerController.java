@@ -190,6 +190,10 @@ public final class SchedulerController implements AutoCloseable {
         bind.reservation().ifPresent(reservation -> client.resources(Reservation.class).withName(reservation.getMetadata().getName())
                 .editStatus(current -> {
                     ReservationStatus status = current.getStatus();
+                    if (status.currentOwners().stream().anyMatch(owner -> pod.getMetadata().getUid().equals(owner.getUid()))) {
+                        // A pass that ran on a cache from before this pod's binding bound it again: it owns its share once.
+                        return current;
+                    }
                     List<ObjectReference> owners = new ArrayList<>(status.currentOwners());
                     owners.add(new ObjectReferenceBuilder().withNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                             .withUid(pod.getMetadata().getUid()).build());
