@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import dev.muster.simulator.admin.AdminServer;
 import dev.muster.simulator.cluster.FleetApiServer;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
@@ -30,6 +31,8 @@ public final class LocalStack implements AutoCloseable {
 
     /** Read by {@code kubectl muster} from beside the kubeconfig it is given. */
     public static final String ENDPOINTS_FILE = "muster-endpoints.properties";
+    /** The endpoints file's key for the simulated members' admin API, which {@code ./muster fault} and {@code complete} call. */
+    static final String SIMULATOR_ENDPOINT = "simulator";
     private static final int TOPIC_PARTITIONS = 3;
     private static final Duration SERVICE_STOP = Duration.ofSeconds(20);
 
@@ -38,6 +41,7 @@ public final class LocalStack implements AutoCloseable {
     private KafkaBroker broker;
     private FleetApiServer fleet;
     private SimulatedFleet members;
+    private AdminServer simulator;
     private final Map<MusterService, ServiceProcess> services = new LinkedHashMap<>();
     private final Map<MusterService, Integer> ports = new LinkedHashMap<>();
 
@@ -58,6 +62,7 @@ public final class LocalStack implements AutoCloseable {
         for (MusterService service : MusterService.values()) {
             requireFree(settings.port(service), service.artifact());
         }
+        requireFree(settings.simulatorPort(), "the simulator's admin API");
         for (MusterService service : MusterService.values()) {
             if (!Files.exists(settings.jar(service))) {
                 throw new IllegalStateException(settings.jar(service) + " is missing: build Muster first (./mvnw -B -ntp install -DskipTests)");
@@ -90,6 +95,8 @@ public final class LocalStack implements AutoCloseable {
         progress.accept(spec.clusters().size() + " simulated member clusters from " + settings.fleetSpec());
         members = SimulatedFleet.start(spec, settings.membersDirectory());
         started.add(members);
+        simulator = AdminServer.start(members, settings.simulatorPort());
+        started.add(simulator);
         for (MusterService service : MusterService.values()) {
             progress.accept(service.artifact() + " on port " + port(service) + ", log " + settings.log(service));
             ServiceProcess process = ServiceProcess.start(settings.jar(service), properties(service), port(service),
@@ -107,6 +114,7 @@ public final class LocalStack implements AutoCloseable {
         for (MusterService service : MusterService.values()) {
             text.append(service.endpointKey()).append("=http://127.0.0.1:").append(port(service)).append('\n');
         }
+        text.append(SIMULATOR_ENDPOINT).append('=').append(simulator.url()).append('\n');
         Files.writeString(settings.home().resolve(ENDPOINTS_FILE), text);
     }
 
@@ -165,6 +173,8 @@ public final class LocalStack implements AutoCloseable {
             text.append(String.format("%-20s http://127.0.0.1:%d  (log %s)", service.artifact(), port(service), settings.log(service)))
                     .append('\n');
         }
+        text.append(String.format("%-20s %s  (./muster fault CLUSTER unreachable|heal, ./muster complete JOB)", "simulator admin", simulator.url()))
+                .append('\n');
         text.append("kubectl muster      export PATH=").append(settings.repository().resolve("bin")).append(":$PATH; kubectl muster get pytorchjob -M\n");
         return text.toString();
     }

@@ -11,15 +11,19 @@ import java.util.Map;
  *                         {@code kafka/} (the broker's data), {@code logs/}, the pid file
  * @param fleetSpec        the simulated member clusters, e.g. {@code deploy/local/fleet.yaml}
  * @param repository       the Muster checkout whose packaged services run
- * @param portBase         the services listen on base+1, base+2, base+3; 0 for any free ports
+ * @param portBase         the services listen on base+1, base+2, base+3, the simulator's admin API on base+4; 0 for
+ *                         any free ports
  * @param serviceStart     how long a service may take to become ready
  * @param extraProperties  more system properties per service, e.g. shorter intervals in tests
  */
 public record LocalStackSettings(Path home, Path fleetSpec, Path repository, int portBase, Duration serviceStart,
                                  Map<MusterService, Map<String, String>> extraProperties) {
 
-    /** The default base: the services on 8081 (queue), 8082 (placement), 8083 (status sync). */
+    /** The default base: the services on 8081 (queue), 8082 (placement), 8083 (status sync), the simulator's admin API on 8084. */
     public static final int DEFAULT_PORT_BASE = 8080;
+    /** The highest base whose ports all exist. */
+    public static final int MAX_PORT_BASE = 65535 - 4;
+    private static final int SIMULATOR_PORT_OFFSET = 4;
 
     public LocalStackSettings {
         home = home.toAbsolutePath();
@@ -56,6 +60,11 @@ public record LocalStackSettings(Path home, Path fleetSpec, Path repository, int
 
     Path jar(MusterService service) {
         return repository.resolve(service.artifact()).resolve("target/quarkus-app/quarkus-run.jar");
+    }
+
+    /** The simulated members' admin API port (faults, finishing jobs); 0 when any free port will do. */
+    int simulatorPort() {
+        return portBase == 0 ? 0 : portBase + SIMULATOR_PORT_OFFSET;
     }
 
     /** The service's fixed HTTP port from the base; 0 when any free port will do. */

@@ -106,8 +106,8 @@ public final class MusterUp {
                     } catch (NumberFormatException e) {
                         throw new IllegalArgumentException("--port-base must be a number, got \"" + value + "\"");
                     }
-                    if (portBase < 0 || portBase > 65532) {
-                        throw new IllegalArgumentException("--port-base must be between 0 and 65532, got " + portBase);
+                    if (portBase < 0 || portBase > LocalStackSettings.MAX_PORT_BASE) {
+                        throw new IllegalArgumentException("--port-base must be between 0 and " + LocalStackSettings.MAX_PORT_BASE + ", got " + portBase);
                     }
                 }
                 default -> throw new IllegalArgumentException("unknown option " + option);

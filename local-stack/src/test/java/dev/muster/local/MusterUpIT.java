@@ -87,6 +87,35 @@ class MusterUpIT {
             assertThat(kubectl.run("muster", "queues").succeeded())
                     .containsPattern("root/child-2\\s+root-child-2-\\w+\\s+1\\s+kube-queue/max-jobs\\s+1\\s+-\\s+1");
 
+            // The first job's programs finish: it succeeds, child-2's one job is free, and the waiting job runs. A watch sees it happen.
+            try (Kubectl.Running watch = kubectl.start("get", "pytorchjob", "-w")) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> watch.printed().contains("pytorch-kafka"));
+                assertThat(muster(home, "complete", "pytorch-test")).matches("default/pytorch-test: 3 pods exit 0 on " + cluster
+                        + " \\(pytorch-test-master-0, pytorch-test-worker-0, pytorch-test-worker-1\\)\n");
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(watch.printed())
+                        .containsPattern("\\npytorch-test\\s+Succeeded\\s+\\d+[sm]\\n").containsPattern("\\npytorch-kafka\\s+Running\\s+\\d+[sm]\\n"));
+            }
+            assertThat(kubectl.run("get", "pytorchjob").succeeded()).containsPattern("pytorch-test\\s+Succeeded").containsPattern("pytorch-kafka\\s+Running");
+            Matcher running = Pattern.compile("pytorch-kafka\\s+(gpu-[abc])\\s+Running\\s+\\d+[sm]\\s+Y")
+                    .matcher(kubectl.run("muster", "get", "pytorchjob", "-M").succeeded());
+            assertThat(running.find()).as("the second job runs on one member").isTrue();
+            String lost = running.group(1);
+
+            // Failover: the member running the second job becomes unreachable; past the policy's 30 s toleration the job moves.
+            assertThat(muster(home, "fault", lost, "unreachable")).isEqualTo(lost + ": unreachable\n");
+            try {
+                await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> assertThat(kubectl.run("describe", "pytorchjob", "pytorch-kafka").succeeded())
+                        .contains("FailoverTriggered", "failing over from " + lost + " (MemberUnreachable)")
+                        .containsPattern("Result: \\{(?!" + lost + ")gpu-[abc]:0,\\[\\{master 1\\} \\{worker 2\\}\\]\\}"));
+                // The copy left on the lost member shows as Unknown, not as the Running it last reported.
+                await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(kubectl.run("muster", "get", "pytorchjob", "-M").succeeded())
+                        .containsPattern("pytorch-kafka\\s+(?!" + lost + ")gpu-[abc]\\s+Running\\s+\\d+[sm]\\s+Y")
+                        .containsPattern("pytorch-kafka\\s+" + lost + "\\s+Unknown\\s+\\d+[sm]\\s+Y"));
+                assertThat(kubectl.run("get", "pytorchjob").succeeded()).containsPattern("pytorch-kafka\\s+Running");
+            } finally {
+                assertThat(muster(home, "fault", lost, "heal")).isEqualTo(lost + ": no faults\n");
+            }
+
             Process down = new ProcessBuilder(MUSTER.toString(), "down", "--home", home.toString()).redirectErrorStream(true).start();
             assertThat(down.waitFor(90, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(down.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("Muster stopped.");
@@ -99,6 +128,18 @@ class MusterUpIT {
             up.descendants().forEach(ProcessHandle::destroyForcibly);
             up.destroyForcibly();
         }
+    }
+
+    /** Runs {@code ./muster <arguments>} against the stack in the home folder; what it printed, when it succeeded. */
+    private static String muster(Path home, String... arguments) throws Exception {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(MUSTER.toString()));
+        command.addAll(java.util.List.of(arguments));
+        command.addAll(java.util.List.of("--home", home.toString()));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String printed = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as("./muster %s said: %s", String.join(" ", arguments), printed).isZero();
+        return printed;
     }
 
     /** A process's output as it comes, read on a thread of its own so the process never blocks on a full pipe. */

@@ -35,6 +35,7 @@ import dev.muster.simulator.fault.ClusterFaults;
  * POST /clusters/{cluster}/scheduler/stop             the member's scheduler stops deciding
  * POST /clusters/{cluster}/scheduler/start            ... and runs again
  * POST /clusters/{cluster}/heal                       end every fault of the cluster
+ * POST /jobs/{ns}/{job}/complete                      the job's programs finish: its running pods exit 0, wherever they run
  * </pre>
  * A request that names no such cluster, node or pod gets 404, a bad parameter 400, each with
  * {@code {"error": "..."}} saying what was wrong; nothing else changes.
@@ -110,6 +111,10 @@ public final class AdminServer implements AutoCloseable {
             fleet.clusters().forEach(cluster -> clusters.add(describe(cluster)));
             return clusters;
         }
+        if (path.length == 4 && "jobs".equals(path[0]) && "complete".equals(path[3])) {
+            requireMethod(method, "POST", uri);
+            return complete(path[1], path[2]);
+        }
         if (path.length < 3 || !"clusters".equals(path[0])) {
             throw new NoSuchElementException("no such admin resource: " + uri.getPath());
         }
@@ -140,6 +145,21 @@ public final class AdminServer implements AutoCloseable {
             throw new NoSuchElementException("no such fault: " + action);
         }
         return describe(cluster);
+    }
+
+    private Map<String, Object> complete(String namespace, String job) {
+        Map<String, Object> finished = new LinkedHashMap<>();
+        for (SimulatedCluster cluster : fleet.clusters()) {
+            List<String> pods = cluster.completeJob(namespace, job);
+            if (!pods.isEmpty()) {
+                finished.put(cluster.name(), pods);
+                LOG.log(System.Logger.Level.INFO, cluster.name() + ": job " + namespace + "/" + job + " completes: " + pods + " exit 0");
+            }
+        }
+        if (finished.isEmpty()) {
+            throw new NoSuchElementException("no member runs a pod of job " + namespace + "/" + job);
+        }
+        return Map.of("job", namespace + "/" + job, "completed", finished);
     }
 
     private static Map<String, Object> describe(SimulatedCluster cluster) {

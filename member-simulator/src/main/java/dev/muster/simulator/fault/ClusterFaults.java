@@ -95,7 +95,7 @@ public final class ClusterFaults implements AutoCloseable {
      * @throws NoSuchElementException when the cluster has no such running pod
      */
     public void failPod(String namespace, String name, int exitCode) {
-        if (!kubelets.crash(namespace, name, exitCode)) {
+        if (!kubelets.exit(namespace, name, exitCode)) {
             throw new NoSuchElementException("cluster " + cluster + " has no running pod " + namespace + "/" + name);
         }
         LOG.log(System.Logger.Level.INFO, cluster + ": fault: pod " + namespace + "/" + name + " killed with exit code " + exitCode);

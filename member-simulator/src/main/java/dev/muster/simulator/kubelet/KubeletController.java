@@ -93,18 +93,18 @@ public final class KubeletController implements AutoCloseable {
     }
 
     /**
-     * Kills the pod's containers now with this exit code, as an out-of-memory kill or a crash would; what
-     * follows is what the pod's {@code restartPolicy} says.
+     * Ends the pod's containers now with this exit code: 0 as a finished program does, any other as an
+     * out-of-memory kill or a crash would. What follows is what the pod's {@code restartPolicy} says.
      *
      * @return false when the cluster has no such running pod
      */
-    public boolean crash(String namespace, String name, int exitCode) {
+    public boolean exit(String namespace, String name, int exitCode) {
         Pod pod = client.pods().inNamespace(namespace).withName(name).get();
         if (pod == null || pod.getStatus() == null || !"Running".equals(pod.getStatus().getPhase())) {
             return false;
         }
         runs.merge(pod.getMetadata().getUid(), 1, Integer::sum);
-        timers.execute(() -> terminate(pod, exitCode, "Error"));
+        timers.execute(() -> terminate(pod, exitCode, exitCode == 0 ? "Completed" : "Error"));
         return true;
     }
 

@@ -18,9 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.MusterJson;
 import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.scheduling.GangScheduler;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -99,6 +103,32 @@ class AdminServerTest {
 
             await().atMost(Duration.ofSeconds(10)).until(() -> "Failed".equals(phase(client)));
         }
+    }
+
+    @Test
+    void completesAJobWhereverItsPodsRun() throws Exception {
+        PyTorchJob job = Seed.job("default", "finishing");
+        job.getMetadata().getLabels().put(GangScheduler.POD_GROUP, "finishing");
+        job.getMetadata().getLabels().put(GangScheduler.MIN_AVAILABLE, "3");
+        try (KubernetesClient client = fleet.cluster("cluster-b").orElseThrow().connect()) {
+            client.resources(PyTorchJob.class).inNamespace("default").resource(job).create();
+            await().atMost(Duration.ofSeconds(20)).until(() -> client.pods().inNamespace("default").list().getItems().stream()
+                    .filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase())).count() == 3);
+
+            HttpResponse<String> response = call("POST", "/jobs/default/finishing/complete");
+
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            assertThat(json(response).get("completed").get("cluster-b")).extracting(JsonNode::asText)
+                    .containsExactlyInAnyOrder("finishing-master-0", "finishing-worker-0", "finishing-worker-1");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                PyTorchJob current = client.resources(PyTorchJob.class).inNamespace("default").withName("finishing").get();
+                assertThat(current.getStatus()).isNotNull();
+                assertThat(current.getStatus().currentCondition()).map(JobCondition::type).contains("Succeeded");
+            });
+        }
+        HttpResponse<String> again = call("POST", "/jobs/default/finishing/complete");
+        assertThat(again.statusCode()).isEqualTo(404);
+        assertThat(json(again).get("error").asText()).isEqualTo("no member runs a pod of job default/finishing");
     }
 
     private static String phase(KubernetesClient client) {

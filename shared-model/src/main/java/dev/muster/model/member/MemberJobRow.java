@@ -15,10 +15,18 @@ import dev.muster.model.job.PyTorchJob;
  */
 public record MemberJobRow(String name, String namespace, String cluster, String state, String created, String adoption, String fleetUid) {
 
+    /** The state shown for what runs on a member that does not answer, as kubectl shows pods of an unreachable node. */
+    public static final String UNKNOWN = "Unknown";
+
     public static MemberJobRow of(String cluster, PyTorchJob job) {
         String state = Optional.ofNullable(job.getStatus()).flatMap(status -> status.currentCondition()).map(JobCondition::type).orElse("");
         Optional<String> fleetUid = MemberJobs.fleetUid(job);
         return new MemberJobRow(job.getMetadata().getName(), job.getMetadata().getNamespace(), cluster, state,
                 job.getMetadata().getCreationTimestamp(), fleetUid.isPresent() ? "Y" : "N", fleetUid.orElse(null));
+    }
+
+    /** The row of a member that does not answer: its last known state is not its state now. */
+    public MemberJobRow unknown() {
+        return new MemberJobRow(name, namespace, cluster, UNKNOWN, created, adoption, fleetUid);
     }
 }

@@ -27,4 +27,9 @@ public record MemberPodRow(String name, String namespace, String cluster, String
         return new MemberPodRow(pod.getMetadata().getName(), pod.getMetadata().getNamespace(), cluster, ready + "/" + total, status, restarts,
                 pod.getMetadata().getCreationTimestamp());
     }
+
+    /** The row of a member that does not answer: its last known status is not its status now. */
+    public MemberPodRow unknown() {
+        return new MemberPodRow(name, namespace, cluster, ready, MemberJobRow.UNKNOWN, restarts, created);
+    }
 }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
@@ -41,30 +43,38 @@ public class MemberViewsResource {
         return members.health();
     }
 
-    /** Every PyTorchJob on every member, optionally of one namespace. */
+    /** Every PyTorchJob on every member, optionally of one namespace; on a member that does not answer, in state Unknown. */
     @GET
     @Path("/pytorchjobs")
     public List<MemberJobRow> jobs(@QueryParam("namespace") String namespace) {
+        Set<String> unreachable = unreachable();
         List<MemberJobRow> rows = new ArrayList<>();
         for (Map.Entry<String, List<PyTorchJob>> member : members.jobs().entrySet()) {
             member.getValue().stream().filter(job -> namespace == null || namespace.equals(job.getMetadata().getNamespace()))
-                    .forEach(job -> rows.add(MemberJobRow.of(member.getKey(), job)));
+                    .map(job -> MemberJobRow.of(member.getKey(), job))
+                    .forEach(row -> rows.add(unreachable.contains(row.cluster()) ? row.unknown() : row));
         }
         rows.sort(Comparator.comparing(MemberJobRow::name).thenComparing(MemberJobRow::cluster));
         return rows;
     }
 
-    /** The pods of training jobs on every member, optionally of one namespace. */
+    /** The pods of training jobs on every member, optionally of one namespace; on a member that does not answer, Unknown. */
     @GET
     @Path("/pods")
     public List<MemberPodRow> pods(@QueryParam("namespace") String namespace) {
+        Set<String> unreachable = unreachable();
         List<MemberPodRow> rows = new ArrayList<>();
         members.pods().forEach((cluster, pods) -> pods.stream()
                 .filter(pod -> pod.getMetadata().getLabels() != null && pod.getMetadata().getLabels().containsKey(GangPod.JOB_NAME_LABEL))
                 .filter(pod -> namespace == null || namespace.equals(pod.getMetadata().getNamespace()))
-                .forEach(pod -> rows.add(MemberPodRow.of(cluster, pod))));
+                .map(pod -> MemberPodRow.of(cluster, pod))
+                .forEach(row -> rows.add(unreachable.contains(cluster) ? row.unknown() : row)));
         rows.sort(Comparator.comparing(MemberPodRow::name).thenComparing(MemberPodRow::cluster));
         return rows;
+    }
+
+    private Set<String> unreachable() {
+        return members.health().stream().filter(health -> !health.reachable()).map(MemberWatches.MemberHealth::cluster).collect(Collectors.toSet());
     }
 
     /** One member's copy of a job, as the member has it. */
