@@ -21,16 +21,16 @@ import dev.muster.placement.core.inventory.ClusterInventory;
  * from the openb GPU node list, and each node partly filled by a running pod taking a random share of it
  * (a tenth of the nodes full, a tenth empty), as placement sees it from status sync's reports.
  */
-final class TraceFleet {
+public final class TraceFleet {
 
     /** One line of {@code openb_node_list_gpu_node.csv}: {@code sn,cpu_milli,memory_mib,gpu,model}. */
-    record NodeShape(long cpuMilli, long memoryMib, int gpu, String model) {
+    public record NodeShape(long cpuMilli, long memoryMib, int gpu, String model) {
     }
 
     private TraceFleet() {
     }
 
-    static List<NodeShape> shapes(Path nodeList) {
+    public static List<NodeShape> shapes(Path nodeList) {
         try {
             List<String> lines = Files.readAllLines(nodeList);
             List<NodeShape> shapes = new ArrayList<>();
@@ -45,7 +45,7 @@ final class TraceFleet {
         }
     }
 
-    static List<ClusterInventory> build(int clusters, int nodesPerCluster, List<NodeShape> shapes, long seed) {
+    public static List<ClusterInventory> build(int clusters, int nodesPerCluster, List<NodeShape> shapes, long seed) {
         Random random = new Random(seed);
         List<ClusterInventory> fleet = new ArrayList<>(clusters);
         for (int c = 0; c < clusters; c++) {

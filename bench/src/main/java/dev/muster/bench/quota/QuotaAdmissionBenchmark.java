@@ -22,7 +22,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.muster.model.json.Manifests;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
@@ -123,15 +122,10 @@ public class QuotaAdmissionBenchmark {
                         .append("        namespaces: [team-").append(team).append("]\n");
             }
         }
-        return Manifests.read("""
-                apiVersion: scheduling.sigs.k8s.io/v1beta1
-                kind: ElasticQuotaTree
-                metadata: {name: elasticquotatree, namespace: kube-system}
-                spec:
-                  root:
+        return QuotaTrees.withRoot("""
                     name: root
                     max: {nvidia.com/gpu: 400}
                     children:
-                """ + departments, ElasticQuotaTree.class);
+                """ + departments);
     }
 }

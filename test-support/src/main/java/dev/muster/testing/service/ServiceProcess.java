@@ -56,6 +56,11 @@ public final class ServiceProcess implements AutoCloseable {
         return service;
     }
 
+    /** The running process's id, e.g. to read its memory; -1 when it is not running. */
+    public long pid() {
+        return process == null || !process.isAlive() ? -1 : process.pid();
+    }
+
     /** The service's HTTP port. */
     public int port() {
         return port;

@@ -1,0 +1,99 @@
+package dev.muster.bench.memory;
+
+import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+import dev.muster.bench.placement.TraceFleet;
+import dev.muster.bench.quota.QuotaTrees;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.resource.ResourceNames;
+import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.queue.core.quota.JobStanding;
+import dev.muster.queue.core.quota.QuotaAdmission;
+import dev.muster.queue.core.quota.QuotaJob;
+import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.queue.core.quota.QuotaTree;
+
+/**
+ * The heap Muster's decision state takes at scale, measured in-process (live heap after full collections, before
+ * and after building it): 100,000 queued jobs in the quota core, the same jobs' specs as the services hold them,
+ * and 20,000 nodes of inventory (20 members of 1,000 trace-shaped, partly filled nodes) with their index.
+ * <pre>
+ * java -Xmx4g -cp bench/target/bench.jar dev.muster.bench.memory.MemoryFootprint
+ * </pre>
+ */
+public final class MemoryFootprint {
+
+    private static final int JOBS = 100_000;
+    private static final int LEAVES = 100;
+
+    private MemoryFootprint() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String seedJob = Files.readString(Path.of("examples/pytorch-job.yaml"));
+        Path shapes = Path.of(args.length > 0 ? args[0] : "../shared/traces/alibaba-clusterdata/cluster-trace-gpu-v2023/openb_node_list_gpu_node.csv");
+        System.out.printf(Locale.ROOT, "%-62s %10s%n", "state", "heap MiB");
+        measure("quota core: 100,000 jobs queued over 100 leaves", () -> queuedQuota(JOBS));
+        measure("job specs: 100,000 PyTorchJobs (the seed's) as parsed", () -> {
+            List<PyTorchJob> jobs = new ArrayList<>(JOBS);
+            for (int i = 0; i < JOBS; i++) {
+                jobs.add(Manifests.read(seedJob.replace("name: pytorch-test\n  namespace", "name: job-" + i + "\n  namespace"), PyTorchJob.class));
+            }
+            return jobs;
+        });
+        measure("placement inventory: 20 members x 1,000 nodes, indexed", () -> {
+            List<ClusterInventory> fleet = TraceFleet.build(20, 1000, TraceFleet.shapes(shapes), 2026);
+            fleet.forEach(ClusterInventory::index);
+            return fleet;
+        });
+    }
+
+    private static void measure(String what, Supplier<Object> build) {
+        long before = liveHeap();
+        Object state = build.get();
+        long after = liveHeap();
+        System.out.printf(Locale.ROOT, "%-62s %10.1f%n", what, (after - before) / 1024.0 / 1024.0);
+        // Kept reachable until measured.
+        if (state.hashCode() == 42) {
+            System.out.print("");
+        }
+    }
+
+    private static QuotaAdmission queuedQuota(int jobs) {
+        StringBuilder leaves = new StringBuilder();
+        for (int leaf = 0; leaf < LEAVES; leaf++) {
+            leaves.append("    - name: team-").append(leaf).append("\n      max: {nvidia.com/gpu: 8}\n      namespaces: [team-").append(leaf).append("]\n");
+        }
+        QuotaTree tree = QuotaTree.of(QuotaTrees.withRoot("""
+                    name: root
+                    max: {nvidia.com/gpu: 800}
+                    children:
+                """ + leaves));
+        Instant now = Instant.parse("2026-11-30T00:00:00Z");
+        List<JobStanding> standings = new ArrayList<>(jobs);
+        for (int i = 0; i < jobs; i++) {
+            ResourceList demand = ResourceList.of(ResourceNames.GPU, BigDecimal.valueOf(1 + i % 4)).with(ResourceNames.CPU, BigDecimal.valueOf(8));
+            QuotaJob job = new QuotaJob("uid-" + i, "team-" + i % LEAVES, "job-" + i, demand, i % 3, now.plusMillis(i), i);
+            standings.add(new JobStanding(job, "team-" + i % LEAVES, null, now.plusMillis(i), null, 0, QuotaAdmission.QUOTA_EXCEEDED,
+                    "team-" + i % LEAVES + ": nvidia.com/gpu 8/8 in use"));
+        }
+        return QuotaAdmission.restore(tree, QuotaSettings.defaults(), standings);
+    }
+
+    private static long liveHeap() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}

@@ -1,0 +1,96 @@
+package dev.muster.bench.quality;
+
+import java.util.List;
+
+/**
+ * What one member cluster really has free, node by node, and its own scheduler's all-or-nothing gang fit
+ * (each worker to the node with the least free GPUs that holds it, then the least free CPU), as a coscheduling
+ * scheduler binds a gang or a reservation. Muster never reads this directly: it sees the member through its
+ * inventory, which lags.
+ */
+final class MemberCluster {
+
+    private final String name;
+    private final String[] nodeNames;
+    private final long[] freeCpu;
+    private final long[] freeMemory;
+    private final int[] freeGpu;
+    private final long gpus;
+    private long usedGpus;
+
+    MemberCluster(String name, List<TraceInputs.Node> nodes) {
+        this.name = name;
+        int size = nodes.size();
+        nodeNames = new String[size];
+        freeCpu = new long[size];
+        freeMemory = new long[size];
+        freeGpu = new int[size];
+        long total = 0;
+        for (int i = 0; i < size; i++) {
+            TraceInputs.Node node = nodes.get(i);
+            nodeNames[i] = node.name();
+            freeCpu[i] = node.cpuMilli();
+            freeMemory[i] = node.memoryMib();
+            freeGpu[i] = node.gpu();
+            total += node.gpu();
+        }
+        gpus = total;
+    }
+
+    String name() {
+        return name;
+    }
+
+    String nodeName(int node) {
+        return nodeNames[node];
+    }
+
+    long gpus() {
+        return gpus;
+    }
+
+    long usedGpus() {
+        return usedGpus;
+    }
+
+    /** The node of each worker if the whole gang fits now, taking the capacity; null (and nothing taken) if not. */
+    int[] bind(SimulatedJob.PodShape worker, int workers) {
+        int[] placed = new int[workers];
+        int done = 0;
+        for (; done < workers; done++) {
+            int best = -1;
+            for (int node = 0; node < freeGpu.length; node++) {
+                if (freeGpu[node] >= worker.gpu() && freeCpu[node] >= worker.cpuMilli() && freeMemory[node] >= worker.memoryMib()
+                        && (best < 0 || freeGpu[node] < freeGpu[best] || freeGpu[node] == freeGpu[best] && freeCpu[node] < freeCpu[best])) {
+                    best = node;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            take(best, worker, 1);
+            placed[done] = best;
+        }
+        if (done < workers) {
+            for (int i = 0; i < done; i++) {
+                take(placed[i], worker, -1);
+            }
+            return null;
+        }
+        return placed;
+    }
+
+    /** Gives a bound gang's capacity back. */
+    void release(SimulatedJob.PodShape worker, int[] nodes) {
+        for (int node : nodes) {
+            take(node, worker, -1);
+        }
+    }
+
+    private void take(int node, SimulatedJob.PodShape worker, int sign) {
+        freeCpu[node] -= sign * worker.cpuMilli();
+        freeMemory[node] -= sign * worker.memoryMib();
+        freeGpu[node] -= sign * worker.gpu();
+        usedGpus += (long) sign * worker.gpu();
+    }
+}

@@ -1,0 +1,92 @@
+package dev.muster.bench.quality;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Placement quality on real traces: the same job stream through each placement policy, in virtual time, with
+ * Muster's quota and placement cores deciding. Prints a table and writes a summary CSV, each tenant's waits,
+ * the time series and a PNG chart into the output folder.
+ * <pre>
+ * java -cp bench/target/bench.jar dev.muster.bench.quality.PlacementQuality [--nodes openb|gfs|FILE] [--jobs FILE]
+ *      [--load 1.0] [--local-share 0.3] [--repeat 8] [--cluster-size 300] [--seed 2026] [--traces ../shared/traces]
+ *      [--out bench/target/quality]
+ * </pre>
+ */
+public final class PlacementQuality {
+
+    private PlacementQuality() {
+    }
+
+    public static void main(String[] args) {
+        Options options = Options.parse(args);
+        Path traces = Path.of(options.value("traces", TraceInputs.DEFAULT_TRACES));
+        String nodeList = options.value("nodes", "openb");
+        Path nodesFile = switch (nodeList) {
+            case "openb" -> TraceInputs.openbNodes(traces);
+            case "gfs" -> TraceInputs.gfsNodes(traces);
+            default -> Path.of(nodeList);
+        };
+        int clusterSize = Integer.parseInt(options.value("cluster-size", "300"));
+        long seed = Long.parseLong(options.value("seed", "2026"));
+        double load = Double.parseDouble(options.value("load", "1.0"));
+        double localShare = Double.parseDouble(options.value("local-share", "0.3"));
+        int repeat = Integer.parseInt(options.value("repeat", "8"));
+        Path out = Path.of(options.value("out", "bench/target/quality"));
+
+        List<TraceInputs.Node> nodes = TraceInputs.nodes(nodesFile, clusterSize);
+        long gpus = nodes.stream().mapToLong(TraceInputs.Node::gpu).sum();
+        long clusters = nodes.stream().map(TraceInputs.Node::cluster).distinct().count();
+        List<TraceInputs.Tenant> tenants = TraceInputs.tenants(TraceInputs.heliosQuotas(traces), "2020-09-01");
+        List<SimulatedJob> jobs = options.has("jobs") ? TraceInputs.readJobs(Path.of(options.value("jobs", "")))
+                : TraceInputs.openbJobs(TraceInputs.openbPods(traces), tenants, gpus, load, localShare, (int) clusters, repeat, seed);
+        TraceInputs.writeJobs(jobs, out.resolve("jobs.csv"));
+        long musterJobs = jobs.stream().filter(job -> !job.isLocal()).count();
+        System.out.printf(Locale.ROOT, "Fleet: %d nodes, %d GPUs in %d member clusters (%s, at most %d nodes each). Jobs: %d (%d through Muster,"
+                        + " %d member-local), %d tenants, arrivals over %.1f h; stream in %s%n", nodes.size(), gpus, clusters, nodesFile.getFileName(),
+                clusterSize, jobs.size(), musterJobs, jobs.size() - musterJobs, tenants.size(),
+                jobs.isEmpty() ? 0 : jobs.get(jobs.size() - 1).arrival() / 3600.0, out.resolve("jobs.csv"));
+
+        List<SimulationResult> results = new ArrayList<>();
+        for (PlacementPolicy policy : PlacementPolicy.values()) {
+            long begin = System.nanoTime();
+            SimulationResult result = new QualitySimulation(policy, QualitySimulation.Settings.defaults(), nodes, tenants, jobs).run();
+            System.out.printf(Locale.ROOT, "  %s simulated in %.1f s%n", policy.label(), (System.nanoTime() - begin) / 1e9);
+            results.add(result);
+        }
+        System.out.println();
+        System.out.print(SimulationResult.table(results));
+        TraceInputs.write(out.resolve("summary.csv"), SimulationResult.summaryCsv(results));
+        TraceInputs.write(out.resolve("tenants.csv"), SimulationResult.tenantCsv(results));
+        TraceInputs.write(out.resolve("timeseries.csv"), SimulationResult.timeSeriesCsv(results));
+        Charts.write(results, String.format(Locale.ROOT, "%s: %d nodes, %d GPUs, %d clusters; %d jobs at %.0f%% offered GPU load, %.0f%% member-local",
+                nodesFile.getFileName(), nodes.size(), gpus, clusters, jobs.size(), load * 100, localShare * 100), out.resolve("quality.png"));
+        System.out.println();
+        System.out.println("Wrote " + out.resolve("summary.csv") + ", tenants.csv, timeseries.csv and quality.png");
+    }
+
+    /** {@code --name value} pairs. */
+    record Options(java.util.Map<String, String> values) {
+
+        static Options parse(String[] args) {
+            java.util.Map<String, String> values = new java.util.HashMap<>();
+            for (int i = 0; i < args.length; i++) {
+                if (!args[i].startsWith("--") || i + 1 >= args.length) {
+                    throw new IllegalArgumentException("options are --name value pairs; got " + args[i]);
+                }
+                values.put(args[i].substring(2), args[++i]);
+            }
+            return new Options(values);
+        }
+
+        String value(String name, String otherwise) {
+            return values.getOrDefault(name, otherwise);
+        }
+
+        boolean has(String name) {
+            return values.containsKey(name);
+        }
+    }
+}

@@ -1,0 +1,532 @@
+package dev.muster.bench.quality;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+import dev.muster.model.inventory.MemberSnapshot;
+import dev.muster.model.inventory.NodeSnapshot;
+import dev.muster.model.inventory.PodSnapshot;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.bench.quota.QuotaTrees;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.resource.ResourceNames;
+import dev.muster.placement.core.fit.ClusterFit;
+import dev.muster.placement.core.gang.GangPlanner;
+import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.queue.core.quota.QuotaAdmission;
+import dev.muster.queue.core.quota.QuotaDecision;
+import dev.muster.queue.core.quota.QuotaJob;
+import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.queue.core.quota.QuotaTree;
+
+/**
+ * A discrete-event simulation, in virtual time, of one placement policy over a fleet and a job stream, with
+ * Muster's own decision cores driven directly: {@link QuotaAdmission} admits jobs under the tenants' elastic
+ * quotas, and {@link GangPlanner} chooses each admitted gang's cluster from placement's {@link ClusterInventory},
+ * which learns what runs on a member {@code inventoryLag} after it changes. The members ({@link MemberCluster})
+ * are the truth: they bind a gang only if it fits there when the job (or its reservation) arrives.
+ * <p>
+ * Without reservation, a job created where it no longer fits waits on the member; after {@code pendingTimeout}
+ * (the policy's failover toleration) it fails over: a mis-placement. With reservation, the member either holds
+ * the gang's capacity at once or refuses, and the job is placed again before anything was created.
+ */
+final class QualitySimulation {
+
+    /** The timings of the fleet around the decisions. */
+    record Settings(Duration inventoryLag, Duration createDelay, Duration reserveDelay, Duration pendingTimeout,
+                    Duration failoverExclusion, Duration refusedExclusion, Duration retryInterval, Duration sampleInterval, Duration drain) {
+
+        /**
+         * Inventory 5 s behind the members; a job created 2 s after its decision, a reservation tried 1 s after;
+         * failover after the seed policy's 30 s toleration, its member avoided for 5 min (1 min after a refused
+         * reservation); waiting gangs retried at most every 5 s (a new admission is tried at once); a sample
+         * every 10 min; 2 days after the last arrival for what still waits.
+         */
+        static Settings defaults() {
+            return new Settings(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30),
+                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2));
+        }
+    }
+
+    /** One sample of the fleet over time. */
+    record Sample(long time, double gpuAllocation, int waiting, int running) {
+    }
+
+    private enum Stage { QUEUED, PLACING, RESERVING, RESERVED, CREATING, PENDING_ON_MEMBER, RUNNING, DONE }
+
+    /** Where one job is, and what its pending events must match to still count. */
+    private static final class JobState {
+        final SimulatedJob job;
+        Stage stage = Stage.QUEUED;
+        String cluster;
+        int[] nodes;
+        long firstStart = -1;
+        int attempt;
+        long triedEpoch = -1;
+        final Map<String, Instant> excludedUntil = new HashMap<>();
+
+        JobState(SimulatedJob job) {
+            this.job = job;
+        }
+    }
+
+    private record Event(long time, long sequence, Runnable action) implements Comparable<Event> {
+        @Override
+        public int compareTo(Event other) {
+            int byTime = Long.compare(time, other.time);
+            return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    private static final String NAMESPACE_OF_LOCAL = "member-local";
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+
+    private final PlacementPolicy policy;
+    private final Settings settings;
+    private final List<SimulatedJob> jobs;
+    private final Map<String, MemberCluster> members = new LinkedHashMap<>();
+    private final List<MemberCluster> memberList = new ArrayList<>();
+    private final Map<String, ClusterInventory> views = new LinkedHashMap<>();
+    private final Map<String, List<JobState>> pendingOnMember = new HashMap<>();
+    private final QuotaAdmission quota;
+    private final Map<String, JobState> states = new HashMap<>();
+    private final Set<JobState> placing = new LinkedHashSet<>();
+    private final PriorityQueue<Event> events = new PriorityQueue<>();
+    private final Map<SimulatedJob.PodShape, Map<Integer, PyTorchJob>> specs = new HashMap<>();
+    private final List<Sample> samples = new ArrayList<>();
+    private final long fleetGpus;
+    private long sequence;
+    private long now;
+    /** Counts the changes that may let a gang fit that did not: capacity freed, an exclusion over. */
+    private long capacityEpoch;
+    private boolean passRequested;
+    private long lastPass = Long.MIN_VALUE / 2;
+    private long end;
+
+    private long placementCalls;
+    private long placementCpuNanos;
+    private long quotaCalls;
+    private long quotaCpuNanos;
+    private long placements;
+    private long misplacements;
+    private long reservationRefusals;
+    private long preemptions;
+
+    QualitySimulation(PlacementPolicy policy, Settings settings, List<TraceInputs.Node> nodes, List<TraceInputs.Tenant> tenants,
+                      List<SimulatedJob> jobs) {
+        this.policy = policy;
+        this.settings = settings;
+        this.jobs = jobs;
+        Map<String, List<TraceInputs.Node>> byCluster = new LinkedHashMap<>();
+        nodes.forEach(node -> byCluster.computeIfAbsent(node.cluster(), ignored -> new ArrayList<>()).add(node));
+        long cpu = 0;
+        long memory = 0;
+        long gpus = 0;
+        for (Map.Entry<String, List<TraceInputs.Node>> cluster : byCluster.entrySet()) {
+            MemberCluster member = new MemberCluster(cluster.getKey(), cluster.getValue());
+            members.put(cluster.getKey(), member);
+            memberList.add(member);
+            ClusterInventory view = new ClusterInventory(cluster.getKey());
+            view.observe(new MemberSnapshot(cluster.getKey(), true, true, Map.of(), Instant.EPOCH));
+            for (TraceInputs.Node node : cluster.getValue()) {
+                view.observe(new NodeSnapshot(node.name(), Map.of(), List.of(), request(node.cpuMilli(), node.memoryMib(), node.gpu())
+                        .with(ResourceNames.PODS, BigDecimal.valueOf(110)), true, false));
+                cpu += node.cpuMilli();
+                memory += node.memoryMib();
+                gpus += node.gpu();
+            }
+            views.put(cluster.getKey(), view);
+        }
+        this.fleetGpus = gpus;
+        this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus)), QuotaSettings.defaults());
+    }
+
+    /** Runs the whole stream, then up to {@code drain} more for what still waits or runs. */
+    SimulationResult run() {
+        for (SimulatedJob job : jobs) {
+            JobState state = new JobState(job);
+            states.put(job.uid(), state);
+            at(job.arrival(), () -> arrive(state));
+        }
+        long lastArrival = jobs.isEmpty() ? 0 : jobs.get(jobs.size() - 1).arrival();
+        end = lastArrival + settings.drain().toSeconds();
+        at(0, this::sample);
+        while (!events.isEmpty() && events.peek().time() <= end) {
+            Event event = events.poll();
+            now = event.time();
+            event.action().run();
+        }
+        return SimulationResult.of(policy, jobs, states.values().stream().filter(state -> !state.job.isLocal())
+                        .map(state -> new SimulationResult.JobOutcome(state.job, state.firstStart)).toList(),
+                samples, lastArrival, placements, misplacements, reservationRefusals, preemptions, placementCalls, placementCpuNanos, quotaCalls,
+                quotaCpuNanos);
+    }
+
+    // --- arrivals and quota ------------------------------------------------------------------------------
+
+    private void arrive(JobState state) {
+        SimulatedJob job = state.job;
+        if (job.isLocal()) {
+            MemberCluster member = memberList.get(job.localCluster() % memberList.size());
+            state.cluster = member.name();
+            bindOrWait(state, member);
+            return;
+        }
+        QuotaJob quotaJob = new QuotaJob(job.uid(), job.tenant(), job.uid(), demand(job), 0, Instant.EPOCH.plusSeconds(job.arrival()), job.id());
+        long begin = CPU.getCurrentThreadCpuTime();
+        List<QuotaDecision> decisions = quota.submit(quotaJob, instant());
+        quotaCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
+        quotaCalls++;
+        apply(decisions);
+    }
+
+    private void apply(List<QuotaDecision> decisions) {
+        for (QuotaDecision decision : decisions) {
+            if (decision instanceof QuotaDecision.Admitted admitted) {
+                JobState state = states.get(admitted.job().uid());
+                state.stage = Stage.PLACING;
+                state.triedEpoch = -1;
+                placing.add(state);
+                tryToPlace(state, new java.util.HashSet<>());
+            } else if (decision instanceof QuotaDecision.Preempted preempted) {
+                preempt(states.get(preempted.job().uid()));
+            }
+        }
+    }
+
+    private void release(JobState state) {
+        long begin = CPU.getCurrentThreadCpuTime();
+        List<QuotaDecision> decisions = quota.release(state.job.uid(), instant());
+        quotaCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
+        quotaCalls++;
+        apply(decisions);
+    }
+
+    // --- placement ------------------------------------------------------------------------------------------
+
+    /** A pass over every waiting gang, at most once per retry interval. */
+    private void requestPass() {
+        if (!passRequested) {
+            passRequested = true;
+            at(Math.max(now, lastPass + settings.retryInterval().toSeconds()), this::pass);
+        }
+    }
+
+    /** Tries every admitted job not yet placed, in admission order; one that did not fit waits for capacity to change. */
+    private void pass() {
+        passRequested = false;
+        lastPass = now;
+        // Within a pass capacity only shrinks, so a gang that fit nowhere rules out every later one of the same shape.
+        Set<PyTorchJob> fitNowhere = new java.util.HashSet<>();
+        for (JobState state : new ArrayList<>(placing)) {
+            if (state.triedEpoch != capacityEpoch) {
+                tryToPlace(state, fitNowhere);
+            }
+        }
+    }
+
+    private void tryToPlace(JobState state, Set<PyTorchJob> fitNowhere) {
+        boolean unrestricted = state.excludedUntil.values().stream().noneMatch(until -> until.isAfter(instant()));
+        if (unrestricted && fitNowhere.contains(spec(state.job))) {
+            state.triedEpoch = capacityEpoch;
+            return;
+        }
+        long begin = CPU.getCurrentThreadCpuTime();
+        GangPlanner.Options options = GangPlanner.choose(spec(state.job), null, views.values(), state.excludedUntil, instant(),
+                cluster -> policy.mode());
+        placementCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
+        placementCalls++;
+        if (options.best().isPresent()) {
+            decide(state, options.best().get());
+        } else {
+            state.triedEpoch = capacityEpoch;
+            if (unrestricted) {
+                fitNowhere.add(spec(state.job));
+            }
+        }
+    }
+
+    private void decide(JobState state, ClusterFit.Fits fits) {
+        placing.remove(state);
+        placements++;
+        state.cluster = fits.cluster();
+        int attempt = ++state.attempt;
+        if (!fits.plan().isEmpty()) {
+            // Placement holds its plan in its inventory until the member shows the pods, so later decisions do not count it free.
+            Map<String, ClusterInventory.PlannedPod> pods = new LinkedHashMap<>();
+            int i = 0;
+            for (String node : fits.plan().values()) {
+                String name = podName(state.job, i++);
+                pods.put(name, new ClusterInventory.PlannedPod(state.job.tenant(), name, node, workerRequest(state.job), null));
+            }
+            views.get(fits.cluster()).promise(new ClusterInventory.Promise(state.job.uid(), pods));
+        }
+        if (policy.reserves()) {
+            state.stage = Stage.RESERVING;
+            after(settings.reserveDelay(), () -> reserve(state, attempt));
+        } else {
+            state.stage = Stage.CREATING;
+            after(settings.createDelay(), () -> create(state, attempt));
+        }
+    }
+
+    private void reserve(JobState state, int attempt) {
+        if (state.attempt != attempt || state.stage != Stage.RESERVING) {
+            return;
+        }
+        MemberCluster member = members.get(state.cluster);
+        int[] nodes = member.bind(state.job.worker(), state.job.workers());
+        if (nodes == null) {
+            // Refused before anything was created: placed again, elsewhere for a while.
+            reservationRefusals++;
+            backToPlacement(state, settings.refusedExclusion());
+            return;
+        }
+        state.nodes = nodes;
+        state.stage = Stage.RESERVED;
+        show(state);
+        after(settings.createDelay(), () -> {
+            if (state.attempt == attempt && state.stage == Stage.RESERVED) {
+                start(state);
+            }
+        });
+    }
+
+    private void create(JobState state, int attempt) {
+        if (state.attempt != attempt || state.stage != Stage.CREATING) {
+            return;
+        }
+        MemberCluster member = members.get(state.cluster);
+        if (!bindOrWait(state, member)) {
+            after(settings.pendingTimeout(), () -> {
+                if (state.attempt == attempt && state.stage == Stage.PENDING_ON_MEMBER) {
+                    // Bound where it could not start: failover.
+                    misplacements++;
+                    pendingOnMember.get(state.cluster).remove(state);
+                    backToPlacement(state, settings.failoverExclusion());
+                }
+            });
+        }
+    }
+
+    private void backToPlacement(JobState state, Duration exclusion) {
+        views.get(state.cluster).release(state.job.uid());
+        state.excludedUntil.put(state.cluster, instant().plus(exclusion));
+        state.attempt++;
+        state.stage = Stage.PLACING;
+        state.cluster = null;
+        state.triedEpoch = -1;
+        placing.add(state);
+        after(exclusion, this::capacityChanged);
+        capacityChanged();
+    }
+
+    // --- members ------------------------------------------------------------------------------------------------
+
+    /** The member binds the gang now if it fits, else it waits there (members back-fill their pending pods). */
+    private boolean bindOrWait(JobState state, MemberCluster member) {
+        int[] nodes = member.bind(state.job.worker(), state.job.workers());
+        if (nodes != null) {
+            state.nodes = nodes;
+            show(state);
+            start(state);
+            return true;
+        }
+        state.stage = Stage.PENDING_ON_MEMBER;
+        pendingOnMember.computeIfAbsent(member.name(), ignored -> new ArrayList<>()).add(state);
+        return false;
+    }
+
+    private void start(JobState state) {
+        state.stage = Stage.RUNNING;
+        if (state.firstStart < 0) {
+            state.firstStart = now;
+        }
+        int attempt = state.attempt;
+        after(Duration.ofSeconds(state.job.duration()), () -> {
+            if (state.attempt == attempt && state.stage == Stage.RUNNING) {
+                finish(state);
+            }
+        });
+    }
+
+    private void finish(JobState state) {
+        state.stage = Stage.DONE;
+        free(state);
+        if (!state.job.isLocal()) {
+            release(state);
+        }
+    }
+
+    /** The member gives the job's capacity back, binds what waits there and fits now, and reports it all later. */
+    private void free(JobState state) {
+        MemberCluster member = members.get(state.cluster);
+        member.release(state.job.worker(), state.nodes);
+        hide(state, state.nodes);
+        state.nodes = null;
+        List<JobState> pending = pendingOnMember.getOrDefault(member.name(), List.of());
+        for (JobState waiting : new ArrayList<>(pending)) {
+            int[] nodes = member.bind(waiting.job.worker(), waiting.job.workers());
+            if (nodes != null) {
+                pending.remove(waiting);
+                waiting.nodes = nodes;
+                show(waiting);
+                start(waiting);
+            }
+        }
+    }
+
+    private void preempt(JobState state) {
+        preemptions++;
+        switch (state.stage) {
+            case PLACING -> placing.remove(state);
+            case RESERVING, CREATING -> views.get(state.cluster).release(state.job.uid());
+            case PENDING_ON_MEMBER -> {
+                pendingOnMember.get(state.cluster).remove(state);
+                views.get(state.cluster).release(state.job.uid());
+            }
+            case RESERVED, RUNNING -> free(state);
+            default -> {
+            }
+        }
+        state.attempt++;
+        state.stage = Stage.QUEUED;
+    }
+
+    /** Placement's inventory learns of the job's pods on the member after the lag, which also ends its promise. */
+    private void show(JobState state) {
+        SimulatedJob job = state.job;
+        MemberCluster member = members.get(state.cluster);
+        List<PodSnapshot> pods = new ArrayList<>();
+        for (int i = 0; i < state.nodes.length; i++) {
+            pods.add(new PodSnapshot(namespace(job), podName(job, i), member.nodeName(state.nodes[i]), workerRequest(job), false));
+        }
+        ClusterInventory view = views.get(member.name());
+        after(settings.inventoryLag(), () -> {
+            pods.forEach(view::observe);
+            view.release(job.uid());
+        });
+    }
+
+    private void hide(JobState state, int[] nodes) {
+        SimulatedJob job = state.job;
+        ClusterInventory view = views.get(state.cluster);
+        after(settings.inventoryLag(), () -> {
+            for (int i = 0; i < nodes.length; i++) {
+                view.podGone(namespace(job), podName(job, i));
+            }
+            capacityChanged();
+        });
+    }
+
+    private void capacityChanged() {
+        capacityEpoch++;
+        requestPass();
+    }
+
+    // --- samples -------------------------------------------------------------------------------------------------
+
+    private void sample() {
+        long used = memberList.stream().mapToLong(MemberCluster::usedGpus).sum();
+        int waiting = 0;
+        int running = 0;
+        for (JobState state : states.values()) {
+            if (state.job.isLocal() || state.job.arrival() > now) {
+                continue;
+            }
+            if (state.stage == Stage.RUNNING) {
+                running++;
+            } else if (state.stage != Stage.DONE) {
+                waiting++;
+            }
+        }
+        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, running));
+        // Sampling stops with the last job: nothing else is left to happen.
+        if (now + settings.sampleInterval().toSeconds() <= end && !events.isEmpty()) {
+            after(settings.sampleInterval(), this::sample);
+        }
+    }
+
+    // --- helpers ---------------------------------------------------------------------------------------------------
+
+    private void at(long time, Runnable action) {
+        events.add(new Event(time, sequence++, action));
+    }
+
+    private void after(Duration delay, Runnable action) {
+        at(now + delay.toSeconds(), action);
+    }
+
+    private Instant instant() {
+        return Instant.EPOCH.plusSeconds(now);
+    }
+
+    private static String namespace(SimulatedJob job) {
+        return job.isLocal() ? NAMESPACE_OF_LOCAL : job.tenant();
+    }
+
+    private static String podName(SimulatedJob job, int index) {
+        return job.uid() + "-worker-" + index;
+    }
+
+    private static ResourceList request(long cpuMilli, long memoryMib, long gpu) {
+        return ResourceList.of(ResourceNames.CPU, BigDecimal.valueOf(cpuMilli, 3))
+                .with(ResourceNames.MEMORY, BigDecimal.valueOf(memoryMib * 1024 * 1024))
+                .with(ResourceNames.GPU, BigDecimal.valueOf(gpu));
+    }
+
+    private static ResourceList workerRequest(SimulatedJob job) {
+        return request(job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()).with(ResourceNames.PODS, BigDecimal.ONE);
+    }
+
+    private static ResourceList demand(SimulatedJob job) {
+        return request(job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()).times(job.workers());
+    }
+
+    /** The job as placement sees it: a PyTorchJob of {@code workers} identical workers (one per shape and size, reused). */
+    private PyTorchJob spec(SimulatedJob job) {
+        return specs.computeIfAbsent(job.worker(), ignored -> new HashMap<>()).computeIfAbsent(job.workers(), workers -> Manifests.read("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: gang, namespace: default, uid: gang}
+                spec:
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: %d
+                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {requests: {cpu: %dm, memory: %dMi, nvidia.com/gpu: "%d"}}}]}}
+                """.formatted(workers, job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()), PyTorchJob.class));
+    }
+
+    /** Root: the whole fleet. One leaf per tenant: its share of the fleet guaranteed ({@code min}), the whole fleet to borrow up to. */
+    private static ElasticQuotaTree tree(List<TraceInputs.Tenant> tenants, long cpuMilli, long memoryMib, long gpus) {
+        String fleet = "{cpu: %dm, memory: %dMi, nvidia.com/gpu: \"%d\", kube-queue/max-jobs: \"1000000000\"}".formatted(cpuMilli, memoryMib, gpus);
+        StringBuilder yaml = new StringBuilder("""
+                    name: root
+                    min: %s
+                    max: %s
+                    children:
+                """.formatted(fleet, fleet));
+        for (TraceInputs.Tenant tenant : tenants) {
+            yaml.append("    - name: ").append(tenant.name()).append('\n')
+                    .append("      namespaces: [").append(tenant.name()).append("]\n")
+                    .append("      min: {cpu: ").append(Math.round(cpuMilli * tenant.share())).append("m, memory: ")
+                    .append(Math.round(memoryMib * tenant.share())).append("Mi, nvidia.com/gpu: \"").append((long) Math.floor(gpus * tenant.share()))
+                    .append("\"}\n")
+                    .append("      max: ").append(fleet).append('\n');
+        }
+        return QuotaTrees.withRoot(yaml.toString());
+    }
+}

@@ -1,0 +1,188 @@
+package dev.muster.bench.throughput;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import dev.muster.local.LocalStack;
+import dev.muster.local.LocalStackSettings;
+import dev.muster.local.MusterService;
+import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.testing.kafka.KafkaBroker;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * Muster end to end through Kafka, side by side with Kafka itself. Starts the local stack (a real broker, the
+ * three services as processes, simulated members), then for each rate submits jobs on the submissions topic
+ * and waits for their {@code dev.muster.job.bound} events; on the same broker, with the same message size and
+ * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio.
+ * <pre>
+ * java -cp bench/target/bench.jar dev.muster.bench.throughput.EndToEndThroughput [--rates 25,50,100,200,400] [--seconds 20]
+ *      [--pipelines muster,relay] [--transactions tuned|default]
+ * </pre>
+ * Run from the repository root after {@code ./mvnw -B -ntp install -DskipTests}: it runs the packaged services.
+ */
+public final class EndToEndThroughput {
+
+    private static final String BOUND = "\"type\":\"dev.muster.job.bound\"";
+    private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /**
+     * The transactional producers' settings that matter for latency. A transaction's first send waits until the
+     * previous transaction's markers are written; the client retries that wait with {@code retry.backoff.ms}
+     * (100 ms by default, growing to a second), which costs most of a hop's time under Kafka's defaults.
+     */
+    static final Map<String, String> TUNED = Map.of("retry.backoff.ms", "5", "retry.backoff.max.ms", "20", "linger.ms", "0");
+    static final Map<String, String> KAFKA_DEFAULTS = Map.of("retry.backoff.ms", "100", "retry.backoff.max.ms", "1000", "linger.ms", "5");
+    /** The transactional outgoing channels of each service. */
+    private static final Map<MusterService, List<String>> CHANNELS = Map.of(MusterService.QUEUE, List.of("admissions"),
+            MusterService.PLACEMENT, List.of("placements"));
+
+    private EndToEndThroughput() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = new HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        double[] rates = Arrays.stream(options.getOrDefault("rates", "25,50,100,200,400").split(",")).mapToDouble(Double::parseDouble).toArray();
+        int seconds = Integer.parseInt(options.getOrDefault("seconds", "20"));
+        Path home = Files.createDirectories(Path.of(options.getOrDefault("home", "bench/target/end-to-end")));
+        Path fleet = home.resolve("fleet.yaml");
+        // Three members with room for every job of the run: capacity never decides, only the pipeline does. Plain members
+        // (Kubernetes 1.27, no reservations) by default: a job is bound once created; with --members reserving, once
+        // the member's scheduler has confirmed its reservations, which the simulated scheduler does slowly under load.
+        boolean reserving = "reserving".equals(options.getOrDefault("members", "plain"));
+        String versions = reserving ? "kubernetesVersion: 1.30.2, schedulerVersion: 6.8.1" : "kubernetesVersion: 1.27.3, schedulerVersion: 6.7.0";
+        StringBuilder members = new StringBuilder("clusters:\n");
+        for (String name : List.of("load-a", "load-b", "load-c")) {
+            members.append("- {name: ").append(name).append(", ").append(versions)
+                    .append(", nodePools: [{name: cpu, count: 20, allocatable: {cpu: \"512\", memory: 4Ti, pods: \"5000\"}}]}\n");
+        }
+        Files.writeString(fleet, members);
+        boolean withMuster = options.getOrDefault("pipelines", "muster,relay").contains("muster");
+        Map<String, String> tuning = "default".equals(options.get("transactions")) ? KAFKA_DEFAULTS : TUNED;
+        System.out.println("Producer settings of the transactional hops: " + tuning + ("default".equals(options.get("transactions"))
+                ? " (Kafka's defaults)" : " (as the services ship)"));
+        Map<MusterService, Map<String, String>> serviceTuning = new HashMap<>();
+        for (MusterService service : MusterService.values()) {
+            Map<String, String> properties = new HashMap<>();
+            tuning.forEach((name, value) -> CHANNELS.getOrDefault(service, List.of()).forEach(channel ->
+                    properties.put("mp.messaging.outgoing." + channel + "." + name, value)));
+            serviceTuning.put(service, properties);
+        }
+        LocalStackSettings settings = new LocalStackSettings(home, fleet, Path.of(""), 0, Duration.ofSeconds(180), serviceTuning);
+        try (AutoCloseable running = withMuster ? LocalStack.start(settings, step -> System.out.println("starting " + step)) : KafkaBroker.start()) {
+            LocalStack stack = running instanceof LocalStack local ? local : null;
+            KafkaBroker broker = stack != null ? stack.broker() : (KafkaBroker) running;
+            String bootstrap = broker.bootstrapServers();
+            if (stack != null) {
+                try (KubernetesClient client = stack.fleet().connect()) {
+                    client.resources(PropagationPolicy.class).inNamespace("default")
+                            .resource(Manifests.read(Files.readString(Path.of("examples/propagation-policy-gang.yaml")), PropagationPolicy.class)).create();
+                }
+            }
+            broker.createTopics(TrivialRelay.TOPICS, 3);
+            String template = Files.readString(Path.of("examples/pytorch-job.yaml"));
+            int size = payload(template, "e2e-size-0").length;
+            System.out.printf(Locale.ROOT, "%nMessage: a dev.muster.job.submitted event of %d bytes (the seed's PyTorchJob), keyed by job.%n", size);
+            List<LoadPhase.Figures> muster = new ArrayList<>();
+            List<LoadPhase.Figures> relay = new ArrayList<>();
+            Map<String, Object> relayTuning = new HashMap<>(tuning);
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                    ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
+                 TrivialRelay ignored = new TrivialRelay(bootstrap, relayTuning)) {
+                // Warm both pipelines up (class loading, JIT, first transactions); not counted.
+                if (stack != null) {
+                    LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS, Topics.PLACEMENTS, 10, 50, id -> payload(template, id),
+                            EndToEndThroughput::isBound, PATIENCE, "e2e-warm-");
+                }
+                LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), 10, 50, id -> payload(template, id),
+                        value -> true, PATIENCE, "relay-warm-");
+                for (double rate : rates) {
+                    int count = (int) Math.round(rate * seconds);
+                    String tag = String.valueOf((int) rate);
+                    LoadPhase.Figures jobs = stack == null ? LoadPhase.Figures.NONE : LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS,
+                            Topics.PLACEMENTS, rate, count, id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
+                    LoadPhase.Figures messages = LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), rate, count,
+                            id -> payload(template, id), value -> true, PATIENCE, "relay-r" + tag + "-");
+                    muster.add(jobs);
+                    relay.add(messages);
+                    System.out.println(row(jobs, messages));
+                }
+            }
+            System.out.println();
+            System.out.println(table(muster, relay));
+            if (stack != null) {
+                System.out.println("Memory after the run (resident set of each service process):");
+                for (MusterService service : MusterService.values()) {
+                    System.out.printf(Locale.ROOT, "  %-20s %6.0f MiB%n", service.artifact(), residentMib(stack.service(service).pid()));
+                }
+            }
+        }
+    }
+
+    private static boolean isBound(byte[] value) {
+        return new String(value, java.nio.charset.StandardCharsets.UTF_8).contains(BOUND);
+    }
+
+    /** The submitted event of the seed's job under a new name, keyed by that name as its UID. */
+    private static byte[] payload(String template, String id) {
+        PyTorchJob job = Manifests.read(template.replace("name: pytorch-test\n  namespace", "name: " + id + "\n  namespace"), PyTorchJob.class);
+        return EventSerde.serialize(JobEvent.create("/muster/bench", new JobRef("default", id, id), Instant.now(), new JobSubmitted(job)));
+    }
+
+    private static String row(LoadPhase.Figures jobs, LoadPhase.Figures messages) {
+        return String.format(Locale.ROOT, "%8.0f/s | Muster %5d/%-5d %7.1f jobs/s  p50 %7.1f  p95 %7.1f  p99 %7.1f ms | relay %7.1f msgs/s  p50 %6.1f"
+                        + "  p95 %6.1f  p99 %6.1f ms | ratio %.2f", messages.offeredRate(), jobs.arrived(), jobs.sent(), jobs.throughput(), jobs.p50Millis(),
+                jobs.p95Millis(), jobs.p99Millis(), messages.throughput(), messages.p50Millis(), messages.p95Millis(), messages.p99Millis(),
+                jobs.throughput() / messages.throughput());
+    }
+
+    private static String table(List<LoadPhase.Figures> muster, List<LoadPhase.Figures> relay) {
+        StringBuilder text = new StringBuilder("| offered | Muster jobs/s | bound | p50 ms | p95 ms | p99 ms | relay msgs/s | p50 ms | p95 ms | p99 ms |"
+                + " throughput ratio | p99 ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < muster.size(); i++) {
+            LoadPhase.Figures jobs = muster.get(i);
+            LoadPhase.Figures messages = relay.get(i);
+            text.append(String.format(Locale.ROOT, "| %.0f/s | %.1f | %d/%d | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f× |%n",
+                    messages.offeredRate(), jobs.throughput(), jobs.arrived(), jobs.sent(), jobs.p50Millis(), jobs.p95Millis(), jobs.p99Millis(),
+                    messages.throughput(), messages.p50Millis(), messages.p95Millis(), messages.p99Millis(), jobs.throughput() / messages.throughput(),
+                    jobs.p99Millis() / messages.p99Millis()));
+        }
+        return text.toString();
+    }
+
+    private static double residentMib(long pid) {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("\\D+", "")) / 1024.0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        return Double.NaN;
+    }
+}

@@ -1,0 +1,88 @@
+package dev.muster.bench.quality;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** The simulator tells the policies apart the way a user of each would see it, on fleets small enough to reason about. */
+class QualitySimulationTest {
+
+    private static final List<TraceInputs.Tenant> ONE_TENANT = List.of(new TraceInputs.Tenant("team", 1.0));
+    private static final SimulatedJob.PodShape FOUR_GPUS = new SimulatedJob.PodShape(8000, 32768, 4);
+    private static final SimulatedJob.PodShape EIGHT_GPUS = new SimulatedJob.PodShape(8000, 32768, 8);
+
+    private static List<TraceInputs.Node> nodes(String cluster, int count, int gpus) {
+        List<TraceInputs.Node> nodes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            nodes.add(new TraceInputs.Node(cluster, cluster + "-" + i, 96_000, 786_432, gpus, "A100"));
+        }
+        return nodes;
+    }
+
+    private static SimulationResult run(PlacementPolicy policy, List<TraceInputs.Node> nodes, List<SimulatedJob> jobs) {
+        return new QualitySimulation(policy, QualitySimulation.Settings.defaults(), nodes, ONE_TENANT, jobs).run();
+    }
+
+    @Test
+    void theSumOfFreeGpusSendsAGangWhereNoNodeHoldsAWorkerAndItFailsOverWhileNodeFitPlacesItAtOnce() {
+        // "frag": 8 GPUs free, 2 on each of 4 nodes; "whole": one node with 4 free.
+        List<TraceInputs.Node> nodes = new ArrayList<>(nodes("frag", 4, 2));
+        nodes.addAll(nodes("whole", 1, 4));
+        List<SimulatedJob> jobs = List.of(new SimulatedJob(0, 0, 600, "team", 1, FOUR_GPUS, -1));
+
+        SimulationResult estimate = run(PlacementPolicy.SUM_ESTIMATE, nodes, jobs);
+        SimulationResult nodeFit = run(PlacementPolicy.NODE_FIT, nodes, jobs);
+
+        assertThat(estimate.misplacements()).isEqualTo(1);
+        assertThat(estimate.started()).isEqualTo(1);
+        // Created after 2 s, pending until the 30 s toleration, placed again, created 2 s later.
+        assertThat(estimate.allWaits().p50()).isEqualTo(2 + 30 + 2);
+        assertThat(nodeFit.misplacements()).isZero();
+        assertThat(nodeFit.allWaits().p50()).isEqualTo(2);
+    }
+
+    @Test
+    void aReservationRefusedByAMemberWhoseFreeCapacityWasTakenLocallyIsPlacedElsewhereAtOnceWithoutAFailover() {
+        // Two equal members; a member-local job takes all of "b-first" one second before Muster's job arrives,
+        // and placement's inventory learns of it only 5 s later.
+        List<TraceInputs.Node> nodes = new ArrayList<>(nodes("b-first", 1, 8));
+        nodes.addAll(nodes("c-second", 1, 8));
+        List<SimulatedJob> jobs = List.of(new SimulatedJob(0, 0, 3600, "team", 1, EIGHT_GPUS, 0),
+                new SimulatedJob(1, 1, 600, "team", 1, EIGHT_GPUS, -1));
+
+        SimulationResult nodeFit = run(PlacementPolicy.NODE_FIT, nodes, jobs);
+        SimulationResult reservation = run(PlacementPolicy.NODE_FIT_RESERVATION, nodes, jobs);
+
+        assertThat(nodeFit.misplacements()).isEqualTo(1);
+        assertThat(nodeFit.allWaits().p50()).isEqualTo(2 + 30 + 2);
+        assertThat(reservation.misplacements()).isZero();
+        assertThat(reservation.refusals()).isEqualTo(1);
+        // Refused after 1 s, reserved on the other member 1 s later, created 2 s after that.
+        assertThat(reservation.allWaits().p50()).isEqualTo(1 + 1 + 2);
+        assertThat(reservation.started()).isEqualTo(1);
+    }
+
+    @Test
+    void aGangLargerThanAnyMemberNeverRunsAndIsCountedSo() {
+        List<SimulatedJob> jobs = List.of(new SimulatedJob(0, 0, 600, "team", 3, EIGHT_GPUS, -1));
+
+        SimulationResult result = run(PlacementPolicy.NODE_FIT_RESERVATION, nodes("small", 2, 8), jobs);
+
+        assertThat(result.neverRan()).isEqualTo(1);
+        assertThat(result.placements()).isZero();
+    }
+
+    @Test
+    void theFleetsGpusAreAllocatedWhileTheJobRunsAndFreeAfterwards() {
+        List<SimulatedJob> jobs = List.of(new SimulatedJob(0, 0, 3600, "team", 2, EIGHT_GPUS, -1));
+
+        SimulationResult result = run(PlacementPolicy.NODE_FIT_RESERVATION, nodes("pair", 2, 8), jobs);
+
+        assertThat(result.samples()).filteredOn(sample -> sample.time() > 60 && sample.time() < 3600).isNotEmpty()
+                .allSatisfy(sample -> assertThat(sample.gpuAllocation()).isEqualTo(1.0));
+        assertThat(result.samples()).filteredOn(sample -> sample.time() > 3700).allSatisfy(sample -> assertThat(sample.gpuAllocation()).isZero());
+    }
+}
