@@ -2,8 +2,10 @@ package dev.muster.bench.quality;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Placement quality on real traces: the same job stream through each placement policy, in virtual time, with
@@ -68,10 +70,10 @@ public final class PlacementQuality {
     }
 
     /** {@code --name value} pairs. */
-    record Options(java.util.Map<String, String> values) {
+    record Options(Map<String, String> values) {
 
         static Options parse(String[] args) {
-            java.util.Map<String, String> values = new java.util.HashMap<>();
+            Map<String, String> values = new HashMap<>();
             for (int i = 0; i < args.length; i++) {
                 if (!args[i].startsWith("--") || i + 1 >= args.length) {
                     throw new IllegalArgumentException("options are --name value pairs; got " + args[i]);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -200,7 +201,7 @@ final class QualitySimulation {
                 state.stage = Stage.PLACING;
                 state.triedEpoch = -1;
                 placing.add(state);
-                tryToPlace(state, new java.util.HashSet<>());
+                tryToPlace(state, new HashSet<>());
             } else if (decision instanceof QuotaDecision.Preempted preempted) {
                 preempt(states.get(preempted.job().uid()));
             }
@@ -230,7 +231,7 @@ final class QualitySimulation {
         passRequested = false;
         lastPass = now;
         // Within a pass capacity only shrinks, so a gang that fit nowhere rules out every later one of the same shape.
-        Set<PyTorchJob> fitNowhere = new java.util.HashSet<>();
+        Set<PyTorchJob> fitNowhere = new HashSet<>();
         for (JobState state : new ArrayList<>(placing)) {
             if (state.triedEpoch != capacityEpoch) {
                 tryToPlace(state, fitNowhere);
@@ -522,8 +523,9 @@ final class QualitySimulation {
         for (TraceInputs.Tenant tenant : tenants) {
             yaml.append("    - name: ").append(tenant.name()).append('\n')
                     .append("      namespaces: [").append(tenant.name()).append("]\n")
-                    .append("      min: {cpu: ").append(Math.round(cpuMilli * tenant.share())).append("m, memory: ")
-                    .append(Math.round(memoryMib * tenant.share())).append("Mi, nvidia.com/gpu: \"").append((long) Math.floor(gpus * tenant.share()))
+                    // Rounded down, so the guarantees never add up to more than the fleet.
+                    .append("      min: {cpu: ").append((long) Math.floor(cpuMilli * tenant.share())).append("m, memory: ")
+                    .append((long) Math.floor(memoryMib * tenant.share())).append("Mi, nvidia.com/gpu: \"").append((long) Math.floor(gpus * tenant.share()))
                     .append("\"}\n")
                     .append("      max: ").append(fleet).append('\n');
         }

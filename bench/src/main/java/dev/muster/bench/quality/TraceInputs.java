@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -107,7 +108,7 @@ final class TraceInputs {
         }
         List<Node> nodes = new ArrayList<>();
         byModel.forEach((model, shapes) -> {
-            String prefix = model.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+            String prefix = model.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
             for (int i = 0; i < shapes.size(); i++) {
                 long[] shape = shapes.get(i);
                 nodes.add(new Node(prefix + "-" + (i / clusterSize), names.get(model).get(i), shape[0], shape[1], (int) shape[2], model));
