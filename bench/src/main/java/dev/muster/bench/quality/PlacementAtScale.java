@@ -54,7 +54,8 @@ public final class PlacementAtScale {
         long cpuBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         long wallBefore = System.nanoTime();
         SimulationResult result = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes, tenants,
-                jobs).run();
+                jobs).reportingProgress(line -> System.out.printf(Locale.ROOT, "  %s, %.0f s so far%n", line,
+                        (System.nanoTime() - wallBefore) / 1e9)).run();
         double cpuSeconds = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuBefore) / 1e9;
         double wallSeconds = (System.nanoTime() - wallBefore) / 1e9;
 

@@ -11,9 +11,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
@@ -114,6 +116,9 @@ final class QualitySimulation {
     /** Counts the changes that may let a gang fit that did not: capacity freed, an exclusion over. */
     private long capacityEpoch;
     private boolean passRequested;
+    private Consumer<String> progress = line -> { };
+    private long progressEvery = Long.MAX_VALUE;
+    private long arrived;
     private long lastPass = Long.MIN_VALUE / 2;
     private long end;
 
@@ -155,6 +160,13 @@ final class QualitySimulation {
         this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus)), QuotaSettings.defaults());
     }
 
+    /** Says how far a run is, each tenth of the stream, for runs long enough to wonder. */
+    QualitySimulation reportingProgress(Consumer<String> report) {
+        this.progress = report;
+        this.progressEvery = Math.max(1, jobs.size() / 10);
+        return this;
+    }
+
     /** Runs the whole stream, then up to {@code drain} more for what still waits or runs. */
     SimulationResult run() {
         for (SimulatedJob job : jobs) {
@@ -180,6 +192,10 @@ final class QualitySimulation {
 
     private void arrive(JobState state) {
         SimulatedJob job = state.job;
+        arrived++;
+        if (arrived % progressEvery == 0) {
+            progress.accept(String.format(Locale.ROOT, "%,d of %,d jobs arrived (%.1f simulated hours)", arrived, jobs.size(), now / 3600.0));
+        }
         if (job.isLocal()) {
             MemberCluster member = memberList.get(job.localCluster() % memberList.size());
             state.cluster = member.name();
