@@ -82,7 +82,11 @@ public class PlacementEngine {
         this.results = results;
         metrics.observeFreeGpu(() -> {
             synchronized (lock) {
-                return placer.freeGpu();
+                return placer.clusterNames();
+            }
+        }, cluster -> {
+            synchronized (lock) {
+                return placer.freeGpu(cluster);
             }
         });
     }

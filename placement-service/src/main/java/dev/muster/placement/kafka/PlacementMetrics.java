@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,7 +48,8 @@ public class PlacementMetrics {
     private final java.util.Set<String> failedReservations = ConcurrentHashMap.newKeySet();
     private final Map<String, Instant> admittedAt = new ConcurrentHashMap<>();
     private final Map<String, Boolean> gpuGauges = new ConcurrentHashMap<>();
-    private volatile Supplier<Map<String, BigDecimal>> freeGpu = Map::of;
+    private volatile Supplier<Set<String>> clusters = Set::of;
+    private volatile Function<String, BigDecimal> freeGpu = cluster -> BigDecimal.ZERO;
 
     PlacementMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -61,9 +64,13 @@ public class PlacementMetrics {
                 .description("Muster's reservations the member gave up on (Failed: expired unused, or unschedulable)").register(registry);
     }
 
-    /** Where the free-GPU gauges read from. */
-    void observeFreeGpu(Supplier<Map<String, BigDecimal>> source) {
-        freeGpu = source;
+    /**
+     * Where the free-GPU gauges read from: the members, asked after each decision (cheap), and each member's
+     * free GPUs, asked only when the gauges are scraped (it may rebuild that member's node index).
+     */
+    void observeFreeGpu(Supplier<Set<String>> clusters, Function<String, BigDecimal> freeGpu) {
+        this.clusters = clusters;
+        this.freeGpu = freeGpu;
     }
 
     void consumed(MusterEvent event) {
@@ -108,9 +115,9 @@ public class PlacementMetrics {
     }
 
     private void registerGpuGauges() {
-        for (String cluster : freeGpu.get().keySet()) {
+        for (String cluster : clusters.get()) {
             gpuGauges.computeIfAbsent(cluster, name -> {
-                Gauge.builder("muster.placement.free.gpu", () -> freeGpu.get().getOrDefault(name, BigDecimal.ZERO).doubleValue())
+                Gauge.builder("muster.placement.free.gpu", () -> freeGpu.apply(name).doubleValue())
                         .tag("cluster", name).description("Free GPUs on the member's Ready nodes, as placement sees them").register(registry);
                 return true;
             });

@@ -2,8 +2,11 @@ package dev.muster.statussync.kubernetes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,6 +33,8 @@ public class MemberClients {
     private final StatusSyncConfig config;
     private final Optional<MemberDirectory> directory;
     private final Map<String, KubernetesClient> clients = new ConcurrentHashMap<>();
+    /** The kubeconfig each client was built from. */
+    private final Map<String, String> fingerprints = new ConcurrentHashMap<>();
     private volatile Map<String, Path> members;
 
     MemberClients(StatusSyncConfig config) {
@@ -38,20 +43,33 @@ public class MemberClients {
         this.members = configured();
     }
 
-    /** The members now, each with its kubeconfig file: the directory read again. */
-    public Map<String, Path> refresh() {
+    /**
+     * The members now, each with its kubeconfig file (the directory read again), and those whose kubeconfig
+     * changed since it was last read (another endpoint, rotated credentials): their clients are built afresh.
+     */
+    public Members refresh() {
         Map<String, Path> now = new TreeMap<>();
         directory.ifPresent(files -> now.putAll(files.scan()));
         now.putAll(configured());
         members = now;
+        Set<String> changed = new TreeSet<>();
         clients.keySet().removeIf(cluster -> {
-            if (now.containsKey(cluster)) {
+            String fingerprint = now.containsKey(cluster) ? fingerprint(now.get(cluster)) : null;
+            if (fingerprint != null && fingerprint.equals(fingerprints.get(cluster))) {
                 return false;
             }
+            if (fingerprint != null) {
+                changed.add(cluster);
+            }
             clients.get(cluster).close();
+            fingerprints.remove(cluster);
             return true;
         });
-        return now;
+        return new Members(now, changed);
+    }
+
+    /** The members with their kubeconfig files, and those whose kubeconfig changed since the last refresh. */
+    public record Members(Map<String, Path> kubeconfigs, Set<String> changed) {
     }
 
     /** Whether status sync can reach this cluster (it has a kubeconfig for it). */
@@ -62,7 +80,10 @@ public class MemberClients {
     /** The client of a member; empty for a cluster status sync has no kubeconfig for. */
     public Optional<KubernetesClient> client(String cluster) {
         Path kubeconfig = members.get(cluster);
-        return kubeconfig == null ? Optional.empty() : Optional.of(clients.computeIfAbsent(cluster, name -> build(name, kubeconfig)));
+        return kubeconfig == null ? Optional.empty() : Optional.of(clients.computeIfAbsent(cluster, name -> {
+            fingerprints.put(name, fingerprint(kubeconfig));
+            return build(name, kubeconfig);
+        }));
     }
 
     /** The labels configured for a member; none for one that is only in the directory. */
@@ -75,6 +96,15 @@ public class MemberClients {
         Map<String, Path> configured = new TreeMap<>();
         config.members().forEach((cluster, member) -> configured.put(cluster, Path.of(member.kubeconfig())));
         return configured;
+    }
+
+    /** The kubeconfig's content, to tell a changed file; null when it cannot be read (it is going away). */
+    private static String fingerprint(Path kubeconfig) {
+        try {
+            return Files.readString(kubeconfig);
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     private static KubernetesClient build(String cluster, Path kubeconfigFile) {

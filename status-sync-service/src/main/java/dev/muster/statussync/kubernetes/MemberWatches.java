@@ -96,7 +96,20 @@ public class MemberWatches {
     /** Starts watching members that joined and stops watching those that left. */
     private void rescan() {
         try {
-            Map<String, Path> members = clients.refresh();
+            MemberClients.Members refreshed = clients.refresh();
+            Map<String, Path> members = refreshed.kubeconfigs();
+            for (String cluster : refreshed.changed()) {
+                MemberWatch watch;
+                synchronized (watches) {
+                    watch = watches.remove(cluster);
+                }
+                if (watch != null) {
+                    // The same member by another endpoint or credentials: watched again from scratch, not a member leaving.
+                    watch.close();
+                    metrics.forgetMember(cluster);
+                    LOG.infof("member %s: its kubeconfig changed; watching it again with the new one", cluster);
+                }
+            }
             List<String> left;
             synchronized (watches) {
                 left = watches.keySet().stream().filter(cluster -> !members.containsKey(cluster)).toList();

@@ -2,6 +2,7 @@ package dev.muster.statussync.kubernetes;
 
 import static io.restassured.RestAssured.get;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
-/** Members join and leave while the service runs, by their kubeconfig files appearing in and going from the members directory. */
+/** Members join, change and leave while the service runs, by their kubeconfig files appearing in, changing in and going from the members directory. */
 @QuarkusTest
 @TestProfile(MemberDirectoryTests.WatchingADirectory.class)
 @WithTestResource(KafkaBrokerTestResource.class)
@@ -45,10 +46,28 @@ class MemberDirectoryTests {
     @InjectKafkaBroker
     KafkaBroker broker;
 
+    /** A kubeconfig naming an endpoint where nothing listens, as one left from a cluster that has moved. */
+    private static final String STALE_KUBECONFIG = """
+            apiVersion: v1
+            kind: Config
+            clusters: [{name: cluster-a, cluster: {server: "http://127.0.0.1:9"}}]
+            users: [{name: muster, user: {token: stale}}]
+            contexts: [{name: cluster-a, context: {cluster: cluster-a, user: muster}}]
+            current-context: cluster-a
+            """;
+
     @Test
     void aClusterJoinsWhenItsKubeconfigAppearsAndLeavesWhenItGoes() throws Exception {
+        Files.createDirectories(DIRECTORY);
+        Files.writeString(DIRECTORY.resolve("cluster-a.kubeconfig"), STALE_KUBECONFIG);
+        await().atMost(DEADLINE).until(() -> get("/q/metrics").then().extract().asString()
+                .contains("muster_status_member_healthy{member=\"cluster-a\"} 0.0"));
+
+        // The simulated fleet writes cluster-a's kubeconfig anew, with its real endpoint: status sync follows the change.
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
              SimulatedFleet joining = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml")), DIRECTORY)) {
+            client.await(Topics.INVENTORY, MemberEvent.class, event -> event.data() instanceof MemberReported reported
+                    && reported.cluster().equals("cluster-a") && reported.member().reachable(), DEADLINE);
             client.await(Topics.INVENTORY, MemberEvent.class, event -> event.data() instanceof MemberReported reported
                     && reported.cluster().equals("cluster-b") && reported.member().reachable(), DEADLINE);
             assertThat(get("/q/metrics").then().extract().asString()).contains("muster_status_member_healthy{member=\"cluster-b\"} 1.0");

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.FailoverTriggered;
@@ -98,7 +99,6 @@ public final class GangPlacer {
         this.clock = clock;
     }
 
-    /** Each member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included). */
     /**
      * Every member cluster for the job if it were placed now, ranked, and why each other one cannot take it: what
      * {@code kubectl muster explain} shows. Changes nothing.
@@ -109,10 +109,15 @@ public final class GangPlacer {
                 clock.instant(), settings::fitMode);
     }
 
-    public Map<String, BigDecimal> freeGpu() {
-        Map<String, BigDecimal> free = new TreeMap<>();
-        clusters.forEach((name, cluster) -> free.put(name, cluster.index().freeGpu()));
-        return free;
+    /** The member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included); zero for an unknown member. */
+    public BigDecimal freeGpu(String cluster) {
+        ClusterInventory inventory = clusters.get(cluster);
+        return inventory == null ? BigDecimal.ZERO : inventory.index().freeGpu();
+    }
+
+    /** The member clusters placement has heard of, in name order. */
+    public Set<String> clusterNames() {
+        return new TreeSet<>(clusters.keySet());
     }
 
     /** The cluster each bound job is on. */

@@ -14,6 +14,7 @@ import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
+import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.scheduling.NodeIndex;
 import dev.muster.model.scheduling.NodeState;
@@ -25,6 +26,10 @@ import dev.muster.model.scheduling.NodeStates;
  * pods or reservations the member has not shown yet. Free capacity counts each of these once: a reservation's
  * owner pods are subtracted from what it holds, and a promise ends for each pod as soon as that pod, or the
  * reservation made for it, is observed.
+ * <p>
+ * Every decision reads the node index, and every pod the member starts or ends changes it; so an observation
+ * only marks the nodes it touches, and the next read recomputes those nodes alone: what a change costs is
+ * the pods on its nodes, not the cluster's.
  */
 public final class ClusterInventory {
 
@@ -34,6 +39,16 @@ public final class ClusterInventory {
     private final Map<String, PodSnapshot> pods = new HashMap<>();
     private final Map<String, ReservationSnapshot> reservations = new HashMap<>();
     private final Map<String, Promise> promises = new LinkedHashMap<>();
+    /** Bound pods, reservations and pods still promised, by the node they take from. */
+    private final Map<String, Set<String>> podsByNode = new HashMap<>();
+    private final Map<String, Set<String>> reservationsByNode = new HashMap<>();
+    private final Map<String, Map<String, PlannedPod>> promisedByNode = new HashMap<>();
+    /** The job each planned pod is promised to, by pod key and by the reservation made for it. */
+    private final Map<String, String> promisedJobByPod = new HashMap<>();
+    private final Map<String, Set<String>> promisedPodsByReservation = new HashMap<>();
+    /** Each node's state as of the last read, and the nodes changed since. */
+    private final Map<String, NodeState> states = new TreeMap<>();
+    private final Set<String> changedNodes = new HashSet<>();
     private NodeIndex cachedIndex;
 
     public ClusterInventory(String cluster) {
@@ -73,32 +88,57 @@ public final class ClusterInventory {
 
     public void observe(NodeSnapshot node) {
         nodes.put(node.name(), node);
-        cachedIndex = null;
+        changed(node.name());
     }
 
     public void nodeGone(String name) {
         nodes.remove(name);
-        cachedIndex = null;
+        changed(name);
     }
 
     public void observe(PodSnapshot pod) {
-        pods.put(pod.key(), pod);
-        cachedIndex = null;
+        PodSnapshot previous = pods.put(pod.key(), pod);
+        if (previous != null) {
+            unindex(podsByNode, previous.node(), previous.key());
+        }
+        index(podsByNode, pod.node(), pod.key());
+        String job = promisedJobByPod.get(pod.key());
+        if (job != null) {
+            PlannedPod planned = promises.get(job).pods().get(pod.name());
+            changed(planned.node());
+            // Once bound, the pod counts on its node for as long as it exists; when it ends, its capacity is free.
+            if (pod.node() != null) {
+                forgetPlanned(job, planned);
+            }
+        }
     }
 
     public void podGone(String namespace, String name) {
-        pods.remove(namespace + "/" + name);
-        cachedIndex = null;
+        PodSnapshot previous = pods.remove(namespace + "/" + name);
+        if (previous != null) {
+            unindex(podsByNode, previous.node(), previous.key());
+        }
+        String job = promisedJobByPod.get(namespace + "/" + name);
+        if (job != null) {
+            changed(promises.get(job).pods().get(name).node());
+        }
     }
 
     public void observe(ReservationSnapshot reservation) {
-        reservations.put(reservation.name(), reservation);
-        cachedIndex = null;
+        ReservationSnapshot previous = reservations.put(reservation.name(), reservation);
+        if (previous != null) {
+            unindex(reservationsByNode, previous.node(), previous.name());
+        }
+        index(reservationsByNode, reservation.node(), reservation.name());
+        promisedNodesOf(reservation.name());
     }
 
     public void reservationGone(String name) {
-        reservations.remove(name);
-        cachedIndex = null;
+        ReservationSnapshot previous = reservations.remove(name);
+        if (previous != null) {
+            unindex(reservationsByNode, previous.node(), previous.name());
+        }
+        promisedNodesOf(name);
     }
 
     /** The reservation as last reported, if it was. */
@@ -108,14 +148,31 @@ public final class ClusterInventory {
 
     /** Holds the plan's capacity for the job until the member shows its pods or reservations. */
     public void promise(Promise promise) {
+        release(promise.job());
         promises.put(promise.job(), promise);
-        cachedIndex = null;
+        for (PlannedPod pod : promise.pods().values()) {
+            PodSnapshot observed = pods.get(pod.key());
+            if (observed != null && observed.node() != null) {
+                forgetPlanned(promise.job(), pod);
+                continue;
+            }
+            promisedJobByPod.put(pod.key(), promise.job());
+            promisedByNode.computeIfAbsent(pod.node(), node -> new HashMap<>()).put(pod.key(), pod);
+            if (pod.reservation() != null) {
+                promisedPodsByReservation.computeIfAbsent(pod.reservation(), name -> new HashSet<>()).add(pod.key());
+            }
+            changed(pod.node());
+        }
     }
 
     /** Ends the job's promise: it was placed elsewhere, released, or is visible on the member in full. */
     public void release(String job) {
-        if (promises.remove(job) != null) {
-            cachedIndex = null;
+        Promise promise = promises.get(job);
+        if (promise != null) {
+            for (PlannedPod pod : List.copyOf(promise.pods().values())) {
+                forgetPlanned(job, pod);
+            }
+            promises.remove(job);
         }
     }
 
@@ -132,7 +189,16 @@ public final class ClusterInventory {
     /** The nodes with their free capacity now, indexed for packing; rebuilt only after the inventory changed. */
     public NodeIndex index() {
         if (cachedIndex == null) {
-            cachedIndex = NodeIndex.of(compute());
+            for (String name : changedNodes) {
+                NodeSnapshot node = nodes.get(name);
+                if (node == null) {
+                    states.remove(name);
+                } else {
+                    states.put(name, compute(node));
+                }
+            }
+            changedNodes.clear();
+            cachedIndex = NodeIndex.of(new ArrayList<>(states.values()));
         }
         return cachedIndex;
     }
@@ -161,28 +227,76 @@ public final class ClusterInventory {
             return true;
         }
         ReservationSnapshot reservation = pod.reservation() == null ? null : reservations.get(pod.reservation());
-        return reservation != null && (reservation.isHolding() || dev.muster.model.reservation.Reservation.SUCCEEDED.equals(reservation.phase()));
+        return reservation != null && (reservation.isHolding() || Reservation.SUCCEEDED.equals(reservation.phase()));
     }
 
-    private List<NodeState> compute() {
-        Map<String, ResourceList> promised = new HashMap<>();
-        for (Promise promise : promises.values()) {
-            for (PlannedPod pod : promise.pods().values()) {
-                if (!isShown(pod)) {
-                    promised.merge(pod.node(), pod.request(), ResourceList::plus);
-                }
+    /** The node's free capacity from what is on it and what is promised on it. */
+    private NodeState compute(NodeSnapshot node) {
+        List<PodSnapshot> onNode = new ArrayList<>();
+        podsByNode.getOrDefault(node.name(), Set.of()).forEach(key -> onNode.add(pods.get(key)));
+        List<ReservationSnapshot> heldOnNode = new ArrayList<>();
+        reservationsByNode.getOrDefault(node.name(), Set.of()).forEach(name -> heldOnNode.add(reservations.get(name)));
+        NodeState state = NodeStates.ofSnapshots(List.of(node), onNode, heldOnNode).get(0);
+        ResourceList promised = null;
+        for (PlannedPod pod : promisedByNode.getOrDefault(node.name(), Map.of()).values()) {
+            if (!isShown(pod)) {
+                promised = promised == null ? pod.request() : promised.plus(pod.request());
             }
         }
-        List<NodeState> states = NodeStates.ofSnapshots(new ArrayList<>(nodes.values()), new ArrayList<>(pods.values()),
-                new ArrayList<>(reservations.values()));
-        if (promised.isEmpty()) {
-            return states;
+        return promised == null ? state : state.minus(promised);
+    }
+
+    private void forgetPlanned(String job, PlannedPod pod) {
+        changed(pod.node());
+        promisedJobByPod.remove(pod.key(), job);
+        Map<String, PlannedPod> onNode = promisedByNode.get(pod.node());
+        if (onNode != null && onNode.remove(pod.key(), pod) && onNode.isEmpty()) {
+            promisedByNode.remove(pod.node());
         }
-        List<NodeState> withPromises = new ArrayList<>(states.size());
-        for (NodeState state : states) {
-            ResourceList held = promised.get(state.name());
-            withPromises.add(held == null ? state : state.minus(held));
+        if (pod.reservation() != null) {
+            unindex(promisedPodsByReservation, pod.reservation(), pod.key());
         }
-        return withPromises;
+        Promise promise = promises.get(job);
+        if (promise != null && promise.pods().get(pod.name()) == pod) {
+            Map<String, PlannedPod> rest = new HashMap<>(promise.pods());
+            rest.remove(pod.name());
+            if (rest.isEmpty()) {
+                promises.remove(job);
+            } else {
+                promises.put(job, new Promise(job, rest));
+            }
+        }
+    }
+
+    private void promisedNodesOf(String reservation) {
+        for (String key : promisedPodsByReservation.getOrDefault(reservation, Set.of())) {
+            String job = promisedJobByPod.get(key);
+            promises.get(job).pods().values().stream().filter(pod -> pod.key().equals(key)).forEach(pod -> changed(pod.node()));
+        }
+    }
+
+    private void changed(String node) {
+        if (node != null) {
+            changedNodes.add(node);
+            cachedIndex = null;
+        }
+    }
+
+    private void index(Map<String, Set<String>> byNode, String node, String key) {
+        if (node != null) {
+            byNode.computeIfAbsent(node, name -> new HashSet<>()).add(key);
+            changed(node);
+        }
+    }
+
+    private void unindex(Map<String, Set<String>> byNode, String node, String key) {
+        if (node == null) {
+            return;
+        }
+        Set<String> keys = byNode.get(node);
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            byNode.remove(node);
+        }
+        changed(node);
     }
 }

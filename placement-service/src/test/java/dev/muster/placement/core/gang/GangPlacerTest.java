@@ -335,7 +335,7 @@ class GangPlacerTest {
 
         assertThat(left.commands()).extracting(command -> command.getClass().getSimpleName() + " " + command.cluster())
                 .containsExactly("Release cluster-a", "CreateJob cluster-b");
-        assertThat(placer.freeGpu()).containsOnlyKeys("cluster-b");
+        assertThat(placer.clusterNames()).containsExactly("cluster-b");
     }
 
     @Test

@@ -52,12 +52,31 @@ public final class JobMirror {
     private final MirrorSettings settings;
     private final Map<CopyKey, Tracked> copies = new LinkedHashMap<>();
     private final Map<String, Map<String, MemberPod>> pods = new TreeMap<>();
+    /*
+     * Every pod change asks for the copies of its job and their pods, and every tick judges every job: these
+     * indexes keep each of those to the job's own copies and pods rather than a scan of the whole fleet.
+     */
+    private final Map<String, Map<CopyKey, Tracked>> copiesByUid = new LinkedHashMap<>();
+    private final Map<JobName, Set<String>> uidsByName = new HashMap<>();
+    private final Map<JobName, Map<String, MemberPod>> podsByJob = new HashMap<>();
     private final Map<String, Boolean> reachable = new TreeMap<>();
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
     private final Set<String> deleted = new HashSet<>();
     private final Set<String> removedClusters = new HashSet<>();
 
     private record CopyKey(String cluster, String uid) {
+    }
+
+    /** A job's name on one member: what its pods are labelled with. */
+    private record JobName(String cluster, String namespace, String name) {
+
+        static JobName of(MemberCopy copy) {
+            return new JobName(copy.cluster(), copy.job().namespace(), copy.job().name());
+        }
+
+        static JobName of(MemberPod pod) {
+            return new JobName(pod.cluster(), pod.namespace(), pod.job());
+        }
     }
 
     /** What the mirror remembers of one copy between observations. */
@@ -90,30 +109,40 @@ public final class JobMirror {
         CopyKey key = new CopyKey(copy.cluster(), copy.job().uid());
         Tracked tracked = copies.get(key);
         if (tracked == null || !Objects.equals(tracked.copy.copyUid(), copy.copyUid())) {
+            untrack(key);
             tracked = new Tracked(copy, clock.instant());
-            copies.put(key, tracked);
+            track(key, tracked);
         } else {
+            unindexName(key, tracked.copy);
             tracked.copy = copy;
             tracked.observedAt = clock.instant();
+            uidsByName.computeIfAbsent(JobName.of(copy), name -> new LinkedHashSet<>()).add(key.uid());
         }
         return evaluateJob(copy.job().uid());
     }
 
     /** A member copy is gone from its member. */
     public MirrorDecisions copyGone(String cluster, String fleetUid) {
-        copies.remove(new CopyKey(cluster, fleetUid));
+        untrack(new CopyKey(cluster, fleetUid));
         return evaluateJob(fleetUid);
     }
 
     /** A pod was added or changed on a member. */
     public MirrorDecisions podObserved(MemberPod pod) {
-        pods.computeIfAbsent(pod.cluster(), cluster -> new LinkedHashMap<>()).put(pod.key(), pod);
+        MemberPod previous = pods.computeIfAbsent(pod.cluster(), cluster -> new LinkedHashMap<>()).put(pod.key(), pod);
+        if (previous != null) {
+            unindexPod(previous);
+        }
+        podsByJob.computeIfAbsent(JobName.of(pod), name -> new LinkedHashMap<>()).put(pod.key(), pod);
         return evaluateJobsNamed(pod.cluster(), pod.namespace(), pod.job());
     }
 
     /** A pod is gone from a member. */
     public MirrorDecisions podGone(String cluster, String namespace, String name) {
         MemberPod gone = pods.getOrDefault(cluster, Map.of()).remove(namespace + "/" + name);
+        if (gone != null) {
+            unindexPod(gone);
+        }
         return gone == null ? MirrorDecisions.none() : evaluateJobsNamed(cluster, namespace, gone.job());
     }
 
@@ -143,7 +172,10 @@ public final class JobMirror {
      */
     public MirrorDecisions memberRemoved(String cluster) {
         removedClusters.add(cluster);
-        pods.remove(cluster);
+        Map<String, MemberPod> gone = pods.remove(cluster);
+        if (gone != null) {
+            gone.values().forEach(this::unindexPod);
+        }
         notReadyNodes.remove(cluster);
         reachable.put(cluster, false);
         return evaluateCluster(cluster);
@@ -190,9 +222,7 @@ public final class JobMirror {
     }
 
     private Set<String> uids() {
-        Set<String> uids = new LinkedHashSet<>();
-        copies.keySet().forEach(key -> uids.add(key.uid()));
-        return uids;
+        return copiesByUid.keySet();
     }
 
     private MirrorDecisions evaluateCluster(String cluster) {
@@ -207,18 +237,15 @@ public final class JobMirror {
 
     private MirrorDecisions evaluateJobsNamed(String cluster, String namespace, String name) {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (Map.Entry<CopyKey, Tracked> entry : new ArrayList<>(copies.entrySet())) {
-            MemberCopy copy = entry.getValue().copy;
-            if (copy.cluster().equals(cluster) && copy.job().namespace().equals(namespace) && copy.job().name().equals(name)) {
-                decisions = decisions.and(evaluateJob(entry.getKey().uid()));
-            }
+        for (String uid : List.copyOf(uidsByName.getOrDefault(new JobName(cluster, namespace, name), Set.of()))) {
+            decisions = decisions.and(evaluateJob(uid));
         }
         return decisions;
     }
 
     /** Judges every copy of one fleet job. */
     private MirrorDecisions evaluateJob(String uid) {
-        List<Tracked> ofJob = copies.entrySet().stream().filter(entry -> entry.getKey().uid().equals(uid)).map(Map.Entry::getValue).toList();
+        List<Tracked> ofJob = List.copyOf(copiesByUid.getOrDefault(uid, Map.of()).values());
         if (ofJob.isEmpty()) {
             return MirrorDecisions.none();
         }
@@ -315,8 +342,40 @@ public final class JobMirror {
     }
 
     private List<MemberPod> podsOf(MemberCopy copy) {
-        return pods.getOrDefault(copy.cluster(), Map.of()).values().stream()
-                .filter(pod -> pod.namespace().equals(copy.job().namespace()) && pod.job().equals(copy.job().name())).toList();
+        return List.copyOf(podsByJob.getOrDefault(JobName.of(copy), Map.of()).values());
+    }
+
+    private void track(CopyKey key, Tracked tracked) {
+        copies.put(key, tracked);
+        copiesByUid.computeIfAbsent(key.uid(), uid -> new LinkedHashMap<>()).put(key, tracked);
+        uidsByName.computeIfAbsent(JobName.of(tracked.copy), name -> new LinkedHashSet<>()).add(key.uid());
+    }
+
+    private void untrack(CopyKey key) {
+        Tracked tracked = copies.remove(key);
+        if (tracked == null) {
+            return;
+        }
+        Map<CopyKey, Tracked> ofUid = copiesByUid.get(key.uid());
+        ofUid.remove(key);
+        if (ofUid.isEmpty()) {
+            copiesByUid.remove(key.uid());
+        }
+        unindexName(key, tracked.copy);
+    }
+
+    private void unindexName(CopyKey key, MemberCopy copy) {
+        Set<String> uids = uidsByName.get(JobName.of(copy));
+        if (uids != null && uids.remove(key.uid()) && uids.isEmpty()) {
+            uidsByName.remove(JobName.of(copy));
+        }
+    }
+
+    private void unindexPod(MemberPod pod) {
+        Map<String, MemberPod> ofJob = podsByJob.get(JobName.of(pod));
+        if (ofJob != null && ofJob.remove(pod.key()) != null && ofJob.isEmpty()) {
+            podsByJob.remove(JobName.of(pod));
+        }
     }
 
     private MirrorDecisions judgeHealth(Tracked tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
@@ -360,7 +419,7 @@ public final class JobMirror {
     /** Asks for the copy's deletion, again after {@code purgeRetry} while the member still shows it. */
     private MirrorDecisions purge(Tracked tracked, Instant now, String reason) {
         if (removedClusters.contains(tracked.copy.cluster())) {
-            copies.remove(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()));
+            untrack(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()));
             return MirrorDecisions.none();
         }
         if (tracked.purgeAskedAt != null && now.isBefore(tracked.purgeAskedAt.plus(settings.purgeRetry()))) {
