@@ -85,6 +85,27 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     }
 
     /**
+     * Answers a read of one named object from the index, as the stock dispatcher would answer it (the object, or
+     * 404 with no body) but without matching every stored object against the path: every job placement writes
+     * and every status it mirrors starts with such a read. Lists, watches and names the index cannot vouch for go
+     * to the stock dispatcher.
+     */
+    @Override
+    public MockResponse handleGet(String path) {
+        int query = path.indexOf('?');
+        if (query >= 0 && path.indexOf("watch=true", query) >= 0) {
+            return super.handleGet(path);
+        }
+        AttributeSet attributes = attributeExtractor.fromPath(path);
+        Optional<String> key = identity(attributes);
+        if (key.isEmpty() || unindexed.contains(key.get())) {
+            return super.handleGet(path);
+        }
+        Map.Entry<AttributeSet, String> found = findResource(attributes);
+        return found == null ? new MockResponse().setResponseCode(404) : new MockResponse().setResponseCode(200).setBody(found.getValue());
+    }
+
+    /**
      * Refuses, as {@code 410 Expired}, a watch from a resource version older than a deletion of that resource.
      * The stock dispatcher starts every watch by sending what it stores, which covers what was added or changed
      * since the client's version, but it keeps no history, so a deletion in between would be lost for good: a

@@ -101,6 +101,11 @@ public final class GangScheduler {
                 live.add(reservation);
             }
         }
+        List<Pending> pending = pending(cluster.pods(), live);
+        if (pending.isEmpty()) {
+            // Most passes follow a pod starting or ending: with nothing to place, the nodes' usage is not needed.
+            return decisions;
+        }
         Map<String, NodeState> free = new TreeMap<>();
         NodeStates.of(cluster.nodes(), cluster.pods(), live).forEach(state -> free.put(state.name(), state));
         Map<String, PodSnapshot> bound = new HashMap<>();
@@ -115,11 +120,11 @@ public final class GangScheduler {
         Map<String, Reservation> holding = new LinkedHashMap<>();
         live.stream().filter(Reservations::isHolding).filter(GangScheduler::unusedOrShared)
                 .forEach(reservation -> holding.put(reservation.getMetadata().getName(), reservation));
-        for (Pending pending : pending(cluster.pods(), live)) {
-            if (pending.reservation() != null) {
-                decisions.add(reserve(pending.reservation(), free));
+        for (Pending next : pending) {
+            if (next.reservation() != null) {
+                decisions.add(reserve(next.reservation(), free));
             } else {
-                decisions.addAll(bindGroup(pending.group(), boundMembers.getOrDefault(pending.key(), 0), free, holding, bound));
+                decisions.addAll(bindGroup(next.group(), boundMembers.getOrDefault(next.key(), 0), free, holding, bound));
             }
         }
         return decisions;

@@ -7,8 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobCondition;
@@ -50,6 +53,9 @@ public final class TrainingOperator implements AutoCloseable {
     private final ExecutorService work;
     private final SharedIndexInformer<PyTorchJob> jobs;
     private final SharedIndexInformer<Pod> pods;
+    /** Jobs queued for reconciling, as {@code namespace/name}. */
+    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    private static final String BY_JOB = "job";
 
     private TrainingOperator(KubernetesClient client, String cluster) {
         this.client = client;
@@ -59,60 +65,88 @@ public final class TrainingOperator implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        this.jobs = client.resources(PyTorchJob.class).inAnyNamespace().inform(handler());
-        this.pods = client.pods().inAnyNamespace().withLabel(JOB_NAME).inform(handler());
+        this.jobs = client.resources(PyTorchJob.class).inAnyNamespace().inform(handler(job -> job.getMetadata().getNamespace() + "/"
+                + job.getMetadata().getName()));
+        SharedIndexInformer<Pod> podInformer = client.pods().inAnyNamespace().withLabel(JOB_NAME).runnableInformer(0);
+        podInformer.addIndexers(Map.of(BY_JOB, pod -> List.of(jobKey(pod))));
+        podInformer.addEventHandler(handler(TrainingOperator::jobKey));
+        this.pods = podInformer;
+        podInformer.run();
     }
 
     public static TrainingOperator start(KubernetesClient client, String cluster) {
         TrainingOperator operator = new TrainingOperator(client, cluster);
-        operator.work.execute(operator::reconcileAll);
+        operator.jobs.getStore().listKeys().forEach(operator::enqueue);
         return operator;
     }
 
-    private <T> ResourceEventHandler<T> handler() {
+    /** {@code namespace/job} of the job a pod belongs to, by its job-name label. */
+    private static String jobKey(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getLabels().get(JOB_NAME);
+    }
+
+    /** Like a real controller, every change of a job or of one of its pods queues that job, once, for reconciling. */
+    private <T> ResourceEventHandler<T> handler(java.util.function.Function<T, String> key) {
         return new ResourceEventHandler<>() {
             @Override
             public void onAdd(T object) {
-                work.execute(TrainingOperator.this::reconcileAll);
+                enqueue(key.apply(object));
             }
 
             @Override
             public void onUpdate(T old, T object) {
-                work.execute(TrainingOperator.this::reconcileAll);
+                enqueue(key.apply(object));
             }
 
             @Override
             public void onDelete(T object, boolean finalStateUnknown) {
-                work.execute(TrainingOperator.this::reconcileAll);
+                enqueue(key.apply(object));
             }
         };
     }
 
-    private void reconcileAll() {
-        if (jobs == null || pods == null) {
-            // The first informer's events arrived before the second was started; its own events follow.
-            return;
+    private void enqueue(String key) {
+        if (queued.add(key) && !work.isShutdown()) {
+            work.execute(() -> {
+                queued.remove(key);
+                reconcileKey(key);
+            });
         }
-        for (PyTorchJob job : jobs.getStore().list()) {
-            try {
-                reconcile(job);
-            } catch (RuntimeException e) {
-                if (work.isShutdown()) {
-                    return;
-                }
-                LOG.log(System.Logger.Level.WARNING, cluster + ": reconciling " + job.getMetadata().getName() + " failed; retried on the next change", e);
-            }
-        }
-        collectOrphans();
     }
 
-    /** Like the API server's garbage collector: pods whose job was deleted go with it, by their owner reference. */
-    private void collectOrphans() {
-        Set<String> live = new HashSet<>();
-        jobs.getStore().list().forEach(job -> live.add(job.getMetadata().getUid()));
-        for (Pod pod : pods.getStore().list()) {
+    private void reconcileKey(String key) {
+        if (jobs == null || pods == null) {
+            // An informer's first events arrived while the constructor was still starting the other; start() queues every job.
+            return;
+        }
+        PyTorchJob job = jobs.getStore().getByKey(key);
+        try {
+            if (job != null) {
+                reconcile(job);
+            }
+            collectOrphans(key, job);
+        } catch (RuntimeException e) {
+            if (!work.isShutdown()) {
+                LOG.log(System.Logger.Level.WARNING, cluster + ": reconciling " + key + " failed; retried in a second", e);
+                CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS).execute(() -> enqueue(key));
+            }
+        }
+    }
+
+    /** The job's pods, by the job-name label the operator gave them. */
+    private List<Pod> podsOf(PyTorchJob job) {
+        return pods.getIndexer().byIndex(BY_JOB, job.getMetadata().getNamespace() + "/" + job.getMetadata().getName());
+    }
+
+    /**
+     * Like the API server's garbage collector: pods whose job was deleted go with it, by their owner reference
+     * (a job deleted and made again under the same name is another owner).
+     */
+    private void collectOrphans(String key, PyTorchJob job) {
+        String liveUid = job == null ? null : job.getMetadata().getUid();
+        for (Pod pod : pods.getIndexer().byIndex(BY_JOB, key)) {
             boolean orphan = pod.getMetadata().getOwnerReferences().stream()
-                    .anyMatch(owner -> PyTorchJob.KIND.equals(owner.getKind()) && !live.contains(owner.getUid()));
+                    .anyMatch(owner -> PyTorchJob.KIND.equals(owner.getKind()) && !java.util.Objects.equals(owner.getUid(), liveUid));
             if (orphan && pod.getMetadata().getDeletionTimestamp() == null) {
                 try {
                     client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
@@ -130,10 +164,7 @@ public final class TrainingOperator implements AutoCloseable {
         if (job.getMetadata().getDeletionTimestamp() != null || job.getSpec() == null) {
             return;
         }
-        List<Pod> existing = pods.getStore().list().stream()
-                .filter(pod -> job.getMetadata().getNamespace().equals(pod.getMetadata().getNamespace())
-                        && job.getMetadata().getName().equals(pod.getMetadata().getLabels().get(JOB_NAME)))
-                .toList();
+        List<Pod> existing = podsOf(job);
         if (existing.isEmpty() && !hasCondition(job, "Created")) {
             desiredPods(job).forEach(this::create);
             updateStatus(job, "Created", "PyTorchJobCreated", "PyTorchJob " + job.getMetadata().getName() + " is created.", List.of());

@@ -118,4 +118,22 @@ class TrainingOperatorTest {
         PyTorchJob job = client.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").get();
         assertThat(job.getStatus().replicaStatuses().get("Master").failed()).isEqualTo(1);
     }
+
+    @Test
+    void theOperatorFollowsEachJobOnItsOwnAndPodsOfADeletedJobGoWithIt() {
+        PyTorchJob first = seedJobWithGangLabels(null);
+        PyTorchJob second = seedJobWithGangLabels(null);
+        second.getMetadata().setName("pytorch-other");
+        second.getMetadata().getLabels().put(GangScheduler.POD_GROUP, "pytorch-other");
+        client.resources(PyTorchJob.class).inNamespace("default").resource(first).create();
+        client.resources(PyTorchJob.class).inNamespace("default").resource(second).create();
+        await().atMost(DEADLINE).until(() -> client.pods().inNamespace("default").list().getItems().stream()
+                .filter(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase())).count() == 6);
+
+        client.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").delete();
+
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(client.pods().inNamespace("default").list().getItems())
+                .extracting(pod -> pod.getMetadata().getName())
+                .containsExactlyInAnyOrder("pytorch-other-master-0", "pytorch-other-worker-0", "pytorch-other-worker-1"));
+    }
 }

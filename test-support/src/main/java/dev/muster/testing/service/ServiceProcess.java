@@ -14,6 +14,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -21,6 +23,13 @@ import java.util.concurrent.TimeUnit;
  * tests that kill a service at an arbitrary moment and start it again.
  */
 public final class ServiceProcess implements AutoCloseable {
+
+    /** Processes started and not yet seen to exit: the JVM that started them takes them along when it ends. */
+    private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(ServiceProcess::stopAll, "service-process-cleanup"));
+    }
 
     private final Path jar;
     private final Map<String, String> properties;
@@ -76,7 +85,26 @@ public final class ServiceProcess implements AutoCloseable {
         command.add("-jar");
         command.add(jar.toString());
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process started = process;
+        RUNNING.add(started);
+        started.onExit().thenRun(() -> RUNNING.remove(started));
         awaitReady(timeout);
+    }
+
+    /** Asks every service still running to stop, and kills those that have not within a few seconds. */
+    private static void stopAll() {
+        RUNNING.forEach(Process::destroy);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (Process running : RUNNING) {
+            try {
+                if (!running.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    running.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                running.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** Kills the service at once (SIGKILL), as a crash would. */
