@@ -38,7 +38,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio.
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.throughput.EndToEndThroughput [--rates 25,50,100,200,400] [--seconds 20]
- *      [--pipelines muster,relay] [--transactions tuned|default]
+ *      [--warmup-rate 10] [--warmup-seconds 150] [--pipelines muster,relay] [--transactions tuned|default]
  * </pre>
  * Run from the repository root after {@code ./mvnw -B -ntp install -DskipTests}: it runs the packaged services.
  */
@@ -67,6 +67,8 @@ public final class EndToEndThroughput {
         }
         double[] rates = Arrays.stream(options.getOrDefault("rates", "25,50,100,200,400").split(",")).mapToDouble(Double::parseDouble).toArray();
         int seconds = Integer.parseInt(options.getOrDefault("seconds", "20"));
+        double warmupRate = Double.parseDouble(options.getOrDefault("warmup-rate", "10"));
+        int warmupSeconds = Integer.parseInt(options.getOrDefault("warmup-seconds", "150"));
         Path home = Files.createDirectories(Path.of(options.getOrDefault("home", "bench/target/end-to-end")));
         Path fleet = home.resolve("fleet.yaml");
         // Three members with room for every job of the run: capacity never decides, only the pipeline does. Plain members
@@ -112,13 +114,19 @@ public final class EndToEndThroughput {
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                     ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
                  TrivialRelay ignored = new TrivialRelay(bootstrap, relayTuning)) {
-                // Warm both pipelines up (class loading, JIT, first transactions); not counted.
+                // Warm both pipelines up (class loading, first transactions, and above all the JIT: each service compiles
+                // for about two minutes of CPU before its code is settled, and under saturation that never ends); not counted.
+                int warmupJobs = (int) Math.round(warmupRate * warmupSeconds);
                 if (stack != null) {
-                    LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS, Topics.PLACEMENTS, 10, 50, id -> payload(template, id),
-                            EndToEndThroughput::isBound, PATIENCE, "e2e-warm-");
+                    System.out.printf(Locale.ROOT, "Warming up: %d jobs at %.0f/s%n", warmupJobs, warmupRate);
+                    LoadPhase.Figures warm = LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS, Topics.PLACEMENTS, warmupRate, warmupJobs,
+                            id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-warm-");
+                    System.out.printf(Locale.ROOT, "Warm-up: %d/%d bound, %.1f jobs/s, p50 %.0f ms, p99 %.0f ms%n", warm.arrived(), warm.sent(),
+                            warm.throughput(), warm.p50Millis(), warm.p99Millis());
                 }
-                LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), 10, 50, id -> payload(template, id),
-                        value -> true, PATIENCE, "relay-warm-");
+                // The relay is light: the same number of messages, four times as fast.
+                LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), 4 * warmupRate, warmupJobs,
+                        id -> payload(template, id), value -> true, PATIENCE, "relay-warm-");
                 for (double rate : rates) {
                     int count = (int) Math.round(rate * seconds);
                     String tag = String.valueOf((int) rate);

@@ -64,7 +64,13 @@ final class LoadPhase {
             }
         }, "load-reader");
         reader.start();
+        // Every record is made before the clock starts: the generator shares the cores with what it measures.
         List<String> ids = new ArrayList<>(count);
+        List<byte[]> records = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            ids.add(idPrefix + i);
+            records.add(payload.apply(idPrefix + i));
+        }
         long interval = (long) (1e9 / rate);
         long begin = System.nanoTime();
         for (int i = 0; i < count; i++) {
@@ -73,10 +79,9 @@ final class LoadPhase {
             if (wait > 0) {
                 TimeUnit.NANOSECONDS.sleep(wait);
             }
-            String id = idPrefix + i;
-            ids.add(id);
+            String id = ids.get(i);
             sentAt.put(id, System.nanoTime());
-            producer.send(new ProducerRecord<>(input, id, payload.apply(id)));
+            producer.send(new ProducerRecord<>(input, id, records.get(i)));
         }
         producer.flush();
         long deadline = System.nanoTime() + patience.toNanos();
