@@ -112,6 +112,16 @@ public final class ResourceList {
         return amounts.isEmpty();
     }
 
+    /** The sum of the lists, as adding them one by one gives, without a list made per step. */
+    public static ResourceList sum(Iterable<ResourceList> lists) {
+        TreeMap<String, BigDecimal> map = new TreeMap<>();
+        for (ResourceList list : lists) {
+            list.amounts.forEach((name, amount) -> map.merge(name, amount, BigDecimal::add));
+        }
+        map.replaceAll((name, amount) -> amount.stripTrailingZeros());
+        return map.isEmpty() ? EMPTY : new ResourceList(map);
+    }
+
     public ResourceList plus(ResourceList other) {
         return combine(other, BigDecimal::add);
     }

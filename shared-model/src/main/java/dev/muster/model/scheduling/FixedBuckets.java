@@ -1,8 +1,6 @@
 package dev.muster.model.scheduling;
 
 import java.util.Arrays;
-import java.util.List;
-import java.util.NavigableMap;
 
 /**
  * Node positions grouped by one free amount in fixed point, amounts ascending, each amount's positions in name
@@ -19,16 +17,41 @@ final class FixedBuckets {
         this.positions = positions;
     }
 
-    static FixedBuckets of(NavigableMap<Long, List<Integer>> byAmount) {
-        long[] amounts = new long[byAmount.size()];
-        int[][] positions = new int[byAmount.size()][];
-        int bucket = 0;
-        for (var entry : byAmount.entrySet()) {
-            amounts[bucket] = entry.getKey();
-            positions[bucket] = entry.getValue().stream().mapToInt(Integer::intValue).toArray();
-            bucket++;
+    /**
+     * The positions grouped by their amount of one resource.
+     *
+     * @param amounts   each position's amounts in fixed point
+     * @param resource  which amount to group by
+     * @param positions the positions to group, ascending
+     */
+    static FixedBuckets of(long[][] amounts, int resource, int[] positions) {
+        long[] distinct = new long[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            distinct[i] = amounts[positions[i]][resource];
         }
-        return new FixedBuckets(amounts, positions);
+        Arrays.sort(distinct);
+        int size = 0;
+        for (int i = 0; i < distinct.length; i++) {
+            if (i == 0 || distinct[i] != distinct[i - 1]) {
+                distinct[size++] = distinct[i];
+            }
+        }
+        long[] bucketAmounts = Arrays.copyOf(distinct, size);
+        int[] counts = new int[size];
+        for (int position : positions) {
+            counts[Arrays.binarySearch(bucketAmounts, amounts[position][resource])]++;
+        }
+        int[][] buckets = new int[size][];
+        for (int bucket = 0; bucket < size; bucket++) {
+            buckets[bucket] = new int[counts[bucket]];
+            counts[bucket] = 0;
+        }
+        // Positions ascending, so each bucket's positions come out in name order.
+        for (int position : positions) {
+            int bucket = Arrays.binarySearch(bucketAmounts, amounts[position][resource]);
+            buckets[bucket][counts[bucket]++] = position;
+        }
+        return new FixedBuckets(bucketAmounts, buckets);
     }
 
     /** How many amounts there are. */

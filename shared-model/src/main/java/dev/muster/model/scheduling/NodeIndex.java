@@ -17,64 +17,92 @@ import dev.muster.model.resource.ResourceNames;
  * One cluster's nodes, indexed for gang packing: the schedulable ones (Ready, not cordoned) by free GPU and
  * by free CPU, each amount's nodes in name order, so that a pod's best-fit node is found from the smallest
  * sufficient amount up rather than by a scan of every node; and the totals a decision needs (free capacity,
- * free GPUs, partly used GPU nodes). Built once per change of the cluster's inventory, read by every decision.
+ * free GPUs, partly used GPU nodes). Built once per change of the cluster's inventory, read by every decision;
+ * built from the previous index, it reuses what it worked out for every node that did not change.
  */
 public final class NodeIndex {
 
     private final List<NodeState> nodes;
-    private final Map<String, NodeState> byName;
-    private final NavigableMap<BigDecimal, List<NodeState>> byFreeGpu;
-    private final NavigableMap<BigDecimal, List<NodeState>> byFreeCpu;
-    /** Each node's free capacity in fixed point, by its position in {@link #nodes}; null when one node's has no fixed-point form. */
+    /** What the index works out for the node at each position of {@link #nodes}. */
+    private final NodeFacts[] facts;
+    private final Map<String, Integer> positions;
+    /** Each node's free capacity in fixed point, by position; null when one node's has no fixed-point form. */
     private final long[][] fixedFree;
     /** Positions of the schedulable nodes by free GPU and by free CPU in fixed point; null with {@link #fixedFree}. */
     private final FixedBuckets fixedByFreeGpu;
     private final FixedBuckets fixedByFreeCpu;
-    /** Each node's allocatable GPUs in fixed point, by position; null with {@link #fixedFree}. */
-    private final long[] fixedAllocatableGpu;
     /** What the schedulable nodes have free in all, in fixed point; null with {@link #fixedFree} or when the sum is too large. */
     private final long[] fixedTotalFree;
-    private final Map<String, Integer> positions;
-    private final ResourceList totalFree;
     private final BigDecimal freeGpu;
     private final int partialGpuNodes;
+    /* Needed only off the fixed-point path (a decimal the fixed point cannot hold, or a gang over the total): made on first use. */
+    private NavigableMap<BigDecimal, List<NodeState>> byFreeGpu;
+    private NavigableMap<BigDecimal, List<NodeState>> byFreeCpu;
+    private ResourceList totalFree;
 
-    private NodeIndex(List<NodeState> nodes, NavigableMap<BigDecimal, List<NodeState>> byFreeGpu,
-                      NavigableMap<BigDecimal, List<NodeState>> byFreeCpu, ResourceList totalFree, BigDecimal freeGpu, int partialGpuNodes) {
+    /**
+     * What the index needs of one node, worked out once per state of the node.
+     *
+     * @param fixedFree           free capacity in fixed point, or null
+     * @param fixedAllocatableGpu allocatable GPUs in fixed point (0 when {@code fixedFree} is null)
+     */
+    private record NodeFacts(long[] fixedFree, long fixedAllocatableGpu, BigDecimal freeGpu, boolean partialGpu, boolean schedulable) {
+
+        static NodeFacts of(NodeState node) {
+            long[] free = FixedPoint.of(node.free());
+            long[] allocatable = free == null ? null : FixedPoint.of(node.allocatable());
+            BigDecimal freeGpu = node.free().amount(ResourceNames.GPU);
+            return new NodeFacts(allocatable == null ? null : free, allocatable == null ? 0 : allocatable[FixedPoint.GPU], freeGpu,
+                    isPartialGpu(node, freeGpu), isSchedulable(node));
+        }
+    }
+
+    private NodeIndex(List<NodeState> nodes, NodeFacts[] facts, Map<String, Integer> positions) {
         this.nodes = nodes;
-        this.byName = new HashMap<>(nodes.size() * 2);
-        nodes.forEach(node -> byName.put(node.name(), node));
-        this.byFreeGpu = byFreeGpu;
-        this.byFreeCpu = byFreeCpu;
-        this.totalFree = totalFree;
-        this.freeGpu = freeGpu;
-        this.partialGpuNodes = partialGpuNodes;
-        long[][] fixed = new long[nodes.size()][];
-        long[] allocatableGpu = new long[nodes.size()];
-        NavigableMap<Long, List<Integer>> fixedGpu = new TreeMap<>();
-        NavigableMap<Long, List<Integer>> fixedCpu = new TreeMap<>();
-        for (int i = 0; i < nodes.size() && fixed != null; i++) {
-            fixed[i] = FixedPoint.of(nodes.get(i).free());
-            long[] allocatable = FixedPoint.of(nodes.get(i).allocatable());
-            if (fixed[i] == null || allocatable == null) {
-                fixed = null;
-                continue;
-            }
-            allocatableGpu[i] = allocatable[FixedPoint.GPU];
-            if (isSchedulable(nodes.get(i))) {
-                fixedGpu.computeIfAbsent(fixed[i][FixedPoint.GPU], amount -> new ArrayList<>()).add(i);
-                fixedCpu.computeIfAbsent(fixed[i][FixedPoint.CPU], amount -> new ArrayList<>()).add(i);
+        this.facts = facts;
+        this.positions = positions;
+        boolean fixed = true;
+        BigDecimal gpus = BigDecimal.ZERO;
+        int partial = 0;
+        int schedulable = 0;
+        for (NodeFacts node : facts) {
+            fixed &= node.fixedFree() != null;
+            partial += node.partialGpu() ? 1 : 0;
+            if (node.schedulable()) {
+                gpus = gpus.add(node.freeGpu());
+                schedulable++;
             }
         }
-        this.fixedFree = fixed;
-        this.fixedAllocatableGpu = fixed == null ? null : allocatableGpu;
-        this.fixedByFreeGpu = fixed == null ? null : FixedBuckets.of(fixedGpu);
-        this.fixedByFreeCpu = fixed == null ? null : FixedBuckets.of(fixedCpu);
-        this.fixedTotalFree = fixed == null ? null : FixedPoint.of(totalFree);
-        this.positions = new HashMap<>(nodes.size() * 2);
-        for (int i = 0; i < nodes.size(); i++) {
-            positions.put(nodes.get(i).name(), i);
+        this.freeGpu = gpus;
+        this.partialGpuNodes = partial;
+        if (!fixed) {
+            this.fixedFree = null;
+            this.fixedByFreeGpu = null;
+            this.fixedByFreeCpu = null;
+            this.fixedTotalFree = null;
+            return;
         }
+        long[][] free = new long[facts.length][];
+        int[] schedulablePositions = new int[schedulable];
+        long[] total = new long[FixedPoint.RESOURCES.size()];
+        boolean totalFits = true;
+        for (int i = 0, next = 0; i < facts.length; i++) {
+            free[i] = facts[i].fixedFree();
+            if (facts[i].schedulable()) {
+                schedulablePositions[next++] = i;
+                for (int resource = 0; resource < total.length && totalFits; resource++) {
+                    try {
+                        total[resource] = Math.addExact(total[resource], free[i][resource]);
+                    } catch (ArithmeticException e) {
+                        totalFits = false;
+                    }
+                }
+            }
+        }
+        this.fixedFree = free;
+        this.fixedByFreeGpu = FixedBuckets.of(free, FixedPoint.GPU, schedulablePositions);
+        this.fixedByFreeCpu = FixedBuckets.of(free, FixedPoint.CPU, schedulablePositions);
+        this.fixedTotalFree = totalFits ? total : null;
     }
 
     /**
@@ -95,7 +123,7 @@ public final class NodeIndex {
         }
         int partial = partialGpuNodes;
         for (Map.Entry<String, BigDecimal> used : taken.entrySet()) {
-            NodeState node = byName.get(used.getKey());
+            NodeState node = node(used.getKey());
             BigDecimal free = node.free().amount(ResourceNames.GPU);
             partial += (isPartialGpu(node, free.subtract(used.getValue())) ? 1 : 0) - (isPartialGpu(node, free) ? 1 : 0);
         }
@@ -125,7 +153,7 @@ public final class NodeIndex {
         }
         int partial = partialGpuNodes;
         for (int slot = 0; slot < usedCount; slot++) {
-            long allocatable = fixedAllocatableGpu[used[slot]];
+            long allocatable = facts[used[slot]].fixedAllocatableGpu();
             long free = fixedFree[used[slot]][FixedPoint.GPU];
             partial += (isPartialGpu(allocatable, free - taken[slot]) ? 1 : 0) - (isPartialGpu(allocatable, free) ? 1 : 0);
         }
@@ -142,26 +170,37 @@ public final class NodeIndex {
     }
 
     public static NodeIndex of(List<NodeState> nodes) {
+        return of(nodes, null);
+    }
+
+    /**
+     * The index of these nodes, reusing what {@code previous} (an index of the same cluster, or null) worked out
+     * for each node it holds in the very same state: a change costs the nodes it touched.
+     */
+    public static NodeIndex of(List<NodeState> nodes, NodeIndex previous) {
         List<NodeState> byName = new ArrayList<>(nodes);
         byName.sort(Comparator.comparing(NodeState::name));
-        NavigableMap<BigDecimal, List<NodeState>> byFreeGpu = new TreeMap<>();
-        NavigableMap<BigDecimal, List<NodeState>> byFreeCpu = new TreeMap<>();
-        ResourceList totalFree = ResourceList.empty();
-        BigDecimal freeGpu = BigDecimal.ZERO;
-        int partial = 0;
-        for (NodeState node : byName) {
-            if (isPartialGpu(node, node.free().amount(ResourceNames.GPU))) {
-                partial++;
+        NodeFacts[] facts = new NodeFacts[byName.size()];
+        boolean samePositions = previous != null && previous.nodes.size() == byName.size();
+        for (int i = 0; i < facts.length; i++) {
+            NodeState node = byName.get(i);
+            Integer before = null;
+            if (previous != null) {
+                before = samePositions && previous.nodes.get(i).name().equals(node.name()) ? Integer.valueOf(i) : previous.positions.get(node.name());
+                samePositions &= before != null && before == i;
             }
-            if (!isSchedulable(node)) {
-                continue;
-            }
-            byFreeGpu.computeIfAbsent(node.free().amount(ResourceNames.GPU), amount -> new ArrayList<>()).add(node);
-            byFreeCpu.computeIfAbsent(node.free().amount(ResourceNames.CPU), amount -> new ArrayList<>()).add(node);
-            totalFree = totalFree.plus(node.free());
-            freeGpu = freeGpu.add(node.free().amount(ResourceNames.GPU));
+            facts[i] = before != null && previous.nodes.get(before) == node ? previous.facts[before] : NodeFacts.of(node);
         }
-        return new NodeIndex(Collections.unmodifiableList(byName), byFreeGpu, byFreeCpu, totalFree, freeGpu, partial);
+        Map<String, Integer> positions;
+        if (samePositions) {
+            positions = previous.positions;
+        } else {
+            positions = new HashMap<>(byName.size() * 2);
+            for (int i = 0; i < byName.size(); i++) {
+                positions.put(byName.get(i).name(), i);
+            }
+        }
+        return new NodeIndex(Collections.unmodifiableList(byName), facts, positions);
     }
 
     /** Every node, schedulable or not, in name order. */
@@ -171,11 +210,21 @@ public final class NodeIndex {
 
     /** The node of this name, or null. */
     public NodeState node(String name) {
-        return byName.get(name);
+        Integer position = positions.get(name);
+        return position == null ? null : nodes.get(position);
     }
 
     /** What the schedulable nodes have free in all. */
-    public ResourceList totalFree() {
+    public synchronized ResourceList totalFree() {
+        if (totalFree == null) {
+            List<ResourceList> free = new ArrayList<>();
+            for (int i = 0; i < nodes.size(); i++) {
+                if (facts[i].schedulable()) {
+                    free.add(nodes.get(i).free());
+                }
+            }
+            totalFree = ResourceList.sum(free);
+        }
         return totalFree;
     }
 
@@ -190,7 +239,18 @@ public final class NodeIndex {
     }
 
     /** The schedulable nodes by their free amount of {@code resource} (GPU or CPU), ascending; each amount's nodes in name order. */
-    NavigableMap<BigDecimal, List<NodeState>> byFree(String resource) {
+    synchronized NavigableMap<BigDecimal, List<NodeState>> byFree(String resource) {
+        if (byFreeGpu == null) {
+            byFreeGpu = new TreeMap<>();
+            byFreeCpu = new TreeMap<>();
+            for (int i = 0; i < nodes.size(); i++) {
+                NodeState node = nodes.get(i);
+                if (facts[i].schedulable()) {
+                    byFreeGpu.computeIfAbsent(facts[i].freeGpu(), amount -> new ArrayList<>()).add(node);
+                    byFreeCpu.computeIfAbsent(node.free().amount(ResourceNames.CPU), amount -> new ArrayList<>()).add(node);
+                }
+            }
+        }
         return ResourceNames.GPU.equals(resource) ? byFreeGpu : byFreeCpu;
     }
 

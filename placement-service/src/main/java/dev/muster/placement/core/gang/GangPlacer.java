@@ -40,7 +40,6 @@ import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.ReservationOwner;
 import dev.muster.model.reservation.ReservationSpec;
 import dev.muster.model.resource.PodRequests;
-import dev.muster.model.resource.ResourceNames;
 import dev.muster.model.time.GoDurations;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;

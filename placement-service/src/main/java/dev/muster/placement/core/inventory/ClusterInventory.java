@@ -50,6 +50,8 @@ public final class ClusterInventory {
     private final Map<String, NodeState> states = new TreeMap<>();
     private final Set<String> changedNodes = new HashSet<>();
     private NodeIndex cachedIndex;
+    /** The last index built, whose work on the nodes that did not change the next one reuses. */
+    private NodeIndex previousIndex;
 
     public ClusterInventory(String cluster) {
         this.cluster = cluster;
@@ -198,7 +200,8 @@ public final class ClusterInventory {
                 }
             }
             changedNodes.clear();
-            cachedIndex = NodeIndex.of(new ArrayList<>(states.values()));
+            cachedIndex = NodeIndex.of(new ArrayList<>(states.values()), previousIndex);
+            previousIndex = cachedIndex;
         }
         return cachedIndex;
     }

@@ -15,8 +15,12 @@ import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.model.scheduling.Gang;
+import dev.muster.model.scheduling.GangPacker;
+import dev.muster.model.scheduling.NodeIndex;
 import dev.muster.model.scheduling.NodeState;
 import dev.muster.model.scheduling.NodeStates;
+import dev.muster.model.scheduling.PodNeeds;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
 import dev.muster.placement.core.inventory.ClusterInventory.Promise;
 import net.jqwik.api.ForAll;
@@ -89,9 +93,14 @@ class ClusterInventoryProperties {
                     expected.promises.remove(job);
                 }
             }
-            // Reads in between, sometimes: each must see every change since the one before.
+            // Reads in between, sometimes: each must see every change since the one before, and decide as a fresh index would.
             if (random.nextInt(3) == 0) {
                 assertThat(inventory.nodeStates()).as("after step %d", step).isEqualTo(expected.nodeStates());
+                NodeIndex fresh = NodeIndex.of(expected.nodeStates());
+                Gang gang = gang(random);
+                assertThat(GangPacker.pack(gang, inventory.index())).as("packing after step %d", step).isEqualTo(GangPacker.pack(gang, fresh));
+                assertThat(inventory.index().partialGpuNodes()).isEqualTo(fresh.partialGpuNodes());
+                assertThat(inventory.index().totalFree()).isEqualTo(fresh.totalFree());
             }
         }
         assertThat(inventory.nodeStates()).isEqualTo(expected.nodeStates());
@@ -153,6 +162,15 @@ class ClusterInventoryProperties {
                     random.nextBoolean() ? null : pick(random, RESERVATIONS)));
         }
         return new Promise(job, pods);
+    }
+
+    private static Gang gang(Random random) {
+        List<PodNeeds> pods = new ArrayList<>();
+        int count = 1 + random.nextInt(3);
+        for (int i = 0; i < count; i++) {
+            pods.add(new PodNeeds("pod-" + i, request(random), Map.of(), null, List.of()));
+        }
+        return Gang.of(pods);
     }
 
     private static NodeSnapshot node(Random random) {
