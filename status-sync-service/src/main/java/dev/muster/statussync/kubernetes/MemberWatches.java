@@ -99,14 +99,8 @@ public class MemberWatches {
             MemberClients.Members refreshed = clients.refresh();
             Map<String, Path> members = refreshed.kubeconfigs();
             for (String cluster : refreshed.changed()) {
-                MemberWatch watch;
-                synchronized (watches) {
-                    watch = watches.remove(cluster);
-                }
-                if (watch != null) {
-                    // The same member by another endpoint or credentials: watched again from scratch, not a member leaving.
-                    watch.close();
-                    metrics.forgetMember(cluster);
+                // The same member by another endpoint or credentials: watched again from scratch, not a member leaving.
+                if (unwatch(cluster)) {
                     LOG.infof("member %s: its kubeconfig changed; watching it again with the new one", cluster);
                 }
             }
@@ -142,14 +136,22 @@ public class MemberWatches {
         }
     }
 
-    private void stopWatching(String cluster) {
+    /** Stops the member's watch and forgets its gauges; false when it was not watched. */
+    private boolean unwatch(String cluster) {
         MemberWatch watch;
         synchronized (watches) {
             watch = watches.remove(cluster);
         }
-        if (watch != null) {
-            watch.close();
-            metrics.forgetMember(cluster);
+        if (watch == null) {
+            return false;
+        }
+        watch.close();
+        metrics.forgetMember(cluster);
+        return true;
+    }
+
+    private void stopWatching(String cluster) {
+        if (unwatch(cluster)) {
             publish(new MemberEventData.MemberRemoved(cluster));
             engine.observe(mirror -> mirror.memberRemoved(cluster));
             LOG.infof("member %s left the fleet: no longer watched; its jobs fail over as their policies say", cluster);
