@@ -44,7 +44,7 @@ public final class ClusterInventory {
     private final Map<String, Set<String>> reservationsByNode = new HashMap<>();
     private final Map<String, Map<String, PlannedPod>> promisedByNode = new HashMap<>();
     /** The job each planned pod is promised to, by pod key and by the reservation made for it. */
-    private final Map<String, String> promisedJobByPod = new HashMap<>();
+    private final Map<String, PromisedPod> promisedPods = new HashMap<>();
     private final Map<String, Set<String>> promisedPodsByReservation = new HashMap<>();
     /** Each node's state as of the last read, and the nodes changed since. */
     private final Map<String, NodeState> states = new TreeMap<>();
@@ -66,6 +66,10 @@ public final class ClusterInventory {
         public Promise {
             pods = Map.copyOf(pods);
         }
+    }
+
+    /** A planned pod still promised, with the job it is promised to. */
+    private record PromisedPod(String job, PlannedPod pod) {
     }
 
     /** One pod of a promise: where it goes, what it takes, and the reservation made for it (or null). */
@@ -104,13 +108,12 @@ public final class ClusterInventory {
             unindex(podsByNode, previous.node(), previous.key());
         }
         index(podsByNode, pod.node(), pod.key());
-        String job = promisedJobByPod.get(pod.key());
-        if (job != null) {
-            PlannedPod planned = promises.get(job).pods().get(pod.name());
-            changed(planned.node());
+        PromisedPod promised = promisedPods.get(pod.key());
+        if (promised != null) {
+            changed(promised.pod().node());
             // Once bound, the pod counts on its node for as long as it exists; when it ends, its capacity is free.
             if (pod.node() != null) {
-                forgetPlanned(job, planned);
+                forgetPlanned(promised.job(), promised.pod());
             }
         }
     }
@@ -120,9 +123,9 @@ public final class ClusterInventory {
         if (previous != null) {
             unindex(podsByNode, previous.node(), previous.key());
         }
-        String job = promisedJobByPod.get(namespace + "/" + name);
-        if (job != null) {
-            changed(promises.get(job).pods().get(name).node());
+        PromisedPod promised = promisedPods.get(namespace + "/" + name);
+        if (promised != null) {
+            changed(promised.pod().node());
         }
     }
 
@@ -132,7 +135,7 @@ public final class ClusterInventory {
             unindex(reservationsByNode, previous.node(), previous.name());
         }
         index(reservationsByNode, reservation.node(), reservation.name());
-        promisedNodesOf(reservation.name());
+        changedWithReservation(reservation.name());
     }
 
     public void reservationGone(String name) {
@@ -140,7 +143,7 @@ public final class ClusterInventory {
         if (previous != null) {
             unindex(reservationsByNode, previous.node(), previous.name());
         }
-        promisedNodesOf(name);
+        changedWithReservation(name);
     }
 
     /** The reservation as last reported, if it was. */
@@ -158,7 +161,7 @@ public final class ClusterInventory {
                 forgetPlanned(promise.job(), pod);
                 continue;
             }
-            promisedJobByPod.put(pod.key(), promise.job());
+            promisedPods.put(pod.key(), new PromisedPod(promise.job(), pod));
             promisedByNode.computeIfAbsent(pod.node(), node -> new HashMap<>()).put(pod.key(), pod);
             if (pod.reservation() != null) {
                 promisedPodsByReservation.computeIfAbsent(pod.reservation(), name -> new HashSet<>()).add(pod.key());
@@ -251,7 +254,7 @@ public final class ClusterInventory {
 
     private void forgetPlanned(String job, PlannedPod pod) {
         changed(pod.node());
-        promisedJobByPod.remove(pod.key(), job);
+        promisedPods.remove(pod.key(), new PromisedPod(job, pod));
         Map<String, PlannedPod> onNode = promisedByNode.get(pod.node());
         if (onNode != null && onNode.remove(pod.key(), pod) && onNode.isEmpty()) {
             promisedByNode.remove(pod.node());
@@ -271,10 +274,10 @@ public final class ClusterInventory {
         }
     }
 
-    private void promisedNodesOf(String reservation) {
+    /** Marks the nodes of the pods promised with this reservation: whether they count as promised depends on it. */
+    private void changedWithReservation(String reservation) {
         for (String key : promisedPodsByReservation.getOrDefault(reservation, Set.of())) {
-            String job = promisedJobByPod.get(key);
-            promises.get(job).pods().values().stream().filter(pod -> pod.key().equals(key)).forEach(pod -> changed(pod.node()));
+            changed(promisedPods.get(key).pod().node());
         }
     }
 
