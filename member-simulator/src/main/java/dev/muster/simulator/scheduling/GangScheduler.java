@@ -144,7 +144,7 @@ public final class GangScheduler {
             free.put(node, free.get(node).minus(needs.request()));
             return new Reserve(reservation, node);
         }
-        return new ReservationUnschedulable(reservation, ((GangPlan.Unplaceable) plan).reason());
+        return new ReservationUnschedulable(reservation, ((GangPlan.Unplaceable) plan).reason().text());
     }
 
     private static List<Decision> bindGroup(List<Pod> group, int boundMembers, Map<String, NodeState> free, Map<String, Reservation> holding,
@@ -184,7 +184,7 @@ public final class GangScheduler {
         GangPlan plan = needs.isEmpty() ? new GangPlan.Placed(Map.of()) : GangPacker.pack(needs, new ArrayList<>(working.values()));
         if (plan instanceof GangPlan.Unplaceable unplaceable) {
             String message = group.size() > 1 ? "pod group " + groupName(group.get(0)) + " of " + group.size()
-                    + " pods cannot be placed together: " + unplaceable.reason() : unplaceable.reason();
+                    + " pods cannot be placed together: " + unplaceable.reason().text() : unplaceable.reason().text();
             group.forEach(pod -> decisions.add(new Unschedulable(pod, message)));
             return decisions;
         }

@@ -35,24 +35,31 @@ public final class GangPacker {
         return pack(Gang.of(pods), NodeIndex.of(nodes));
     }
 
-    /** Packs the gang onto the indexed nodes; the index is read, never changed. */
+    /**
+     * Packs the gang onto the indexed nodes; the index is read, never changed. When the gang does not fit, the
+     * reason is worded only if read, from the same index, so the index must not change before then.
+     */
     public static GangPlan pack(Gang gang, NodeIndex index) {
         long[] fixedTotal = gang.fixedTotal();
-        boolean fixedPoint = fixedTotal != null && index.isFixedPoint() && index.fixedTotalFree() != null;
-        // In fixed point the bound costs a few comparisons; only a gang over it needs the exact check and its message.
-        if (!fixedPoint || !FixedPoint.covers(index.fixedTotalFree(), fixedTotal)) {
+        if (fixedTotal == null || !index.isFixedPoint() || index.fixedTotalFree() == null) {
             Optional<String> overTotal = exceedsTotalFree(gang, index.totalFree());
-            if (overTotal.isPresent()) {
-                return new GangPlan.Unplaceable(overTotal.get());
-            }
+            return overTotal.isPresent() ? new GangPlan.Unplaceable(overTotal.get()) : packExactly(gang, index);
         }
-        if (fixedPoint) {
-            Map<String, String> placed = packInFixedPoint(gang, index);
-            if (placed != null) {
-                return new GangPlan.Placed(placed);
-            }
-            // It does not fit: the exact search below finds the same, and says why.
+        // Fixed point is exact, so these answers are the exact search's; only its wording of why not is left for later.
+        if (!FixedPoint.covers(index.fixedTotalFree(), fixedTotal)) {
+            return new GangPlan.Unplaceable(Reason.worded(() -> exceedsTotalFree(gang, index.totalFree())
+                    .orElse("the gang needs more than the cluster has free in all")));
         }
+        Map<String, String> placed = packInFixedPoint(gang, index);
+        if (placed != null) {
+            return new GangPlan.Placed(placed);
+        }
+        return new GangPlan.Unplaceable(Reason.worded(() -> packExactly(gang, index) instanceof GangPlan.Unplaceable unplaceable
+                ? unplaceable.reason().text() : "no packing of the whole gang was found"));
+    }
+
+    /** The search on exact decimals, pod by pod, and the reason worded at once when a pod fits nowhere. */
+    static GangPlan packExactly(Gang gang, NodeIndex index) {
         Touched touched = new Touched();
         Map<String, String> placed = new LinkedHashMap<>();
         for (PodNeeds pod : gang.largestFirst()) {

@@ -15,7 +15,11 @@ public sealed interface GangPlan {
         }
     }
 
-    /** @param reason e.g. {@code no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)} */
-    record Unplaceable(String reason) implements GangPlan {
+    /** @param reason e.g. {@code no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)}, worded when read */
+    record Unplaceable(Reason reason) implements GangPlan {
+
+        public Unplaceable(String reason) {
+            this(Reason.of(reason));
+        }
     }
 }

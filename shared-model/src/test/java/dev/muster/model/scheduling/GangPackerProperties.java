@@ -37,7 +37,7 @@ class GangPackerProperties {
                         .as("node %s over-committed", node.name()).isTrue();
             }
         } else {
-            assertThat(((GangPlan.Unplaceable) plan).reason()).isNotBlank();
+            assertThat(((GangPlan.Unplaceable) plan).reason().text()).isNotBlank();
         }
     }
 
@@ -66,6 +66,13 @@ class GangPackerProperties {
 
         GangPlan plan = GangPacker.pack(gang, nodes);
         assertThat(plan).isEqualTo(scanEveryNode(gang, nodes));
+        // A gang the fixed-point search cannot place is explained by the exact search later: both must agree.
+        GangPlan exactly = GangPacker.packExactly(Gang.of(gang), NodeIndex.of(nodes));
+        if (plan instanceof GangPlan.Placed) {
+            assertThat(exactly).isEqualTo(plan);
+        } else {
+            assertThat(exactly).isInstanceOf(GangPlan.Unplaceable.class);
+        }
         if (plan instanceof GangPlan.Placed placed) {
             // The index counts the fragmentation left behind from the plan alone; count it over every node instead.
             Map<String, ResourceList> used = new HashMap<>();

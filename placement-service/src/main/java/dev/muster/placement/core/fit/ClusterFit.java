@@ -12,6 +12,7 @@ import dev.muster.model.scheduling.GangPlan;
 import dev.muster.model.scheduling.NodeIndex;
 import dev.muster.model.scheduling.NodeState;
 import dev.muster.model.scheduling.PodNeeds;
+import dev.muster.model.scheduling.Reason;
 
 /** Whether a job's whole gang fits one member cluster now, and how well. */
 public final class ClusterFit {
@@ -38,8 +39,8 @@ public final class ClusterFit {
         }
     }
 
-    /** The gang does not fit; {@code reason} says why, e.g. {@code no node has 8 nvidia.com/gpu free ...}. */
-    public record DoesNotFit(String cluster, String reason) implements Result {
+    /** The gang does not fit; {@code reason} says why, e.g. {@code no node has 8 nvidia.com/gpu free ...}, worded when read. */
+    public record DoesNotFit(String cluster, Reason reason) implements Result {
     }
 
     /** Decides for one cluster, given its nodes' free capacity now. */
@@ -56,7 +57,7 @@ public final class ClusterFit {
     public static Result fit(String cluster, Gang needs, NodeIndex nodes, FitMode mode) {
         if (mode == FitMode.SUM_ESTIMATE) {
             Optional<String> shortfall = GangPacker.exceedsTotalFree(needs, nodes.totalFree());
-            return shortfall.<Result>map(reason -> new DoesNotFit(cluster, reason))
+            return shortfall.<Result>map(reason -> new DoesNotFit(cluster, Reason.of(reason)))
                     .orElseGet(() -> new Fits(cluster, mode, Map.of(), nodes.partialGpuNodes(), nodes.freeGpu()));
         }
         GangPlan plan = GangPacker.pack(needs, nodes);

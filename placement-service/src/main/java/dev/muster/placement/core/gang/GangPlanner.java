@@ -16,6 +16,7 @@ import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.model.scheduling.Gang;
 import dev.muster.model.scheduling.NodeIndex;
+import dev.muster.model.scheduling.Reason;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.ClusterFit.DoesNotFit;
@@ -43,12 +44,24 @@ public final class GangPlanner {
     private GangPlanner() {
     }
 
-    /** Where the job can go, best first, and why each other cluster cannot take it. */
-    public record Options(List<Fits> ranked, Map<String, String> reasons) {
+    /**
+     * Where the job can go, best first, and why each other cluster cannot take it.
+     *
+     * @param whyNot each cluster not ranked, and why: worded when read, so that a retry nobody reads costs
+     *               only the search
+     */
+    public record Options(List<Fits> ranked, Map<String, Reason> whyNot) {
 
         public Options {
             ranked = List.copyOf(ranked);
-            reasons = java.util.Collections.unmodifiableMap(new TreeMap<>(reasons));
+            whyNot = java.util.Collections.unmodifiableMap(new TreeMap<>(whyNot));
+        }
+
+        /** Each cluster not ranked, and why, worded now. */
+        public Map<String, String> reasons() {
+            Map<String, String> reasons = new TreeMap<>();
+            whyNot.forEach((cluster, reason) -> reasons.put(cluster, reason.text()));
+            return reasons;
         }
 
         public Optional<Fits> best() {
@@ -67,11 +80,11 @@ public final class GangPlanner {
         Gang needs = ClusterFit.needs(GangPod.of(job));
         ClusterAffinity affinity = affinity(policy);
         List<Fits> ranked = new ArrayList<>();
-        Map<String, String> reasons = new TreeMap<>();
+        Map<String, Reason> reasons = new TreeMap<>();
         for (ClusterInventory cluster : clusters) {
             Optional<String> notCandidate = Candidates.whyNot(cluster, affinity, excludedUntil, now);
             if (notCandidate.isPresent()) {
-                reasons.put(cluster.cluster(), notCandidate.get());
+                reasons.put(cluster.cluster(), Reason.of(notCandidate.get()));
                 continue;
             }
             fit(cluster, needs, modes, ranked, reasons);
@@ -95,12 +108,12 @@ public final class GangPlanner {
         Gang needs = ClusterFit.needs(GangPod.of(job));
         ClusterAffinity affinity = affinity(policy);
         int gpuPods = (int) needs.largestFirst().stream().filter(pod -> pod.request().amount(ResourceNames.GPU).signum() > 0).count();
-        Map<String, String> reasons = new TreeMap<>();
+        Map<String, Reason> reasons = new TreeMap<>();
         List<Bounded> candidates = new ArrayList<>();
         for (ClusterInventory cluster : clusters) {
             Optional<String> notCandidate = Candidates.whyNot(cluster, affinity, excludedUntil, now);
             if (notCandidate.isPresent()) {
-                reasons.put(cluster.cluster(), notCandidate.get());
+                reasons.put(cluster.cluster(), Reason.of(notCandidate.get()));
             } else {
                 NodeIndex index = cluster.index();
                 int partial = index.partialGpuNodes();
@@ -128,7 +141,7 @@ public final class GangPlanner {
     }
 
     private static void fit(ClusterInventory cluster, Gang needs, Function<String, FitMode> modes, List<Fits> fitting,
-                            Map<String, String> reasons) {
+                            Map<String, Reason> reasons) {
         ClusterFit.Result result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), modes.apply(cluster.cluster()));
         if (result instanceof Fits fits) {
             fitting.add(fits);
