@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -98,6 +99,9 @@ public final class QuotaAdmission {
         }
     }
 
+    /** How many of the starving jobs capacity is held for a waiting message names. */
+    private static final int HOLDERS_NAMED = 3;
+
     /** A limit a job would break, for the waiting reason. */
     private record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, BigDecimal max, BigDecimal need,
                              Set<String> holders) {
@@ -111,7 +115,11 @@ public final class QuotaAdmission {
                     .append(Quantities.format(resource, used)).append('/').append(Quantities.format(resource, max)).append(" in use");
             if (held.signum() > 0) {
                 text.append(" and ").append(Quantities.format(resource, held)).append(" held for starving ")
-                        .append(String.join(", ", holders));
+                        .append(holders.stream().limit(HOLDERS_NAMED).collect(Collectors.joining(", ")));
+                // Under overload thousands of jobs may starve; a count would change the message, and re-report every waiting job, with each one.
+                if (holders.size() > HOLDERS_NAMED) {
+                    text.append(" and others");
+                }
             }
             if (!ResourceNames.MAX_JOBS.equals(resource)) {
                 text.append(", job needs ").append(Quantities.format(resource, need));
@@ -555,8 +563,12 @@ public final class QuotaAdmission {
      */
     private List<Admission> victimsFor(List<Node> path, QuotaJob job) {
         Set<String> onPath = path.stream().map(Node::name).collect(Collectors.toSet());
+        Map<String, Set<String>> borrowing = borrowingBranches(path, onPath, job);
+        if (borrowing.isEmpty()) {
+            return List.of();
+        }
         List<Admission> eligible = admitted.values().stream()
-                .filter(admission -> borrowingBranch(admission, path, onPath, job, used).isPresent())
+                .filter(admission -> borrowsThrough(admission, onPath, borrowing))
                 .sorted(Comparator.comparingInt((Admission admission) -> admission.job().priority())
                         .thenComparing(Admission::admittedAt, Comparator.reverseOrder())
                         .thenComparing(admission -> admission.job().sequence(), Comparator.reverseOrder()))
@@ -573,6 +585,45 @@ public final class QuotaAdmission {
             }
         }
         return firstShortfall(path, job.charge(), simulated, Map.of(), Map.of()).isEmpty() ? chosen : List.of();
+    }
+
+    /**
+     * The children, off the waiting job's path, of the nodes on it where the job is short, that use more than
+     * their min of a resource the job is short of there: by name, with those resources. Worked out once per
+     * job from the tree, so that each admitted job is then only looked up.
+     */
+    private Map<String, Set<String>> borrowingBranches(List<Node> path, Set<String> onPath, QuotaJob job) {
+        Map<String, Set<String>> branches = new HashMap<>();
+        ResourceList charge = job.charge();
+        for (Node ancestor : path) {
+            ResourceList ancestorUsed = used.getOrDefault(ancestor.name(), ResourceList.empty());
+            for (String child : ancestor.children()) {
+                if (onPath.contains(child)) {
+                    continue;
+                }
+                Node branch = tree.node(child).orElseThrow();
+                ResourceList branchUsed = used.getOrDefault(child, ResourceList.empty());
+                for (String resource : ancestor.max().names()) {
+                    BigDecimal need = charge.amount(resource);
+                    if (need.signum() > 0 && ancestorUsed.amount(resource).add(need).compareTo(ancestor.max().amount(resource)) > 0
+                            && branchUsed.amount(resource).compareTo(branch.min().amount(resource)) > 0) {
+                        branches.computeIfAbsent(child, name -> new HashSet<>()).add(resource);
+                    }
+                }
+            }
+        }
+        return branches;
+    }
+
+    /** Whether the admitted job is under one of those branches and charged some of a resource it borrows. */
+    private boolean borrowsThrough(Admission admission, Set<String> onPath, Map<String, Set<String>> borrowing) {
+        for (String node : tree.node(admission.leaf()).orElseThrow().path()) {
+            if (!onPath.contains(node)) {
+                Set<String> resources = borrowing.get(node);
+                return resources != null && resources.stream().anyMatch(resource -> admission.job().charge().amount(resource).signum() > 0);
+            }
+        }
+        return false;
     }
 
     /**

@@ -181,6 +181,26 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void capacityHeldForManyStarvingJobsNamesTheFirstFewSoTheMessageStaysShortAndSteady() {
+        QuotaAdmission quota = admission(tree("", """
+                name: root
+                max: {cpu: 100}
+                children:
+                - {name: leaf, max: {cpu: 10}, namespaces: [ns]}
+                """));
+        quota.submit(job("ns", "six", cpu("6")), T0);
+        for (int i = 0; i < 5; i++) {
+            quota.submit(job("ns", "big-" + i, cpu("6")), T0.plusSeconds(i));
+        }
+
+        List<QuotaDecision> decisions = quota.submit(job("ns", "later", cpu("2")), T0.plus(Duration.ofMinutes(11)));
+
+        assertThat(decisions).filteredOn(decision -> decision.job().name().equals("later")).singleElement()
+                .isInstanceOfSatisfying(Waiting.class, waiting -> assertThat(waiting.message()).isEqualTo(
+                        "root/leaf: cpu 6/10 in use and 30 held for starving ns/big-0, ns/big-1, ns/big-2 and others, job needs 2"));
+    }
+
+    @Test
     void aJobLargerThanAnyMaxOnItsPathIsToldItCanNeverBeAdmitted() {
         QuotaAdmission quota = admission(tree("", """
                 name: root
