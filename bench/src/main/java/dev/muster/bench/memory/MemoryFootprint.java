@@ -8,10 +8,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.muster.bench.placement.TraceFleet;
 import dev.muster.bench.quota.QuotaTrees;
+import dev.muster.model.job.JobManifest;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.resource.ResourceList;
@@ -22,11 +24,13 @@ import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.queue.core.quota.QuotaTree;
+import dev.muster.queue.kubernetes.JobIdentityStore;
 
 /**
  * The heap Muster's decision state takes at scale, measured in-process (live heap after full collections, before
- * and after building it): 100,000 queued jobs in the quota core, the same jobs' specs as the services hold them,
- * and 20,000 nodes of inventory (20 members of 1,000 trace-shaped, partly filled nodes) with their index.
+ * and after building it): 100,000 queued jobs in the quota core; the same jobs' specs parsed, and as the queue
+ * service keeps them in its queue and in its fleet informer's cache; and 20,000 nodes of inventory (20 members of
+ * 1,000 trace-shaped, partly filled nodes) with their index.
  * <pre>
  * java -Xmx4g -cp bench/target/bench.jar dev.muster.bench.memory.MemoryFootprint
  * </pre>
@@ -44,18 +48,36 @@ public final class MemoryFootprint {
         Path shapes = Path.of(args.length > 0 ? args[0] : "../shared/traces/alibaba-clusterdata/cluster-trace-gpu-v2023/openb_node_list_gpu_node.csv");
         System.out.printf(Locale.ROOT, "%-62s %10s%n", "state", "heap MiB");
         measure("quota core: 100,000 jobs queued over 100 leaves", () -> queuedQuota(JOBS));
-        measure("job specs: 100,000 PyTorchJobs (the seed's) as parsed", () -> {
-            List<PyTorchJob> jobs = new ArrayList<>(JOBS);
+        measure("job specs: 100,000 PyTorchJobs (the seed's) as parsed", () -> seedJobs(seedJob, job -> job));
+        measure("queue service: the same, as its queue keeps them (JSON)", () -> seedJobs(seedJob, JobManifest::of));
+        measure("queue service: the same, as its fleet informer keeps them", () -> {
+            JobIdentityStore store = new JobIdentityStore();
             for (int i = 0; i < JOBS; i++) {
-                jobs.add(Manifests.read(seedJob.replace("name: pytorch-test\n  namespace", "name: job-" + i + "\n  namespace"), PyTorchJob.class));
+                PyTorchJob job = seedJob(seedJob, i);
+                store.put(store.getKey(job), job);
             }
-            return jobs;
+            return store;
         });
         measure("placement inventory: 20 members x 1,000 nodes, indexed", () -> {
             List<ClusterInventory> fleet = TraceFleet.build(20, 1000, TraceFleet.shapes(shapes), 2026);
             fleet.forEach(ClusterInventory::index);
             return fleet;
         });
+    }
+
+    private static <T> List<T> seedJobs(String seedJob, Function<PyTorchJob, T> kept) {
+        List<T> jobs = new ArrayList<>(JOBS);
+        for (int i = 0; i < JOBS; i++) {
+            jobs.add(kept.apply(seedJob(seedJob, i)));
+        }
+        return jobs;
+    }
+
+    private static PyTorchJob seedJob(String seedJob, int i) {
+        PyTorchJob job = Manifests.read(seedJob.replace("name: pytorch-test\n  namespace", "name: job-" + i + "\n  namespace"), PyTorchJob.class);
+        job.getMetadata().setUid("uid-" + i);
+        job.getMetadata().setResourceVersion(String.valueOf(i));
+        return job;
     }
 
     private static void measure(String what, Supplier<Object> build) {

@@ -39,6 +39,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -77,10 +78,11 @@ public class FleetIngress {
             return;
         }
         long resync = config.fleetApi().resync().toMillis();
-        informers.add(watch(PyTorchJob.class, resync, this::jobHandler));
-        informers.add(watch(PropagationPolicy.class, resync, type -> configHandler(PolicyApplied::new,
+        // The fleet may hold many jobs, and their specs travel in the events: the informer keeps only who each is.
+        informers.add(watch(PyTorchJob.class, resync, new JobIdentityStore(), this::jobHandler));
+        informers.add(watch(PropagationPolicy.class, resync, null, type -> configHandler(PolicyApplied::new,
                 policy -> new PolicyDeleted(policy.getMetadata().getNamespace(), policy.getMetadata().getName()))));
-        informers.add(watch(ElasticQuotaTree.class, resync, type -> configHandler(QuotaTreeApplied::new,
+        informers.add(watch(ElasticQuotaTree.class, resync, null, type -> configHandler(QuotaTreeApplied::new,
                 tree -> new QuotaTreeDeleted(tree.getMetadata().getNamespace(), tree.getMetadata().getName()))));
         LOG.infof("watching the fleet API at %s for PyTorchJobs, PropagationPolicies and the ElasticQuotaTree", client.getMasterUrl());
     }
@@ -89,9 +91,13 @@ public class FleetIngress {
         informers.forEach(SharedIndexInformer::close);
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> watch(Class<T> type, long resync,
+    /** @param store the informer's cache; null for the default, which keeps every object whole */
+    private <T extends HasMetadata> SharedIndexInformer<T> watch(Class<T> type, long resync, ItemStore<T> store,
                                                                  Function<Class<T>, ResourceEventHandler<T>> handler) {
         SharedIndexInformer<T> informer = client.resources(type).inAnyNamespace().runnableInformer(resync);
+        if (store != null) {
+            informer.itemStore(store);
+        }
         informer.addEventHandler(handler.apply(type));
         // Not awaited: an unreachable fleet API must not stop the Kafka path; the informer keeps retrying.
         informer.start().whenComplete((synced, failure) -> {

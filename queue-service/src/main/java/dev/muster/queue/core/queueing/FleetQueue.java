@@ -27,6 +27,7 @@ import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.event.RejectedEventException;
 import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.JobManifest;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobValidator;
 import dev.muster.model.policy.PropagationPolicy;
@@ -86,6 +87,7 @@ public final class FleetQueue {
                                      Collection<Entry> records) {
         FleetQueue queue = new FleetQueue(settings, priorityClasses, clock);
         List<JobStanding> standings = new ArrayList<>();
+        Map<PropagationPolicy, PropagationPolicy> sharedPolicies = new java.util.HashMap<>();
         for (Entry record : records) {
             if (record.value() == null) {
                 continue;
@@ -98,6 +100,10 @@ public final class FleetQueue {
                 queue.finished.add(QueueState.finished(record.value()).uid());
             } else if (QueueState.isJob(record.key())) {
                 TrackedJob job = QueueState.job(record.value());
+                if (job.policy() != null) {
+                    // Each record carries its job's policy; the jobs a policy selected share one copy again, as before the restart.
+                    job = new TrackedJob(job.ref(), job.job(), sharedPolicies.computeIfAbsent(job.policy(), policy -> policy), job.demand(), job.standing());
+                }
                 queue.jobs.put(job.ref().uid(), job);
                 if (job.standing() != null) {
                     standings.add(job.standing());
@@ -195,7 +201,7 @@ public final class FleetQueue {
         return new dev.muster.model.queue.JobQueueView(tracked.ref().namespace(), tracked.ref().name(), tracked.ref().uid(), state,
                 queueName, position, standing == null ? (tracked.policy() == null ? "NoPolicy" : null) : standing.reason(),
                 standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null) : standing.message(),
-                tracked.demand().toString(), tracked.job(), tracked.policy());
+                tracked.demand().toString(), tracked.job().job(), tracked.policy());
     }
 
     public QuotaAdmission quota() {
@@ -218,7 +224,7 @@ public final class FleetQueue {
             // Bad input: dead-lettered with the payload, and the job told every reason (see EventProcessor).
             throw new RejectedEventException(event.job(), violations.stream().map(Violation::toString).toList());
         }
-        TrackedJob tracked = new TrackedJob(event.job(), job, null, JobDemand.of(job).total(), null);
+        TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, JobDemand.of(job).total(), null);
         Optional<PropagationPolicy> policy = policies.resolve(job);
         if (policy.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "job " + event.job() + " matches no PropagationPolicy; it is not Muster's until one does");
@@ -226,19 +232,19 @@ public final class FleetQueue {
             pendingState.put(QueueState.jobKey(uid), QueueState.encode(tracked));
             return;
         }
-        out.addAll(place(tracked, policy.get(), event, now));
+        out.addAll(place(tracked, job, policy.get(), event, now));
     }
 
-    /** A job with its effective policy: bypasses quota, or enters its queue. */
-    private List<JobEvent> place(TrackedJob tracked, PropagationPolicy policy, MusterEvent cause, Instant now) {
+    /** A job with its effective policy ({@code job} is its manifest, parsed): bypasses quota, or enters its queue. */
+    private List<JobEvent> place(TrackedJob tracked, PyTorchJob job, PropagationPolicy policy, MusterEvent cause, Instant now) {
         TrackedJob matched = new TrackedJob(tracked.ref(), tracked.job(), policy, tracked.demand(), null);
         if (!policy.getSpec().queued()) {
             forget(tracked.ref().uid());
-            return List.of(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job(), policy, null, tracked.demand())));
+            return List.of(followUp(cause, tracked.ref(), now, new JobAdmitted(job, policy, null, tracked.demand())));
         }
         jobs.put(tracked.ref().uid(), matched);
         QuotaJob quotaJob = new QuotaJob(tracked.ref().uid(), tracked.ref().namespace(), tracked.ref().name(), tracked.demand(),
-                priorityOf(tracked.job()), cause.time(), ++sequence);
+                priorityOf(job), cause.time(), ++sequence);
         return toEvents(quota.submit(quotaJob, now), cause, now);
     }
 
@@ -277,7 +283,8 @@ public final class FleetQueue {
         // Jobs that matched no policy so far may be Muster's now.
         for (TrackedJob waiting : List.copyOf(jobs.values())) {
             if (waiting.policy() == null) {
-                policies.resolve(waiting.job()).ifPresent(matched -> out.addAll(place(waiting, matched, cause, now)));
+                PyTorchJob job = waiting.job().job();
+                policies.resolve(job).ifPresent(matched -> out.addAll(place(waiting, job, matched, cause, now)));
             }
         }
         return List.of();
@@ -335,7 +342,7 @@ public final class FleetQueue {
                 continue;
             }
             if (decision instanceof QuotaDecision.Admitted admitted) {
-                events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job(), tracked.policy(), admitted.leaf(), tracked.demand())));
+                events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand())));
             } else if (decision instanceof QuotaDecision.Waiting waiting) {
                 events.add(followUp(cause, tracked.ref(), now, new JobQueued(waiting.queue(), waiting.reason(), waiting.message(),
                         waiting.position() == 0 ? null : waiting.position(), tracked.demand())));

@@ -1,7 +1,7 @@
 package dev.muster.queue.core.queueing;
 
 import dev.muster.model.event.JobRef;
-import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.JobManifest;
 import dev.muster.model.json.MusterJson;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
@@ -31,10 +31,11 @@ public final class QueueState {
     /**
      * A job the queue tracks.
      *
+     * @param job      the job's manifest, parsed when it is needed
      * @param policy   the effective policy, resolved once when the job was submitted; null while none matches
      * @param standing its standing in quota; null while no policy matches
      */
-    public record TrackedJob(JobRef ref, PyTorchJob job, PropagationPolicy policy, ResourceList demand, JobStanding standing) {
+    public record TrackedJob(JobRef ref, JobManifest job, PropagationPolicy policy, ResourceList demand, JobStanding standing) {
     }
 
     static String policyKey(String namespace, String name) {

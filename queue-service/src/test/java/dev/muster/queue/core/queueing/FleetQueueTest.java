@@ -215,6 +215,9 @@ class FleetQueueTest {
         assertThat(restored.handle(finish)).isEqualTo(queue.handle(finish));
         assertThat(restored.quota().queue("child-2")).isEqualTo(queue.quota().queue("child-2"));
         assertThat(stateTopic).containsKeys("tree", "policy/default/example-policy", "job/pytorch-test-uid");
+        // Every job record carries its policy; restored, the jobs one policy selected share one copy of it again.
+        assertThat(restored.jobs()).extracting(QueueState.TrackedJob::policy).hasSizeGreaterThan(1)
+                .allSatisfy(policy -> assertThat(policy).isSameAs(restored.jobs().iterator().next().policy()));
     }
 
     private static void compact(Map<String, byte[]> topic, List<Entry> records) {
