@@ -122,6 +122,7 @@ final class QualitySimulation {
     private long lastPass = Long.MIN_VALUE / 2;
     private long end;
 
+    private long waitingReports;
     private long placementCalls;
     private long placementCpuNanos;
     private long quotaCalls;
@@ -184,8 +185,8 @@ final class QualitySimulation {
         }
         return SimulationResult.of(policy, jobs, states.values().stream().filter(state -> !state.job.isLocal())
                         .map(state -> new SimulationResult.JobOutcome(state.job, state.firstStart)).toList(),
-                samples, lastArrival, placements, misplacements, reservationRefusals, preemptions, placementCalls, placementCpuNanos, quotaCalls,
-                quotaCpuNanos);
+                samples, lastArrival, placements, misplacements, reservationRefusals, preemptions, waitingReports, placementCalls,
+                placementCpuNanos, quotaCalls, quotaCpuNanos);
     }
 
     // --- arrivals and quota ------------------------------------------------------------------------------
@@ -212,7 +213,9 @@ final class QualitySimulation {
 
     private void apply(List<QuotaDecision> decisions) {
         for (QuotaDecision decision : decisions) {
-            if (decision instanceof QuotaDecision.Admitted admitted) {
+            if (decision instanceof QuotaDecision.Waiting) {
+                waitingReports++;
+            } else if (decision instanceof QuotaDecision.Admitted admitted) {
                 JobState state = states.get(admitted.job().uid());
                 state.stage = Stage.PLACING;
                 state.triedEpoch = -1;

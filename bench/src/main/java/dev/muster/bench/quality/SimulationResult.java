@@ -14,9 +14,10 @@ import java.util.TreeMap;
  * @param misplacements     gangs bound to a member where they could not start, each ended by a failover
  * @param refusals          reservations a member refused before anything was created (placed again at once)
  * @param neverRan          Muster jobs that had not started when the simulation ended
+ * @param waitingReports    times the quota core told a job why it waits: each is a status update in the services
  */
 record SimulationResult(PlacementPolicy policy, int jobs, int started, int neverRan, double meanAllocation, long placements,
-                        long misplacements, long refusals, long preemptions, Map<String, Waits> waitsByTenant, Waits allWaits,
+                        long misplacements, long refusals, long preemptions, long waitingReports, Map<String, Waits> waitsByTenant, Waits allWaits,
                         double placementMicrosPerCall, long placementCalls, double quotaMicrosPerCall, long quotaCalls,
                         List<QualitySimulation.Sample> samples) {
 
@@ -43,7 +44,8 @@ record SimulationResult(PlacementPolicy policy, int jobs, int started, int never
 
     static SimulationResult of(PlacementPolicy policy, List<SimulatedJob> stream, List<JobOutcome> outcomes,
                                List<QualitySimulation.Sample> samples, long lastArrival, long placements, long misplacements, long refusals,
-                               long preemptions, long placementCalls, long placementCpuNanos, long quotaCalls, long quotaCpuNanos) {
+                               long preemptions, long waitingReports, long placementCalls, long placementCpuNanos, long quotaCalls,
+                               long quotaCpuNanos) {
         Map<String, List<Long>> byTenant = new TreeMap<>();
         List<Long> all = new ArrayList<>();
         int started = 0;
@@ -60,19 +62,20 @@ record SimulationResult(PlacementPolicy policy, int jobs, int started, int never
         double allocation = samples.stream().filter(sample -> sample.time() <= lastArrival).mapToDouble(QualitySimulation.Sample::gpuAllocation)
                 .average().orElse(0);
         return new SimulationResult(policy, outcomes.size(), started, outcomes.size() - started, allocation, placements, misplacements, refusals,
-                preemptions, waits, Waits.of(all), placementCalls == 0 ? 0 : placementCpuNanos / 1000.0 / placementCalls, placementCalls,
+                preemptions, waitingReports, waits, Waits.of(all), placementCalls == 0 ? 0 : placementCpuNanos / 1000.0 / placementCalls, placementCalls,
                 quotaCalls == 0 ? 0 : quotaCpuNanos / 1000.0 / quotaCalls, quotaCalls, List.copyOf(samples));
     }
 
     /** One line per policy: the figures the README table shows. */
     static String summaryCsv(List<SimulationResult> results) {
         StringBuilder text = new StringBuilder("policy,jobs,started,never_ran,mean_gpu_allocation,placements,misplacements,reservation_refusals,"
-                + "preemptions,wait_p50_s,wait_p95_s,placement_cpu_us_per_decision,placement_decisions,quota_cpu_us_per_decision,quota_decisions\n");
+                + "preemptions,wait_p50_s,wait_p95_s,placement_cpu_us_per_decision,placement_decisions,quota_cpu_us_per_decision,quota_decisions,"
+                + "waiting_reports\n");
         for (SimulationResult result : results) {
-            text.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%.4f,%d,%d,%d,%d,%d,%d,%.1f,%d,%.1f,%d%n", result.policy().label(), result.jobs(),
+            text.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%.4f,%d,%d,%d,%d,%d,%d,%.1f,%d,%.1f,%d,%d%n", result.policy().label(), result.jobs(),
                     result.started(), result.neverRan(), result.meanAllocation(), result.placements(), result.misplacements(), result.refusals(),
                     result.preemptions(), result.allWaits().p50(), result.allWaits().p95(), result.placementMicrosPerCall(), result.placementCalls(),
-                    result.quotaMicrosPerCall(), result.quotaCalls()));
+                    result.quotaMicrosPerCall(), result.quotaCalls(), result.waitingReports()));
         }
         return text.toString();
     }
@@ -101,12 +104,13 @@ record SimulationResult(PlacementPolicy policy, int jobs, int started, int never
 
     /** A table for the terminal. */
     static String table(List<SimulationResult> results) {
-        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%-22s %6s %7s %9s %9s %10s %9s %8s %9s %9s %12s%n", "policy", "jobs",
-                "never", "GPU alloc", "placed", "misplaced", "refused", "preempt", "wait p50", "wait p95", "cpu/decision"));
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "%-22s %6s %7s %9s %9s %10s %9s %8s %9s %9s %12s %9s %10s%n", "policy", "jobs",
+                "never", "GPU alloc", "placed", "misplaced", "refused", "preempt", "wait p50", "wait p95", "cpu/decision", "told/job", "quota cpu"));
         for (SimulationResult result : results) {
-            text.append(String.format(Locale.ROOT, "%-22s %6d %7d %8.1f%% %9d %10d %9d %8d %8ds %8ds %10.0fµs%n", result.policy().label(),
+            text.append(String.format(Locale.ROOT, "%-22s %6d %7d %8.1f%% %9d %10d %9d %8d %8ds %8ds %10.0fµs %9.1f %8.0fµs%n", result.policy().label(),
                     result.jobs(), result.neverRan(), result.meanAllocation() * 100, result.placements(), result.misplacements(), result.refusals(),
-                    result.preemptions(), result.allWaits().p50(), result.allWaits().p95(), result.placementMicrosPerCall()));
+                    result.preemptions(), result.allWaits().p50(), result.allWaits().p95(), result.placementMicrosPerCall(),
+                    result.jobs() == 0 ? 0 : (double) result.waitingReports() / result.jobs(), result.quotaMicrosPerCall()));
         }
         return text.toString();
     }

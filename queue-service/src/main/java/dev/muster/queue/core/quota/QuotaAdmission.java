@@ -110,13 +110,18 @@ public final class QuotaAdmission {
             return held.signum() > 0 && used.add(need).compareTo(max) <= 0;
         }
 
+        /** What the message says before its numbers: the node and the resource. */
+        String blocker() {
+            return node.pathText() + ": " + resource + " ";
+        }
+
         String message() {
-            StringBuilder text = new StringBuilder(node.pathText()).append(": ").append(resource).append(' ')
+            StringBuilder text = new StringBuilder(blocker())
                     .append(Quantities.format(resource, used)).append('/').append(Quantities.format(resource, max)).append(" in use");
             if (held.signum() > 0) {
                 text.append(" and ").append(Quantities.format(resource, held)).append(" held for starving ")
                         .append(holders.stream().limit(HOLDERS_NAMED).collect(Collectors.joining(", ")));
-                // Under overload thousands of jobs may starve; a count would change the message, and re-report every waiting job, with each one.
+                // Under overload thousands of jobs may starve: the message names a few.
                 if (holders.size() > HOLDERS_NAMED) {
                     text.append(" and others");
                 }
@@ -425,15 +430,15 @@ public final class QuotaAdmission {
                 Shortfall limit = never.get();
                 return new Verdict(QUOTA_NEVER_FITS, true, limit.node().pathText() + ": " + limit.resource() + " max "
                         + Quantities.format(limit.resource(), limit.max()) + ", job needs "
-                        + Quantities.format(limit.resource(), limit.need()) + "; it can never be admitted under this tree");
+                        + Quantities.format(limit.resource(), limit.need()) + "; it can never be admitted under this tree", null);
             }
             return firstShortfall(cursor.path, charge, used, held, holders)
                     .map(limit -> new Verdict(limit.causedByHeldCapacity() ? HELD_FOR_STARVING_JOB : QUOTA_EXCEEDED,
-                            limit.node().name().equals(cursor.leaf.name()), limit.message()))
+                            limit.node().name().equals(cursor.leaf.name()), limit.message(), limit.blocker()))
                     .orElse(null);
         });
         if (verdict != null && QUOTA_NEVER_FITS.equals(verdict.reason())) {
-            report(wait, queue, position, verdict.reason(), verdict.message(), decisions);
+            report(wait, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
             return;
         }
         if (verdict == null) {
@@ -460,7 +465,7 @@ public final class QuotaAdmission {
             }
             memo.heldChanged();
         }
-        report(current, queue, position, verdict.reason(), verdict.message(), decisions);
+        report(current, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
         cursor.blockIfStrict(current, settings);
     }
 
@@ -499,11 +504,29 @@ public final class QuotaAdmission {
 
     /** Says why a job waits, once per change of reason or message. */
     private void report(Wait wait, String queue, int position, String reason, String message, List<QuotaDecision> decisions) {
-        if (reason.equals(wait.reason()) && message.equals(wait.message())) {
+        report(wait, queue, position, reason, message, null, decisions);
+    }
+
+    /**
+     * Says why a job waits, once per change of what blocks it. Each admission or release moves the numbers in
+     * the messages of every job a quota node blocks, and near the limit tips them between {@code QuotaExceeded}
+     * and {@code HeldForStarvingJob}: said again each time, a deep queue made each job about a thousand status
+     * updates under overload. So while a quota limit blocks a job, it is told again only when the limit's node
+     * or resource changes; the numbers and the reason are those of when it was last told.
+     */
+    private void report(Wait wait, String queue, int position, String reason, String message, String blocker,
+                        List<QuotaDecision> decisions) {
+        if (reason.equals(wait.reason()) && message.equals(wait.message())
+                || blocker != null && isQuotaLimit(wait.reason()) && wait.message() != null && wait.message().startsWith(blocker)) {
             return;
         }
         putWaiting(wait.job().uid(), wait.reported(reason, message));
         decisions.add(new Waiting(wait.job(), queue, position, reason, message));
+    }
+
+    /** Whether a quota limit blocks the job: its own use, or capacity held for starving jobs, of which it is the same limit either way. */
+    private static boolean isQuotaLimit(String reason) {
+        return QUOTA_EXCEEDED.equals(reason) || HELD_FOR_STARVING_JOB.equals(reason);
     }
 
     // --- reclaim --------------------------------------------------------------------------------------------
@@ -806,9 +829,14 @@ public final class QuotaAdmission {
         }
     }
 
-    /** Why a job waits, as reported: worked out once per leaf and demand while nothing it depends on changes. */
-    /** @param atLeaf whether the job's own leaf refuses it, so that nothing above the leaf can change the verdict */
-    private record Verdict(String reason, boolean atLeaf, String message) {
+    /**
+     * Why a job waits, as reported: worked out once per leaf and demand while nothing it depends on changes.
+     *
+     * @param atLeaf  whether the job's own leaf refuses it, so that nothing above the leaf can change the verdict
+     * @param blocker what the message names before its numbers (e.g. {@code root/team-a: nvidia.com/gpu }); null
+     *                when the whole message says what blocks the job
+     */
+    private record Verdict(String reason, boolean atLeaf, String message, String blocker) {
     }
 
     /**

@@ -96,6 +96,30 @@ class QuotaAdmissionTest {
     }
 
     @Test
+    void aWaitingJobIsToldAgainWhenWhatBlocksItChangesNotEachTimeTheNumbersMove() {
+        QuotaAdmission quota = admission(tree("", """
+                name: root
+                max: {nvidia.com/gpu: 8}
+                children:
+                - {name: team-a, max: {nvidia.com/gpu: 8}, namespaces: [a]}
+                - {name: team-b, max: {nvidia.com/gpu: 8, cpu: 10}, namespaces: [b]}
+                """));
+        quota.submit(job("a", "six", gpu("6")), T0);
+        assertThat(quota.submit(job("b", "four", Map.of("nvidia.com/gpu", "4", "cpu", "4")), T0)).singleElement()
+                .isInstanceOfSatisfying(Waiting.class, waiting -> assertThat(waiting.message()).isEqualTo("root: nvidia.com/gpu 6/8 in use, job needs 4"));
+
+        // The root still blocks it, at 7/8 now: nothing new to tell.
+        QuotaJob one = job("a", "one", gpu("1"));
+        assertThat(quota.submit(one, T0)).containsExactly(new Admitted(one, "team-a"));
+
+        // Its own leaf's CPUs now block it as well, and the leaf comes first: that is news.
+        QuotaJob busy = job("b", "busy", cpu("8"));
+        assertThat(quota.submit(busy, T0)).containsExactly(new Admitted(busy, "team-b"));
+        assertThat(quota.reevaluate(T0)).singleElement().isInstanceOfSatisfying(Waiting.class, waiting ->
+                assertThat(waiting.message()).isEqualTo("root/team-b: cpu 8/10 in use, job needs 4"));
+    }
+
+    @Test
     void higherPriorityGoesFirstThenEarlierSubmission() {
         QuotaAdmission quota = admission(tree("", """
                 name: root
@@ -178,6 +202,24 @@ class QuotaAdmissionTest {
         });
         assertThat(quota.release(six.uid(), T0.plus(Duration.ofMinutes(12))))
                 .containsExactly(new Admitted(big, "leaf"), new Admitted(later, "leaf"));
+    }
+
+    @Test
+    void aWaitingJobWhoseLimitNowHoldsCapacityForAStarvingJobIsNotToldAgain() {
+        QuotaAdmission quota = admission(tree("", """
+                name: root
+                children:
+                - {name: leaf, max: {cpu: 10}, namespaces: [ns]}
+                """));
+        QuotaJob first = job("ns", "first", cpu("4"));
+        quota.submit(first, T0);
+        quota.submit(job("ns", "second", cpu("4")), T0);
+        quota.submit(job("ns", "big", cpu("7")), T0);
+        assertThat(quota.submit(job("ns", "later", cpu("4")), T0)).singleElement().isInstanceOfSatisfying(Waiting.class, waiting ->
+                assertThat(waiting.reason()).isEqualTo(QuotaAdmission.QUOTA_EXCEEDED));
+
+        // "later" would fit the 6 cpu now free, but they are held for "big", starving: the same limit still blocks it.
+        assertThat(quota.release(first.uid(), T0.plus(Duration.ofMinutes(11)))).isEmpty();
     }
 
     @Test
