@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.JobAdmitted;
@@ -33,6 +34,7 @@ import dev.muster.model.job.PyTorchJobValidator;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.policy.PropagationPolicyValidator;
 import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.model.resource.ResourceList;
 import dev.muster.model.validation.InvalidObjectException;
 import dev.muster.model.validation.Violation;
 import dev.muster.queue.core.policy.PolicyResolver;
@@ -224,27 +226,30 @@ public final class FleetQueue {
             // Bad input: dead-lettered with the payload, and the job told every reason (see EventProcessor).
             throw new RejectedEventException(event.job(), violations.stream().map(Violation::toString).toList());
         }
-        TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, JobDemand.of(job).total(), null);
+        ResourceList demand = JobDemand.of(job).total();
         Optional<PropagationPolicy> policy = policies.resolve(job);
         if (policy.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "job " + event.job() + " matches no PropagationPolicy; it is not Muster's until one does");
+            TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, demand, null);
             jobs.put(uid, tracked);
             pendingState.put(QueueState.jobKey(uid), QueueState.encode(tracked));
             return;
         }
-        out.addAll(place(tracked, job, policy.get(), event, now));
+        out.addAll(place(event.job(), job, () -> JobManifest.of(job), demand, policy.get(), event, now));
     }
 
-    /** A job with its effective policy ({@code job} is its manifest, parsed): bypasses quota, or enters its queue. */
-    private List<JobEvent> place(TrackedJob tracked, PyTorchJob job, PropagationPolicy policy, MusterEvent cause, Instant now) {
-        TrackedJob matched = new TrackedJob(tracked.ref(), tracked.job(), policy, tracked.demand(), null);
+    /**
+     * A job with its effective policy: bypasses quota, or enters its queue. Only a queued job keeps its
+     * manifest, so {@code manifest} is asked for only then.
+     */
+    private List<JobEvent> place(JobRef ref, PyTorchJob job, Supplier<JobManifest> manifest, ResourceList demand, PropagationPolicy policy,
+                                 MusterEvent cause, Instant now) {
         if (!policy.getSpec().queued()) {
-            forget(tracked.ref().uid());
-            return List.of(followUp(cause, tracked.ref(), now, new JobAdmitted(job, policy, null, tracked.demand())));
+            forget(ref.uid());
+            return List.of(followUp(cause, ref, now, new JobAdmitted(job, policy, null, demand)));
         }
-        jobs.put(tracked.ref().uid(), matched);
-        QuotaJob quotaJob = new QuotaJob(tracked.ref().uid(), tracked.ref().namespace(), tracked.ref().name(), tracked.demand(),
-                priorityOf(job), cause.time(), ++sequence);
+        jobs.put(ref.uid(), new TrackedJob(ref, manifest.get(), policy, demand, null));
+        QuotaJob quotaJob = new QuotaJob(ref.uid(), ref.namespace(), ref.name(), demand, priorityOf(job), cause.time(), ++sequence);
         return toEvents(quota.submit(quotaJob, now), cause, now);
     }
 
@@ -284,7 +289,8 @@ public final class FleetQueue {
         for (TrackedJob waiting : List.copyOf(jobs.values())) {
             if (waiting.policy() == null) {
                 PyTorchJob job = waiting.job().job();
-                policies.resolve(job).ifPresent(matched -> out.addAll(place(waiting, job, matched, cause, now)));
+                policies.resolve(job).ifPresent(matched -> out.addAll(place(waiting.ref(), job, waiting::job, waiting.demand(), matched,
+                        cause, now)));
             }
         }
         return List.of();
