@@ -20,6 +20,7 @@ import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerConfig;
 import dev.muster.testing.kafka.MusterTopics;
+import dev.muster.testing.net.LoopbackPorts;
 import dev.muster.testing.service.ServiceProcess;
 
 /**
@@ -48,7 +49,7 @@ public final class LocalStack implements AutoCloseable {
     private LocalStack(LocalStackSettings settings) throws IOException {
         this.settings = settings;
         for (MusterService service : MusterService.values()) {
-            ports.put(service, settings.port(service) == 0 ? freePort() : settings.port(service));
+            ports.put(service, settings.port(service) == 0 ? LoopbackPorts.reserve() : settings.port(service));
         }
     }
 
@@ -203,12 +204,6 @@ public final class LocalStack implements AutoCloseable {
             for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(path);
             }
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

@@ -6,7 +6,6 @@ import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,6 +30,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 import dev.muster.kafka.broker.BrokerRuntime;
+import dev.muster.testing.net.LoopbackPorts;
 
 /**
  * A real Apache Kafka broker (KRaft, combined broker and controller) running as a child JVM on loopback,
@@ -74,9 +74,8 @@ public final class KafkaBroker implements AutoCloseable {
                 ? Files.readString(dataDirectory.resolve("cluster.id")).trim()
                 : newClusterId();
         Files.writeString(dataDirectory.resolve("cluster.id"), clusterId);
-        int[] ports = freePorts(2);
-        this.brokerPort = ports[0];
-        this.controllerPort = ports[1];
+        this.brokerPort = LoopbackPorts.reserve();
+        this.controllerPort = LoopbackPorts.reserve();
     }
 
     /** Starts a broker with the test configuration and waits until it answers. */
@@ -343,23 +342,6 @@ public final class KafkaBroker implements AutoCloseable {
             String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
             if (!id.startsWith("-")) {
                 return id;
-            }
-        }
-    }
-
-    private static int[] freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(socket);
-                ports[i] = socket.getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
             }
         }
     }

@@ -1,8 +1,6 @@
 package dev.muster.testing.service;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+
+import dev.muster.testing.net.LoopbackPorts;
 
 /**
  * A packaged Muster service ({@code java -jar quarkus-run.jar}) run as its own process, as in production: for
@@ -46,10 +46,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the service with these system properties on a free HTTP port and waits until it is ready. */
     public static ServiceProcess start(Path jar, Map<String, String> properties, Duration timeout) throws IOException {
-        int port;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = socket.getLocalPort();
-        }
+        int port = LoopbackPorts.reserve();
         // Beside the build output, so a failing test can point at it and a clean build removes it.
         Path logs = Files.createDirectories(Path.of("target", "service-logs"));
         return start(jar, properties, port, Files.createTempFile(logs, jar.getFileName() + "-", ".log"), timeout);
