@@ -24,7 +24,7 @@ public final class FleetJobs {
 
     /** The fleet object for a job submitted on the Kafka path: its manifest, marked with the UID of its events. */
     public static PyTorchJob forKafkaSubmission(PyTorchJob submitted, String uid) {
-        PyTorchJob object = Manifests.read(Manifests.toJson(submitted), PyTorchJob.class);
+        PyTorchJob object = Manifests.copy(submitted);
         ObjectMeta source = submitted.getMetadata();
         ObjectMeta metadata = new ObjectMeta();
         metadata.setName(source.getName());

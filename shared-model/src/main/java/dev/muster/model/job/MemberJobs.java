@@ -48,7 +48,7 @@ public final class MemberJobs {
      */
     public static PyTorchJob forMember(PyTorchJob fleetJob, String fleetUid, String reservation, int generation,
                                        Optional<FailoverPolicy> failover) {
-        PyTorchJob copy = Manifests.read(Manifests.toJson(fleetJob), PyTorchJob.class);
+        PyTorchJob copy = Manifests.copy(fleetJob);
         ObjectMeta source = fleetJob.getMetadata();
         ObjectMeta metadata = new ObjectMeta();
         metadata.setName(source.getName());

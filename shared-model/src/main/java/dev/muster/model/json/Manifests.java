@@ -91,6 +91,13 @@ public final class Manifests {
         return type.cast(object);
     }
 
+    /** A deep copy of an API object, through Jackson's token buffer rather than text (no YAML parser on the way). */
+    public static <T extends HasMetadata> T copy(T object) {
+        @SuppressWarnings("unchecked")
+        Class<T> type = (Class<T>) object.getClass();
+        return MusterJson.json().convertValue(object, type);
+    }
+
     /** The object as JSON. */
     public static String toJson(Object object) {
         try {

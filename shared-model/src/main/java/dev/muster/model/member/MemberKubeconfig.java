@@ -1,10 +1,12 @@
 package dev.muster.model.member;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import dev.muster.model.client.ThrottledTokenRefresh;
 import dev.muster.model.json.MusterJson;
 import io.fabric8.kubernetes.api.model.NamedCluster;
 import io.fabric8.kubernetes.api.model.NamedContext;
@@ -23,12 +25,23 @@ public final class MemberKubeconfig {
     }
 
     /**
-     * The configuration for the file's current context.
+     * The configuration for the file's current context. Its token is read again from the file at most once a
+     * minute (see {@link ThrottledTokenRefresh}).
      *
      * @throws IOException when the file cannot be read
      * @throws IllegalArgumentException when it names no server for its current context
      */
     public static Config read(Path kubeconfig) throws IOException {
+        return ThrottledTokenRefresh.install(parse(kubeconfig), () -> {
+            try {
+                return parse(kubeconfig);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static Config parse(Path kubeconfig) throws IOException {
         String text = Files.readString(kubeconfig);
         io.fabric8.kubernetes.api.model.Config parsed = MusterJson.yaml().readValue(text, io.fabric8.kubernetes.api.model.Config.class);
         String context = parsed.getCurrentContext();

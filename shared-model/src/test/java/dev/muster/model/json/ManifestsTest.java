@@ -22,6 +22,19 @@ class ManifestsTest {
     }
 
     @Test
+    void aCopyIsEqualButSharesNothingWithTheOriginal() {
+        PyTorchJob seed = Manifests.read(SeedManifests.text(SeedManifests.PYTORCH_JOB), PyTorchJob.class);
+
+        PyTorchJob copy = Manifests.copy(seed);
+
+        assertThat(Manifests.toJson(copy)).isEqualTo(Manifests.toJson(seed));
+        copy.getMetadata().getLabels().put("changed", "in the copy");
+        copy.getMetadata().setName("other");
+        assertThat(seed.getMetadata().getLabels()).doesNotContainKey("changed");
+        assertThat(seed.getMetadata().getName()).isEqualTo("pytorch-test");
+    }
+
+    @Test
     void unknownKindIsRejectedNamingWhatMusterAccepts() {
         assertThatThrownBy(() -> Manifests.read("apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n"))
                 .isInstanceOf(ManifestException.class)

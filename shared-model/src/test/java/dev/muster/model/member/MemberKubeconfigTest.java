@@ -9,6 +9,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+
 class MemberKubeconfigTest {
 
     private static final String KUBECONFIG = """
@@ -45,5 +48,15 @@ class MemberKubeconfigTest {
 
         assertThatThrownBy(() -> MemberKubeconfig.read(file)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageEndingWith("no server for the current context \"nowhere\"");
+    }
+
+    @Test
+    void theTokenComesFromTheMembersFileAndSurvivesTheServicesOwnSettings(@TempDir Path folder) throws Exception {
+        Path file = Files.writeString(folder.resolve("gpu-a.kubeconfig"), KUBECONFIG.replace("user: {}", "user: {token: member-token}"));
+
+        Config config = new ConfigBuilder(MemberKubeconfig.read(file)).withRequestTimeout(5_000).build();
+
+        assertThat(config.getOauthTokenProvider()).isNotNull();
+        assertThat(config.getOauthTokenProvider().getToken()).isEqualTo("member-token");
     }
 }

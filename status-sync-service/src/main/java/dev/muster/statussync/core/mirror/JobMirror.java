@@ -63,6 +63,11 @@ public final class JobMirror {
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
     private final Set<String> deleted = new HashSet<>();
     private final Set<String> removedClusters = new HashSet<>();
+    /**
+     * The jobs whose judgement can change with time alone (a toleration running, a purge to ask again): the only
+     * ones a tick judges. Everything else changes with an observation, which judges the jobs it touches.
+     */
+    private final Set<String> awaitingTime = new LinkedHashSet<>();
 
     private record CopyKey(String cluster, String uid) {
     }
@@ -96,6 +101,10 @@ public final class JobMirror {
         Tracked(MemberCopy copy, Instant observedAt) {
             this.copy = copy;
             this.observedAt = observedAt;
+        }
+
+        boolean awaitsTime() {
+            return unhealthySince != null || purgeAskedAt != null;
         }
     }
 
@@ -205,7 +214,7 @@ public final class JobMirror {
     /** Fails over copies whose toleration ran out, and asks again for purges the member has not confirmed. */
     public MirrorDecisions tick() {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (String uid : new ArrayList<>(uids())) {
+        for (String uid : List.copyOf(awaitingTime)) {
             decisions = decisions.and(evaluateJob(uid));
         }
         return decisions;
@@ -219,10 +228,6 @@ public final class JobMirror {
     /** The pods of member copies observed now, for the per-member views. */
     public List<MemberPod> pods() {
         return pods.values().stream().flatMap(byKey -> byKey.values().stream()).toList();
-    }
-
-    private Set<String> uids() {
-        return copiesByUid.keySet();
     }
 
     private MirrorDecisions evaluateCluster(String cluster) {
@@ -243,8 +248,18 @@ public final class JobMirror {
         return decisions;
     }
 
-    /** Judges every copy of one fleet job. */
+    /** Judges every copy of one fleet job, and notes whether time alone can change that judgement. */
     private MirrorDecisions evaluateJob(String uid) {
+        MirrorDecisions decisions = judgeJob(uid);
+        if (copiesByUid.getOrDefault(uid, Map.of()).values().stream().anyMatch(Tracked::awaitsTime)) {
+            awaitingTime.add(uid);
+        } else {
+            awaitingTime.remove(uid);
+        }
+        return decisions;
+    }
+
+    private MirrorDecisions judgeJob(String uid) {
         List<Tracked> ofJob = List.copyOf(copiesByUid.getOrDefault(uid, Map.of()).values());
         if (ofJob.isEmpty()) {
             return MirrorDecisions.none();

@@ -1,0 +1,17 @@
+package dev.muster.queue.kubernetes;
+
+import jakarta.inject.Singleton;
+
+import dev.muster.model.client.ThrottledTokenRefresh;
+import io.fabric8.kubernetes.client.Config;
+import io.quarkus.kubernetes.client.KubernetesConfigCustomizer;
+
+/** The fleet client reads its token again at most once a minute, not before every request (see {@link ThrottledTokenRefresh}). */
+@Singleton
+public class FleetClientToken implements KubernetesConfigCustomizer {
+
+    @Override
+    public void customize(Config config) {
+        ThrottledTokenRefresh.install(config, config::refresh);
+    }
+}
