@@ -35,7 +35,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * Muster end to end through Kafka, side by side with Kafka itself. Starts the local stack (a real broker, the
  * three services as processes, simulated members), then for each rate submits jobs on the submissions topic
  * and waits for their {@code dev.muster.job.bound} events; on the same broker, with the same message size and
- * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio.
+ * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio, and the CPU
+ * each process spent per bound job (what says how far a bigger machine, or members on other machines, would go).
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.throughput.EndToEndThroughput [--rates 25,50,100,200,400] [--seconds 20]
  *      [--warmup-rate 10] [--warmup-seconds 150] [--pipelines muster,relay] [--transactions tuned|default]
@@ -110,6 +111,8 @@ public final class EndToEndThroughput {
             System.out.printf(Locale.ROOT, "%nMessage: a dev.muster.job.submitted event of %d bytes (the seed's PyTorchJob), keyed by job.%n", size);
             List<LoadPhase.Figures> muster = new ArrayList<>();
             List<LoadPhase.Figures> relay = new ArrayList<>();
+            List<Map<String, Double>> cpuPerJob = new ArrayList<>();
+            ProcessCpu cpu = stack == null ? null : new ProcessCpu(processes(stack));
             Map<String, Object> relayTuning = new HashMap<>(tuning);
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                     ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer());
@@ -130,8 +133,12 @@ public final class EndToEndThroughput {
                 for (double rate : rates) {
                     int count = (int) Math.round(rate * seconds);
                     String tag = String.valueOf((int) rate);
+                    Map<String, Duration> before = cpu == null ? Map.of() : cpu.snapshot();
                     LoadPhase.Figures jobs = stack == null ? LoadPhase.Figures.NONE : LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS,
                             Topics.PLACEMENTS, rate, count, id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
+                    if (cpu != null) {
+                        cpuPerJob.add(ProcessCpu.perJob(before, cpu.snapshot(), jobs.arrived()));
+                    }
                     LoadPhase.Figures messages = LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), rate, count,
                             id -> payload(template, id), value -> true, PATIENCE, "relay-r" + tag + "-");
                     muster.add(jobs);
@@ -142,12 +149,44 @@ public final class EndToEndThroughput {
             System.out.println();
             System.out.println(table(muster, relay));
             if (stack != null) {
+                System.out.println(cpuTable(muster, cpuPerJob));
                 System.out.println("Memory after the run (resident set of each service process):");
                 for (MusterService service : MusterService.values()) {
                     System.out.printf(Locale.ROOT, "  %-20s %6.0f MiB%n", service.artifact(), residentMib(stack.service(service).pid()));
                 }
             }
         }
+    }
+
+    /** The processes of the run: the three services, the broker, and this JVM (the simulated members, the fleet API, the load generator). */
+    private static Map<String, Long> processes(LocalStack stack) {
+        Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        for (MusterService service : MusterService.values()) {
+            pids.put(service.artifact(), stack.service(service).pid());
+        }
+        pids.put("broker", stack.broker().pid());
+        pids.put(MEMBERS_AND_LOAD, ProcessHandle.current().pid());
+        return pids;
+    }
+
+    private static final String MEMBERS_AND_LOAD = "members, fleet API and load";
+
+    private static String cpuTable(List<LoadPhase.Figures> muster, List<Map<String, Double>> cpuPerJob) {
+        if (cpuPerJob.isEmpty()) {
+            return "";
+        }
+        List<String> names = new ArrayList<>(cpuPerJob.get(0).keySet());
+        StringBuilder text = new StringBuilder("CPU per bound job, in ms, by process (Muster's services and the broker are what a deployment runs):\n\n| offered |");
+        names.forEach(name -> text.append(' ').append(name).append(" |"));
+        text.append(" services and broker |\n|---|").append("---|".repeat(names.size() + 1)).append('\n');
+        for (int i = 0; i < cpuPerJob.size(); i++) {
+            Map<String, Double> row = cpuPerJob.get(i);
+            text.append(String.format(Locale.ROOT, "| %.0f/s |", muster.get(i).offeredRate()));
+            names.forEach(name -> text.append(String.format(Locale.ROOT, " %.1f |", row.get(name))));
+            double deployed = row.entrySet().stream().filter(entry -> !entry.getKey().equals(MEMBERS_AND_LOAD)).mapToDouble(Map.Entry::getValue).sum();
+            text.append(String.format(Locale.ROOT, " %.1f |%n", deployed));
+        }
+        return text.toString();
     }
 
     private static boolean isBound(byte[] value) {

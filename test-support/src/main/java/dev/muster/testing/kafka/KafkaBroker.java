@@ -109,6 +109,11 @@ public final class KafkaBroker implements AutoCloseable {
         return logFile;
     }
 
+    /** The broker JVM's process id, for measuring it; -1 when it is not running. */
+    public synchronized long pid() {
+        return isRunning() ? process.pid() : -1;
+    }
+
     public synchronized boolean isRunning() {
         return process != null && process.isAlive();
     }
