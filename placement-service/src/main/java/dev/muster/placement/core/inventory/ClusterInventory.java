@@ -28,8 +28,8 @@ import dev.muster.model.scheduling.NodeStates;
  * reservation made for it, is observed.
  * <p>
  * Every decision reads the node index, and every pod the member starts or ends changes it; so an observation
- * only marks the nodes it touches, and the next read recomputes those nodes alone: what a change costs is
- * the pods on its nodes, not the cluster's.
+ * only marks the nodes it touches, and the next read recomputes those nodes alone, from a running sum of their
+ * pods' requests: what a change costs is its node's reservations, not the cluster's pods nor even the node's.
  */
 public final class ClusterInventory {
 
@@ -39,8 +39,10 @@ public final class ClusterInventory {
     private final Map<String, PodSnapshot> pods = new HashMap<>();
     private final Map<String, ReservationSnapshot> reservations = new HashMap<>();
     private final Map<String, Promise> promises = new LinkedHashMap<>();
-    /** Bound pods, reservations and pods still promised, by the node they take from. */
-    private final Map<String, Set<String>> podsByNode = new HashMap<>();
+    /** What the unfinished bound pods take from each node, and those pods by key (what reservations subtract). */
+    private final Map<String, NodeUsage> usageByNode = new HashMap<>();
+    private final Map<String, PodSnapshot> unfinishedPods = new HashMap<>();
+    /** Reservations and pods still promised, by the node they take from. */
     private final Map<String, Set<String>> reservationsByNode = new HashMap<>();
     private final Map<String, Map<String, PlannedPod>> promisedByNode = new HashMap<>();
     /** The job each planned pod is promised to, by pod key and by the reservation made for it. */
@@ -105,9 +107,9 @@ public final class ClusterInventory {
     public void observe(PodSnapshot pod) {
         PodSnapshot previous = pods.put(pod.key(), pod);
         if (previous != null) {
-            unindex(podsByNode, previous.node(), previous.key());
+            uncount(previous);
         }
-        index(podsByNode, pod.node(), pod.key());
+        count(pod);
         PromisedPod promised = promisedPods.get(pod.key());
         if (promised != null) {
             changed(promised.pod().node());
@@ -121,7 +123,7 @@ public final class ClusterInventory {
     public void podGone(String namespace, String name) {
         PodSnapshot previous = pods.remove(namespace + "/" + name);
         if (previous != null) {
-            unindex(podsByNode, previous.node(), previous.key());
+            uncount(previous);
         }
         PromisedPod promised = promisedPods.get(namespace + "/" + name);
         if (promised != null) {
@@ -238,11 +240,16 @@ public final class ClusterInventory {
 
     /** The node's free capacity from what is on it and what is promised on it. */
     private NodeState compute(NodeSnapshot node) {
-        List<PodSnapshot> onNode = new ArrayList<>();
-        podsByNode.getOrDefault(node.name(), Set.of()).forEach(key -> onNode.add(pods.get(key)));
-        List<ReservationSnapshot> heldOnNode = new ArrayList<>();
-        reservationsByNode.getOrDefault(node.name(), Set.of()).forEach(name -> heldOnNode.add(reservations.get(name)));
-        NodeState state = NodeStates.ofSnapshots(List.of(node), onNode, heldOnNode).get(0);
+        NodeUsage usage = usageByNode.get(node.name());
+        ResourceList used = usage == null ? ResourceList.empty() : usage.used();
+        // As NodeStates.ofSnapshots counts them: what each reservation still holds beyond its owner pods.
+        for (String name : reservationsByNode.getOrDefault(node.name(), Set.of())) {
+            ReservationSnapshot reservation = reservations.get(name);
+            if (reservation.isHolding()) {
+                used = used.plus(reservation.held(unfinishedPods));
+            }
+        }
+        NodeState state = NodeStates.state(node, used);
         ResourceList promised = null;
         for (PlannedPod pod : promisedByNode.getOrDefault(node.name(), Map.of()).values()) {
             if (!isShown(pod)) {
@@ -278,6 +285,27 @@ public final class ClusterInventory {
     private void changedWithReservation(String reservation) {
         for (String key : promisedPodsByReservation.getOrDefault(reservation, Set.of())) {
             changed(promisedPods.get(key).pod().node());
+        }
+    }
+
+    /** Counts the pod on its node if it is bound and unfinished, as NodeStates.ofSnapshots would. */
+    private void count(PodSnapshot pod) {
+        changed(pod.node());
+        if (pod.node() != null && !pod.finished()) {
+            usageByNode.computeIfAbsent(pod.node(), node -> new NodeUsage()).add(pod.request());
+            unfinishedPods.put(pod.key(), pod);
+        }
+    }
+
+    private void uncount(PodSnapshot pod) {
+        changed(pod.node());
+        if (pod.node() != null && !pod.finished()) {
+            NodeUsage usage = usageByNode.get(pod.node());
+            usage.remove(pod.request());
+            if (usage.isEmpty()) {
+                usageByNode.remove(pod.node());
+            }
+            unfinishedPods.remove(pod.key());
         }
     }
 
