@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,6 +48,8 @@ public final class EndToEndThroughput {
 
     private static final String BOUND = "\"type\":\"dev.muster.job.bound\"";
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /** This JVM in the CPU table: what it spends is the simulated members', the fleet API's and the load generator's. */
+    private static final String MEMBERS_AND_LOAD = "members, fleet API and load";
     /**
      * The transactional producers' settings that matter for latency. A transaction's first send waits until the
      * previous transaction's markers are written; the client retries that wait with {@code retry.backoff.ms}
@@ -160,7 +163,7 @@ public final class EndToEndThroughput {
 
     /** The processes of the run: the three services, the broker, and this JVM (the simulated members, the fleet API, the load generator). */
     private static Map<String, Long> processes(LocalStack stack) {
-        Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        Map<String, Long> pids = new LinkedHashMap<>();
         for (MusterService service : MusterService.values()) {
             pids.put(service.artifact(), stack.service(service).pid());
         }
@@ -168,8 +171,6 @@ public final class EndToEndThroughput {
         pids.put(MEMBERS_AND_LOAD, ProcessHandle.current().pid());
         return pids;
     }
-
-    private static final String MEMBERS_AND_LOAD = "members, fleet API and load";
 
     private static String cpuTable(List<LoadPhase.Figures> muster, List<Map<String, Double>> cpuPerJob) {
         if (cpuPerJob.isEmpty()) {

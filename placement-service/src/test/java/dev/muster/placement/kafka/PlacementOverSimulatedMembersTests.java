@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.client.ThrottledTokenRefresh;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
@@ -110,6 +111,11 @@ class PlacementOverSimulatedMembersTests {
     private static JobBound awaitBound(JobEventClient client, JobEvent admitted) {
         return (JobBound) client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound,
                 DEADLINE).data();
+    }
+
+    @Test
+    void theFleetClientReadsItsTokenAgainAtMostOnceAMinuteNotBeforeEveryRequest() {
+        assertThat(fleet.getConfiguration().getOauthTokenProvider()).isInstanceOf(ThrottledTokenRefresh.class);
     }
 
     @Test

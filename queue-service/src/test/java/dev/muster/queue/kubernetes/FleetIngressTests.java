@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.client.ThrottledTokenRefresh;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
@@ -62,6 +63,11 @@ class FleetIngressTests {
     private static JobEvent decision(JobEventClient client, PyTorchJob job, Class<?> type) {
         return client.await(Topics.ADMISSIONS, event -> event.job().uid().equals(job.getMetadata().getUid())
                 && type.isInstance(event.data()), DEADLINE);
+    }
+
+    @Test
+    void theFleetClientReadsItsTokenAgainAtMostOnceAMinuteNotBeforeEveryRequest() {
+        assertThat(fleet.getConfiguration().getOauthTokenProvider()).isInstanceOf(ThrottledTokenRefresh.class);
     }
 
     @Test

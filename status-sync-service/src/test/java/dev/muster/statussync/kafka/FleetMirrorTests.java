@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.client.ThrottledTokenRefresh;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
@@ -124,6 +125,11 @@ class FleetMirrorTests {
 
     private static List<Pod> pods(KubernetesClient member, String job) {
         return member.pods().inNamespace("default").withLabel(GangPod.JOB_NAME_LABEL, job).list().getItems();
+    }
+
+    @Test
+    void theFleetClientReadsItsTokenAgainAtMostOnceAMinuteNotBeforeEveryRequest() {
+        assertThat(fleet.getConfiguration().getOauthTokenProvider()).isInstanceOf(ThrottledTokenRefresh.class);
     }
 
     @Test

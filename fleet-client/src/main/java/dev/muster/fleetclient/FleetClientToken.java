@@ -1,4 +1,4 @@
-package dev.muster.queue.kubernetes;
+package dev.muster.fleetclient;
 
 import jakarta.inject.Singleton;
 
@@ -6,7 +6,7 @@ import dev.muster.model.client.ThrottledTokenRefresh;
 import io.fabric8.kubernetes.client.Config;
 import io.quarkus.kubernetes.client.KubernetesConfigCustomizer;
 
-/** The fleet client reads its token again at most once a minute, not before every request (see {@link ThrottledTokenRefresh}). */
+/** Every service's fleet client reads its token again at most once a minute, not before every request (see {@link ThrottledTokenRefresh}). */
 @Singleton
 public class FleetClientToken implements KubernetesConfigCustomizer {
 
