@@ -2,6 +2,7 @@ package dev.muster.simulator.cluster;
 
 import java.util.AbstractMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -22,7 +23,8 @@ import io.fabric8.mockwebserver.http.WebSocketListener;
  * dispatcher finds an object by scanning everything it holds, so creating n objects costs n² matches: ten
  * thousand pods took half a minute. Every store change goes through {@link #processEvent}, which keeps the index
  * in step; a lookup that does not name one object falls back to the scan, and one that does still checks the
- * full attributes (API group, version) against each candidate.
+ * full attributes (API group, version) against each candidate. Watches are served by a {@link WatchFanOut},
+ * which sends each change with the stored JSON as it is rather than parsing it again for every watch.
  */
 final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
 
@@ -32,6 +34,8 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     private final Set<String> unindexed = ConcurrentHashMap.newKeySet();
     /** Per resource, a resource version issued just after its latest deletion. */
     private final Map<String, Long> deletedBefore = new ConcurrentHashMap<>();
+    /** The open watches; the stock dispatcher's own list stays empty, so each change is sent once, by this. */
+    private final WatchFanOut watches = new WatchFanOut(map);
 
     /**
      * Stores, replaces or removes one object, as the stock dispatcher does, and keeps the index in step: the
@@ -41,7 +45,9 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
     @Override
     public void processEvent(String path, AttributeSet pathAttributes, AttributeSet oldAttributes, GenericKubernetesResource resource,
                              String json) {
+        String previousJson = oldAttributes == null ? null : map.get(oldAttributes);
         super.processEvent(path, pathAttributes, oldAttributes, resource, json);
+        AttributeSet stored = null;
         if (json == null && oldAttributes != null) {
             String plural = value(oldAttributes, KubernetesAttributesExtractor.PLURAL);
             if (plural != null) {
@@ -56,7 +62,7 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
         }
         if (json != null) {
             KubernetesAttributesExtractor extractor = (KubernetesAttributesExtractor) attributeExtractor;
-            AttributeSet stored = resource != null ? extractor.extract(resource) : extractor.fromResource(json);
+            stored = resource != null ? extractor.extract(resource) : extractor.fromResource(json);
             if (!stored.containsKey(KubernetesAttributesExtractor.PLURAL)) {
                 stored = AttributeSet.merge(pathAttributes, stored);
             }
@@ -66,6 +72,9 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             } else {
                 identity(pathAttributes).ifPresent(unindexed::add);
             }
+        }
+        if (!Objects.equals(previousJson, json)) {
+            watches.publish(oldAttributes, stored, json, previousJson);
         }
     }
 
@@ -122,7 +131,25 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
                 return expired("too old resource version: " + since.getAsLong() + " (" + deletion + ")");
             }
         }
-        return super.handleWatch(path);
+        AttributeSet selected = attributeExtractor.fromPath(path);
+        Optional<String> name = watchedName(path);
+        if (name.isPresent()) {
+            selected = selected.add(new Attribute(KubernetesAttributesExtractor.NAME, name.get()));
+        }
+        return new MockResponse().withWebSocketUpgrade(watches.open(selected));
+    }
+
+    /** The name a watch asks for in its field selector ({@code metadata.name=...}), as the stock dispatcher reads it. */
+    private static Optional<String> watchedName(String path) {
+        int query = path.indexOf('?');
+        if (query < 0) {
+            return Optional.empty();
+        }
+        return FieldSelector.inQuery(path.substring(query + 1)).stream()
+                .flatMap(selector -> selector.requirements().stream())
+                .filter(requirement -> requirement.equal() && requirement.field().equals("metadata.name") && !requirement.value().isEmpty())
+                .map(FieldSelector.Requirement::value)
+                .findFirst();
     }
 
     /** A watch that ends at once with an {@code ERROR} event carrying {@code 410 Expired}, as a real API server's does. */

@@ -3,7 +3,11 @@ package dev.muster.simulator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,8 +17,11 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 
-/** The member API server keeps objects apart by kind, namespace and name through create, update and delete. */
+/** The member API server keeps objects apart by kind, namespace and name through create, update and delete, and tells watches. */
 class MemberApiTest {
 
     @Test
@@ -41,6 +48,59 @@ class MemberApiTest {
             assertThat(data("team-a", client)).containsEntry("owner", "again");
             assertThat(client.configMaps().inAnyNamespace().withLabel("app", "settings").list().getItems()).hasSize(2);
         }
+    }
+
+    @Test
+    void watchesSeeWhatTheySelectOnceEachInTheOrderItChanged(@TempDir Path kubeconfigs) throws Exception {
+        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
+             KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
+            client.configMaps().inNamespace("team-a").resource(configMap("team-a", "existing", "first")).create();
+            BlockingQueue<String> selected = new LinkedBlockingQueue<>();
+            BlockingQueue<String> named = new LinkedBlockingQueue<>();
+            try (Watch bySelector = client.configMaps().inNamespace("team-a").withLabel("app", "settings").watch(recorder(selected));
+                 Watch byName = client.configMaps().inNamespace("team-a").withName("settings").watch(recorder(named))) {
+                assertThat(next(selected)).isEqualTo("ADDED existing first");
+
+                client.configMaps().inNamespace("team-b").resource(configMap("team-b", "settings", "elsewhere")).create();
+                client.configMaps().inNamespace("team-a").resource(configMap("team-a", "settings", "created")).create();
+                client.configMaps().inNamespace("team-a").withName("settings").edit(map -> {
+                    map.getData().put("owner", "edited");
+                    return map;
+                });
+                client.configMaps().inNamespace("team-a").withName("settings").edit(map -> {
+                    map.getMetadata().getLabels().put("app", "other");
+                    return map;
+                });
+                client.configMaps().inNamespace("team-a").withName("existing").delete();
+
+                assertThat(List.of(next(selected), next(selected), next(selected), next(selected)))
+                        .as("a change that takes the object out of the selection is its deletion, with its last state")
+                        .containsExactly("ADDED settings created", "MODIFIED settings edited", "DELETED settings edited", "DELETED existing first");
+                assertThat(List.of(next(named), next(named), next(named)))
+                        .containsExactly("ADDED settings created", "MODIFIED settings edited", "MODIFIED settings edited");
+                assertThat(selected.poll(300, TimeUnit.MILLISECONDS)).as("nothing else, and nothing twice").isNull();
+                assertThat(named.poll(0, TimeUnit.MILLISECONDS)).isNull();
+            }
+        }
+    }
+
+    private static Watcher<ConfigMap> recorder(BlockingQueue<String> events) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, ConfigMap map) {
+                events.add(action + " " + map.getMetadata().getName() + " " + map.getData().get("owner"));
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        };
+    }
+
+    private static String next(BlockingQueue<String> events) throws InterruptedException {
+        String event = events.poll(5, TimeUnit.SECONDS);
+        assertThat(event).as("an event within 5 s").isNotNull();
+        return event;
     }
 
     private static ConfigMap configMap(String namespace, String name, String owner) {
