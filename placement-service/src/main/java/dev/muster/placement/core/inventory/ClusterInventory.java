@@ -1,8 +1,10 @@
 package dev.muster.placement.core.inventory;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +30,9 @@ import dev.muster.model.scheduling.NodeStates;
  * reservation made for it, is observed.
  * <p>
  * Every decision reads the node index, and every pod the member starts or ends changes it; so an observation
- * only marks the nodes it touches, and the next read recomputes those nodes alone, from a running sum of their
- * pods' requests: what a change costs is its node's reservations, not the cluster's pods nor even the node's.
+ * only marks the nodes it touches, and the next read recomputes those nodes alone, from running sums of their
+ * pods' requests and of the promises the member does not show yet: what a change costs is its node's
+ * reservations, not the cluster's pods nor even the node's pods and promises.
  */
 public final class ClusterInventory {
 
@@ -45,6 +48,13 @@ public final class ClusterInventory {
     /** Reservations and pods still promised, by the node they take from. */
     private final Map<String, Set<String>> reservationsByNode = new HashMap<>();
     private final Map<String, Map<String, PlannedPod>> promisedByNode = new HashMap<>();
+    /**
+     * What the promised pods the member does not show yet take from each node, and those pods: kept as promises and
+     * observations come and go, so a node's recompute does not walk its promises (hundreds, while a member's
+     * scheduler lags behind placement).
+     */
+    private final Map<String, NodeUsage> unshownByNode = new HashMap<>();
+    private final Set<PlannedPod> countedUnshown = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The job each planned pod is promised to, by pod key and by the reservation made for it. */
     private final Map<String, PromisedPod> promisedPods = new HashMap<>();
     private final Map<String, Set<String>> promisedPodsByReservation = new HashMap<>();
@@ -112,7 +122,7 @@ public final class ClusterInventory {
         count(pod);
         PromisedPod promised = promisedPods.get(pod.key());
         if (promised != null) {
-            changed(promised.pod().node());
+            recount(promised.pod());
             // Once bound, the pod counts on its node for as long as it exists; when it ends, its capacity is free.
             if (pod.node() != null) {
                 forgetPlanned(promised.job(), promised.pod());
@@ -127,7 +137,7 @@ public final class ClusterInventory {
         }
         PromisedPod promised = promisedPods.get(namespace + "/" + name);
         if (promised != null) {
-            changed(promised.pod().node());
+            recount(promised.pod());
         }
     }
 
@@ -163,12 +173,18 @@ public final class ClusterInventory {
                 forgetPlanned(promise.job(), pod);
                 continue;
             }
+            PromisedPod earlier = promisedPods.get(pod.key());
+            if (earlier != null) {
+                // A member holds one pod of a name: an older job's promise of it (a job since deleted and made
+                // again under its name) ends here.
+                forgetPlanned(earlier.job(), earlier.pod());
+            }
             promisedPods.put(pod.key(), new PromisedPod(promise.job(), pod));
             promisedByNode.computeIfAbsent(pod.node(), node -> new HashMap<>()).put(pod.key(), pod);
             if (pod.reservation() != null) {
                 promisedPodsByReservation.computeIfAbsent(pod.reservation(), name -> new HashSet<>()).add(pod.key());
             }
-            changed(pod.node());
+            recount(pod);
         }
     }
 
@@ -250,13 +266,32 @@ public final class ClusterInventory {
             }
         }
         NodeState state = NodeStates.state(node, used);
-        ResourceList promised = null;
-        for (PlannedPod pod : promisedByNode.getOrDefault(node.name(), Map.of()).values()) {
-            if (!isShown(pod)) {
-                promised = promised == null ? pod.request() : promised.plus(pod.request());
+        NodeUsage promised = unshownByNode.get(node.name());
+        return promised == null ? state : state.minus(promised.used());
+    }
+
+    /**
+     * Counts a planned pod among its node's unshown promises if it is still promised there and the member does
+     * not show it, and stops counting it otherwise: called whenever either may have changed.
+     */
+    private void recount(PlannedPod pod) {
+        boolean promisedThere = promisedByNode.getOrDefault(pod.node(), Map.of()).get(pod.key()) == pod;
+        boolean count = promisedThere && !isShown(pod);
+        if (count == countedUnshown.contains(pod)) {
+            return;
+        }
+        changed(pod.node());
+        if (count) {
+            countedUnshown.add(pod);
+            unshownByNode.computeIfAbsent(pod.node(), node -> new NodeUsage()).add(pod.request());
+        } else {
+            countedUnshown.remove(pod);
+            NodeUsage usage = unshownByNode.get(pod.node());
+            usage.remove(pod.request());
+            if (usage.isEmpty()) {
+                unshownByNode.remove(pod.node());
             }
         }
-        return promised == null ? state : state.minus(promised);
     }
 
     private void forgetPlanned(String job, PlannedPod pod) {
@@ -266,6 +301,7 @@ public final class ClusterInventory {
         if (onNode != null && onNode.remove(pod.key(), pod) && onNode.isEmpty()) {
             promisedByNode.remove(pod.node());
         }
+        recount(pod);
         if (pod.reservation() != null) {
             unindex(promisedPodsByReservation, pod.reservation(), pod.key());
         }
@@ -281,10 +317,10 @@ public final class ClusterInventory {
         }
     }
 
-    /** Marks the nodes of the pods promised with this reservation: whether they count as promised depends on it. */
+    /** Recounts the pods promised with this reservation: whether they count as promised depends on it. */
     private void changedWithReservation(String reservation) {
         for (String key : promisedPodsByReservation.getOrDefault(reservation, Set.of())) {
-            changed(promisedPods.get(key).pod().node());
+            recount(promisedPods.get(key).pod());
         }
     }
 

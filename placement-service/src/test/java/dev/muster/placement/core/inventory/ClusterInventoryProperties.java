@@ -126,8 +126,11 @@ class ClusterInventoryProperties {
         }
 
         void promise(Promise promise) {
+            promises.remove(promise.job());
             Map<String, PlannedPod> planned = new LinkedHashMap<>(promise.pods());
             planned.values().removeIf(pod -> pods.containsKey(pod.key()) && pods.get(pod.key()).node() != null);
+            // A member holds one pod of a name: another job's promise of the same pod ends.
+            promises.values().forEach(other -> other.values().removeIf(pod -> planned.values().stream().anyMatch(mine -> mine.key().equals(pod.key()))));
             promises.put(promise.job(), planned);
         }
 
@@ -157,7 +160,8 @@ class ClusterInventoryProperties {
         Map<String, PlannedPod> pods = new LinkedHashMap<>();
         int count = 1 + random.nextInt(2);
         for (int i = 0; i < count; i++) {
-            String name = job + "-worker-" + random.nextInt(2);
+            // Now and then a pod named as another job's: a job deleted and made again under the same name.
+            String name = (random.nextInt(8) == 0 ? "reused" : job) + "-worker-" + random.nextInt(2);
             pods.put(name, new PlannedPod("default", name, pick(random, NODES), request(random),
                     random.nextBoolean() ? null : pick(random, RESERVATIONS)));
         }
