@@ -136,6 +136,7 @@ public final class EndToEndThroughput {
                 for (double rate : rates) {
                     int count = (int) Math.round(rate * seconds);
                     String tag = String.valueOf((int) rate);
+                    System.out.printf(Locale.ROOT, "Offering %d jobs at %.0f/s%n", count, rate);
                     Map<String, Duration> before = cpu == null ? Map.of() : cpu.snapshot();
                     LoadPhase.Figures jobs = stack == null ? LoadPhase.Figures.NONE : LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS,
                             Topics.PLACEMENTS, rate, count, id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
