@@ -24,6 +24,11 @@ import dev.muster.testing.net.LoopbackPorts;
  */
 public final class ServiceProcess implements AutoCloseable {
 
+    /**
+     * Each service's heap ceiling. Status sync keeps every running job's member pods in its informer caches; at
+     * 256 MiB, ten thousand running jobs (the end-to-end benchmark's run) left it collecting without pause.
+     */
+    private static final String MAX_HEAP = "-Xmx512m";
     /** Processes started and not yet seen to exit: the JVM that started them takes them along when it ends. */
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
@@ -76,7 +81,7 @@ public final class ServiceProcess implements AutoCloseable {
     public void startAgain(Duration timeout) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
+        command.add(MAX_HEAP);
         command.add("-Dquarkus.http.port=" + port);
         properties.forEach((name, value) -> command.add("-D" + name + "=" + value));
         command.add("-jar");
