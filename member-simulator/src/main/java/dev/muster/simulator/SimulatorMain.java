@@ -25,16 +25,12 @@ import dev.muster.simulator.spec.FleetSpec;
  */
 public final class SimulatorMain {
 
-    /** Held so the level set on it is not lost when the logger is collected. */
-    private static final java.util.logging.Logger MOCK_SERVER_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
-
     private SimulatorMain() {
     }
 
     public static void main(String[] args) throws Exception {
-        // One line per event for operators; the mock API server's per-request lines are noise at this level.
+        // One line per event for operators (the simulated clusters quiet their mock API servers' per-request lines).
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %4$s %3$s: %5$s%6$s%n");
-        MOCK_SERVER_LOG.setLevel(java.util.logging.Level.WARNING);
         Map<String, String> options;
         try {
             options = options(args);

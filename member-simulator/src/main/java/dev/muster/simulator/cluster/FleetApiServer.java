@@ -41,6 +41,7 @@ public final class FleetApiServer implements AutoCloseable {
     /** Starts the server on a free loopback port and writes its kubeconfig into the folder. */
     public static FleetApiServer start(Path kubeconfigFolder) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        MockServerLog.quiet();
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
                 new KubectlApiDispatcher(new MemberApiDispatcher(responses, Set.of()), CustomResources.fleetDefinitions()), false,
                 SimulatedCluster.version("1.30.2"));

@@ -96,6 +96,7 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder, SimulatedTime time) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+        MockServerLog.quiet();
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
                 new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP)), false,
                 version(spec.kubernetesVersion()));
