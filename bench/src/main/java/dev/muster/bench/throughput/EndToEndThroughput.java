@@ -1,6 +1,8 @@
 package dev.muster.bench.throughput;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +28,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.PropagationPolicy;
@@ -47,6 +50,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 public final class EndToEndThroughput {
 
     private static final String BOUND = "\"type\":\"dev.muster.job.bound\"";
+    private static final int NODES_PER_MEMBER = 20;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     /** This JVM in the CPU table: what it spends is the simulated members', the fleet API's and the load generator's. */
     private static final String MEMBERS_AND_LOAD = "members, fleet API and load";
@@ -75,15 +79,20 @@ public final class EndToEndThroughput {
         int warmupSeconds = Integer.parseInt(options.getOrDefault("warmup-seconds", "150"));
         Path home = Files.createDirectories(Path.of(options.getOrDefault("home", "bench/target/end-to-end")));
         Path fleet = home.resolve("fleet.yaml");
-        // Three members with room for every job of the run: capacity never decides, only the pipeline does. Plain members
+        // Three members with room for every job of the run (nodeRoom). Plain members
         // (Kubernetes 1.27, no reservations) by default: a job is bound once created; with --members reserving, once
         // the member's scheduler has confirmed its reservations, which the simulated scheduler does slowly under load.
         boolean reserving = "reserving".equals(options.getOrDefault("members", "plain"));
         String versions = reserving ? "kubernetesVersion: 1.30.2, schedulerVersion: 6.8.1" : "kubernetesVersion: 1.27.3, schedulerVersion: 6.7.0";
+        String template = Files.readString(Path.of("examples/pytorch-job.yaml"));
+        int jobsInRun = (int) Math.round(warmupRate * warmupSeconds);
+        for (double rate : rates) {
+            jobsInRun += (int) Math.round(rate * seconds);
+        }
         StringBuilder members = new StringBuilder("clusters:\n");
         for (String name : List.of("load-a", "load-b", "load-c")) {
-            members.append("- {name: ").append(name).append(", ").append(versions)
-                    .append(", nodePools: [{name: cpu, count: 20, allocatable: {cpu: \"512\", memory: 4Ti, pods: \"5000\"}}]}\n");
+            members.append("- {name: ").append(name).append(", ").append(versions).append(", nodePools: [{name: cpu, count: ").append(NODES_PER_MEMBER)
+                    .append(", allocatable: ").append(nodeRoom(Manifests.read(template, PyTorchJob.class), jobsInRun)).append("}]}\n");
         }
         Files.writeString(fleet, members);
         boolean withMuster = options.getOrDefault("pipelines", "muster,relay").contains("muster");
@@ -109,7 +118,6 @@ public final class EndToEndThroughput {
                 }
             }
             broker.createTopics(TrivialRelay.TOPICS, 3);
-            String template = Files.readString(Path.of("examples/pytorch-job.yaml"));
             int size = payload(template, "e2e-size-0").length;
             System.out.printf(Locale.ROOT, "%nMessage: a dev.muster.job.submitted event of %d bytes (the seed's PyTorchJob), keyed by job.%n", size);
             List<LoadPhase.Figures> muster = new ArrayList<>();
@@ -160,6 +168,22 @@ public final class EndToEndThroughput {
                 }
             }
         }
+    }
+
+    /**
+     * What each node offers so that the members hold every job of the run at once with a quarter to spare (jobs
+     * never finish here): capacity never decides, only the pipeline does. Until 2026-11-30 the nodes were fixed
+     * at 512 CPUs, room for 7,660 of the seed's jobs: the default run submits 9,000, so its last step measured
+     * jobs that could not be placed.
+     */
+    static String nodeRoom(PyTorchJob job, int jobs) {
+        JobDemand demand = JobDemand.of(job);
+        int nodes = 3 * NODES_PER_MEMBER;
+        BigDecimal share = BigDecimal.valueOf(jobs).multiply(BigDecimal.valueOf(1.25)).divide(BigDecimal.valueOf(nodes), 0, RoundingMode.CEILING);
+        long cpu = demand.total().amount("cpu").multiply(share).setScale(0, RoundingMode.CEILING).longValueExact();
+        long memoryGi = demand.total().amount("memory").multiply(share).divide(BigDecimal.valueOf(1L << 30), 0, RoundingMode.CEILING).longValueExact();
+        long pods = share.longValueExact() * demand.pods();
+        return String.format(Locale.ROOT, "{cpu: \"%d\", memory: %dGi, pods: \"%d\"}", Math.max(cpu, 512), Math.max(memoryGi, 4096), Math.max(pods, 5000));
     }
 
     /** The processes of the run: the three services, the broker, and this JVM (the simulated members, the fleet API, the load generator). */
