@@ -60,7 +60,6 @@ public final class LocalStack implements AutoCloseable {
      * @throws PortInUseException before anything starts, when a fixed port is taken
      */
     public static LocalStack start(LocalStackSettings settings, Consumer<String> progress) throws IOException {
-        HarnessLogging.install();
         for (MusterService service : MusterService.values()) {
             requireFree(settings.port(service), service.artifact());
         }

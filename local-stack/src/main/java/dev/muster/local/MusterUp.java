@@ -28,6 +28,7 @@ public final class MusterUp {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        HarnessLogging.install();
         LocalStackSettings settings;
         try {
             settings = parse(args, LocalStackSettings.defaults(Path.of(System.getProperty("muster.repository", "")).toAbsolutePath()));

@@ -8,11 +8,11 @@ import org.slf4j.LoggerFactory;
 
 import io.fabric8.kubernetes.client.http.HttpLoggingInterceptor;
 
-/** The harness JVM logs libraries' warnings, and no library does trace-level work for a log nobody reads. */
+/** A harness JVM logs warnings, and no library does trace-level work or prints per-request lines. */
 class HarnessLoggingTest {
 
     @Test
-    void librariesLogWarningsButDoNoTraceWork() {
+    void librariesAndSimulatedClustersLogWarningsOnly() {
         HarnessLogging.install();
 
         // fabric8 adds its body-copying HTTP logging interceptor to every client it builds while this says true.
@@ -20,5 +20,10 @@ class HarnessLoggingTest {
         assertThat(fabric8.isTraceEnabled()).isFalse();
         assertThat(fabric8.isInfoEnabled()).isFalse();
         assertThat(LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient").isWarnEnabled()).isTrue();
+
+        System.Logger simulator = System.getLogger("dev.muster.simulator.scheduling.SchedulerController");
+        assertThat(simulator.isLoggable(System.Logger.Level.INFO)).isFalse();
+        assertThat(simulator.isLoggable(System.Logger.Level.WARNING)).isTrue();
+        assertThat(java.util.logging.Logger.getLogger("io.fabric8.mockwebserver.MockWebServer").isLoggable(java.util.logging.Level.INFO)).isFalse();
     }
 }

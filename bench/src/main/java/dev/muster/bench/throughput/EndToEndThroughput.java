@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import dev.muster.local.HarnessLogging;
 import dev.muster.local.LocalStack;
 import dev.muster.local.LocalStackSettings;
 import dev.muster.local.MusterService;
@@ -69,6 +70,7 @@ public final class EndToEndThroughput {
     }
 
     public static void main(String[] args) throws Exception {
+        HarnessLogging.install();
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
