@@ -42,9 +42,10 @@ public final class FleetApiServer implements AutoCloseable {
     public static FleetApiServer start(Path kubeconfigFolder) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         MockServerLog.quiet();
+        MemberApiDispatcher crud = new MemberApiDispatcher(responses, Set.of());
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubectlApiDispatcher(new MemberApiDispatcher(responses, Set.of()), CustomResources.fleetDefinitions()), false,
-                SimulatedCluster.version("1.30.2"));
+                new KubectlApiDispatcher(crud, CustomResources.fleetDefinitions()), false, SimulatedCluster.version("1.30.2"));
+        crud.forgetRequestsOf(server);
         server.init(InetAddress.getLoopbackAddress(), 0);
         HttpWatchFront front;
         try {

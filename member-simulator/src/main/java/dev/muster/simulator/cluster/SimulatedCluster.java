@@ -85,6 +85,11 @@ public final class SimulatedCluster implements AutoCloseable {
         this.kubeconfig = kubeconfig;
     }
 
+    /** The mock API server itself, for tests of what it keeps. */
+    KubernetesMockServer server() {
+        return server;
+    }
+
     /** Starts the cluster at real-time speed; see {@link #start(ClusterSpec, Path, SimulatedTime)}. */
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder) throws IOException {
         return start(spec, kubeconfigFolder, SimulatedTime.REAL);
@@ -97,9 +102,10 @@ public final class SimulatedCluster implements AutoCloseable {
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder, SimulatedTime time) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         MockServerLog.quiet();
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP)), false,
+        MemberApiDispatcher dispatcher = new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP));
+        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false,
                 version(spec.kubernetesVersion()));
+        dispatcher.forgetRequestsOf(server);
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient();
         SimulatedCluster cluster = new SimulatedCluster(spec, server, client,

@@ -84,6 +84,19 @@ class MemberApiTest {
         }
     }
 
+    @Test
+    void answeredRequestsAreNotKept(@TempDir Path kubeconfigs) throws Exception {
+        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
+             KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
+            for (int i = 0; i < 20; i++) {
+                client.configMaps().inNamespace("team-a").resource(configMap("team-a", "settings-" + i, "owner")).create();
+            }
+            var server = fleet.cluster("api").orElseThrow().server();
+            assertThat(server.getRequestCount()).isGreaterThanOrEqualTo(20);
+            assertThat(server.takeRequest(0, TimeUnit.NANOSECONDS)).as("a request the server still holds after answering it").isNull();
+        }
+    }
+
     private static Watcher<ConfigMap> recorder(BlockingQueue<String> events) {
         return new Watcher<>() {
             @Override
