@@ -132,7 +132,12 @@ final class IndexedCrudDispatcher extends KubernetesCrudDispatcher {
             }
         }
         AttributeSet selected = attributeExtractor.fromPath(path);
-        Optional<String> name = watchedName(path);
+        Optional<String> name;
+        try {
+            name = watchedName(path);
+        } catch (IllegalArgumentException e) {
+            return ApiStatus.failure(400, "BadRequest", e.getMessage());
+        }
         if (name.isPresent()) {
             selected = selected.add(new Attribute(KubernetesAttributesExtractor.NAME, name.get()));
         }

@@ -85,6 +85,17 @@ class MemberApiTest {
     }
 
     @Test
+    void aWatchWithAnUnreadableFieldSelectorIsRefused(@TempDir Path kubeconfigs) throws Exception {
+        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs)) {
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(fleet.cluster("api").orElseThrow().url() + "/api/v1/namespaces/team-a/configmaps?watch=true&fieldSelector=nonsense"))
+                    .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).isEqualTo(400);
+            assertThat(response.body()).contains("invalid field selector term \\\"nonsense\\\"");
+        }
+    }
+
+    @Test
     void answeredRequestsAreNotKept(@TempDir Path kubeconfigs) throws Exception {
         try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
              KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
