@@ -91,10 +91,11 @@ public final class EndToEndThroughput {
         for (double rate : rates) {
             jobsInRun += (int) Math.round(rate * seconds);
         }
+        String room = nodeRoom(Manifests.read(template, PyTorchJob.class), jobsInRun);
         StringBuilder members = new StringBuilder("clusters:\n");
         for (String name : List.of("load-a", "load-b", "load-c")) {
             members.append("- {name: ").append(name).append(", ").append(versions).append(", nodePools: [{name: cpu, count: ").append(NODES_PER_MEMBER)
-                    .append(", allocatable: ").append(nodeRoom(Manifests.read(template, PyTorchJob.class), jobsInRun)).append("}]}\n");
+                    .append(", allocatable: ").append(room).append("}]}\n");
         }
         Files.writeString(fleet, members);
         boolean withMuster = options.getOrDefault("pipelines", "muster,relay").contains("muster");

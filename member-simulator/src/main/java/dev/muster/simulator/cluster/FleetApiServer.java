@@ -12,8 +12,6 @@ import java.util.Set;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 
@@ -41,11 +39,8 @@ public final class FleetApiServer implements AutoCloseable {
     /** Starts the server on a free loopback port and writes its kubeconfig into the folder. */
     public static FleetApiServer start(Path kubeconfigFolder) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        MockServerLog.quiet();
-        MemberApiDispatcher crud = new MemberApiDispatcher(responses, Set.of());
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses,
-                new KubectlApiDispatcher(crud, CustomResources.fleetDefinitions()), false, SimulatedCluster.version("1.30.2"));
-        crud.forgetRequestsOf(server);
+        KubernetesMockServer server = MockApiServers.create(responses,
+                new KubectlApiDispatcher(new MemberApiDispatcher(responses, Set.of()), CustomResources.fleetDefinitions()), SimulatedCluster.version("1.30.2"));
         server.init(InetAddress.getLoopbackAddress(), 0);
         HttpWatchFront front;
         try {

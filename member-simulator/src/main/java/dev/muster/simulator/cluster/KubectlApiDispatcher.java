@@ -42,14 +42,6 @@ final class KubectlApiDispatcher extends Dispatcher implements Resetable, Custom
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        try {
-            return answer(request);
-        } finally {
-            crud.forgetServed();
-        }
-    }
-
-    private MockResponse answer(RecordedRequest request) {
         String path = request.getPath() == null ? "" : request.getPath();
         String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
         boolean read = "GET".equals(request.getMethod());

@@ -6,7 +6,6 @@ import java.util.Set;
 
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.CustomResourceAware;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.server.mock.Resetable;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
@@ -31,7 +30,6 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
     private final MockDispatcher expectations;
     private final IndexedCrudDispatcher crud = new IndexedCrudDispatcher();
     private final Set<String> unservedGroups;
-    private final ServedRequests served = new ServedRequests();
 
     MemberApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses, Set<String> unservedGroups) {
         this.responses = responses;
@@ -39,26 +37,8 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
         this.unservedGroups = Set.copyOf(unservedGroups);
     }
 
-    /** Forgets each request of this server once answered (see {@link ServedRequests}). */
-    void forgetRequestsOf(KubernetesMockServer server) {
-        served.of(server);
-    }
-
-    /** Forgets the requests answered so far: for a dispatcher in front of this one that answers some itself. */
-    void forgetServed() {
-        served.forget();
-    }
-
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-        try {
-            return answer(request);
-        } finally {
-            served.forget();
-        }
-    }
-
-    private MockResponse answer(RecordedRequest request) {
         String path = request.getPath() == null ? "" : request.getPath();
         for (String group : unservedGroups) {
             if (path.startsWith("/apis/" + group + "/") || path.equals("/apis/" + group) || path.startsWith("/apis/" + group + "?")) {

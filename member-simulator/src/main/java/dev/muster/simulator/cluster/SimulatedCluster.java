@@ -44,8 +44,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.VersionInfo;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 
@@ -101,11 +99,8 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder, SimulatedTime time) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        MockServerLog.quiet();
-        MemberApiDispatcher dispatcher = new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP));
-        KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false,
-                version(spec.kubernetesVersion()));
-        dispatcher.forgetRequestsOf(server);
+        KubernetesMockServer server = MockApiServers.create(responses,
+                new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP)), version(spec.kubernetesVersion()));
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient();
         SimulatedCluster cluster = new SimulatedCluster(spec, server, client,
