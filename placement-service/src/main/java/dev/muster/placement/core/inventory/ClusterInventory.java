@@ -283,14 +283,10 @@ public final class ClusterInventory {
         changed(pod.node());
         if (count) {
             countedUnshown.add(pod);
-            unshownByNode.computeIfAbsent(pod.node(), node -> new NodeUsage()).add(pod.request());
+            add(unshownByNode, pod.node(), pod.request());
         } else {
             countedUnshown.remove(pod);
-            NodeUsage usage = unshownByNode.get(pod.node());
-            usage.remove(pod.request());
-            if (usage.isEmpty()) {
-                unshownByNode.remove(pod.node());
-            }
+            subtract(unshownByNode, pod.node(), pod.request());
         }
     }
 
@@ -328,7 +324,7 @@ public final class ClusterInventory {
     private void count(PodSnapshot pod) {
         changed(pod.node());
         if (pod.node() != null && !pod.finished()) {
-            usageByNode.computeIfAbsent(pod.node(), node -> new NodeUsage()).add(pod.request());
+            add(usageByNode, pod.node(), pod.request());
             unfinishedPods.put(pod.key(), pod);
         }
     }
@@ -336,12 +332,20 @@ public final class ClusterInventory {
     private void uncount(PodSnapshot pod) {
         changed(pod.node());
         if (pod.node() != null && !pod.finished()) {
-            NodeUsage usage = usageByNode.get(pod.node());
-            usage.remove(pod.request());
-            if (usage.isEmpty()) {
-                usageByNode.remove(pod.node());
-            }
+            subtract(usageByNode, pod.node(), pod.request());
             unfinishedPods.remove(pod.key());
+        }
+    }
+
+    private static void add(Map<String, NodeUsage> usageByNode, String node, ResourceList request) {
+        usageByNode.computeIfAbsent(node, name -> new NodeUsage()).add(request);
+    }
+
+    private static void subtract(Map<String, NodeUsage> usageByNode, String node, ResourceList request) {
+        NodeUsage usage = usageByNode.get(node);
+        usage.remove(request);
+        if (usage.isEmpty()) {
+            usageByNode.remove(node);
         }
     }
 
