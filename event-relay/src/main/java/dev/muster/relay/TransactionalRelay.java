@@ -1,40 +1,81 @@
 package dev.muster.relay;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
+
 import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.EventProcessor.Consumed;
+import dev.muster.model.event.EventProcessor.Produced;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 
 /**
  * Relays a consumed batch through a service's {@link EventProcessor} exactly once: everything the
- * processor returns for the batch (decisions and dead letters, to any topic) is produced in one Kafka
- * transaction together with the batch's consumed offsets. If the transaction fails, SmallRye aborts it
- * and the consumer reads the batch again; a crash at any instant neither loses a record nor decides it twice.
+ * processor returns for the batch (decisions, state changes and dead letters, to any topic) is produced in
+ * one Kafka transaction together with the batch's consumed offsets. If the transaction fails, SmallRye aborts
+ * it and the consumer reads the batch again; a crash at any instant neither loses a record nor decides it twice.
+ * <p>
+ * A batch the processor returns nothing for (most of them: inventory reports, a job's progress) opens no
+ * transaction: its offsets are committed by the consumer alone, one request where a transaction is four and
+ * its markers. Nothing was produced and no state changed, so there is nothing for the offsets to be atomic with.
+ * Batches are relayed one at a time, so such a commit never overtakes a transaction's.
  * <p>
  * The incoming channel must be a batch channel ({@code batch=true}) reading {@code read_committed} with
  * {@code commit-strategy=ignore}; the outgoing channel must have a {@code transactional.id}.
  */
 public final class TransactionalRelay {
 
+    private static final Logger LOG = Logger.getLogger(TransactionalRelay.class);
+
     private final KafkaTransactions<byte[]> transactions;
+    private final KafkaClientService clients;
     private final EventProcessor processor;
 
-    public TransactionalRelay(KafkaTransactions<byte[]> transactions, EventProcessor processor) {
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
         this.transactions = transactions;
+        this.clients = clients;
         this.processor = processor;
     }
 
     public Uni<Void> relay(KafkaRecordBatch<String, byte[]> batch) {
+        List<Produced> produced = new ArrayList<>();
+        for (KafkaRecord<String, byte[]> record : batch) {
+            long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
+            produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload())));
+        }
+        if (produced.isEmpty()) {
+            return commitOffsetsAlone(batch);
+        }
         return transactions.withTransactionAndAck(batch, emitter -> {
-            for (KafkaRecord<String, byte[]> record : batch) {
-                long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
-                processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload()))
-                        .forEach(out -> emitter.send(KafkaRecord.of(out.topic(), out.key(), out.value())));
-            }
+            produced.forEach(out -> emitter.send(KafkaRecord.of(out.topic(), out.key(), out.value())));
             return Uni.createFrom().voidItem();
         });
+    }
+
+    private Uni<Void> commitOffsetsAlone(KafkaRecordBatch<String, byte[]> batch) {
+        @SuppressWarnings("unchecked")
+        IncomingKafkaRecordBatchMetadata<String, byte[]> metadata = batch.getMetadata(IncomingKafkaRecordBatchMetadata.class)
+                .orElseThrow(() -> new IllegalStateException("a batch without Kafka metadata: the incoming channel must be a Kafka batch channel"));
+        // The metadata holds each partition's last record; the committed offset is the next one to read, as a transaction commits it.
+        Map<TopicPartition, OffsetAndMetadata> next = metadata.getOffsets().entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> new OffsetAndMetadata(entry.getValue().offset() + 1)));
+        return clients.<String, byte[]>getConsumer(metadata.getChannel()).commit(next)
+                .onFailure().recoverWithItem(failure -> {
+                    // Lost the partitions meanwhile (a rebalance): whoever owns them reads these records again, and they decide nothing.
+                    LOG.warnf("committing offsets %s of records that decided nothing failed: %s", next, failure.toString());
+                    return null;
+                })
+                .chain(() -> Uni.createFrom().completionStage(batch.ack()));
     }
 }

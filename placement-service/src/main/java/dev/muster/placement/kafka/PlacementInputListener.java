@@ -18,6 +18,7 @@ import dev.muster.relay.CompactedTopic;
 import dev.muster.relay.TransactionalRelay;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
@@ -42,11 +43,11 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final PlacementEngine engine;
     private final String bootstrapServers;
 
-    PlacementInputListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, PlacementEngine engine,
+    PlacementInputListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.engine = engine;
         this.bootstrapServers = bootstrapServers;
-        this.relay = new TransactionalRelay(transactions,
+        this.relay = new TransactionalRelay(transactions, clients,
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState));
     }
 

@@ -10,6 +10,7 @@ import dev.muster.model.event.Topics;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.relay.TransactionalRelay;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 
@@ -27,8 +28,8 @@ public class QueueInputListener {
 
     private final TransactionalRelay relay;
 
-    QueueInputListener(@Channel(ADMISSIONS) KafkaTransactions<byte[]> transactions, EventProcessor processor) {
-        this.relay = new TransactionalRelay(transactions, processor);
+    QueueInputListener(@Channel(ADMISSIONS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
+        this.relay = new TransactionalRelay(transactions, clients, processor);
     }
 
     @Incoming(INPUTS)

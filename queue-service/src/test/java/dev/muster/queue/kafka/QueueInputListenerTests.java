@@ -10,7 +10,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionListing;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +30,7 @@ import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.Topics;
@@ -56,6 +64,9 @@ class QueueInputListenerTests extends ServiceHealthContract {
 
     @ConfigProperty(name = "mp.messaging.outgoing.admissions.topic")
     String admissionsTopic;
+
+    @ConfigProperty(name = "mp.messaging.incoming.inputs.group.id")
+    String groupId;
 
 
 
@@ -201,6 +212,54 @@ class QueueInputListenerTests extends ServiceHealthContract {
             client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobAdmitted
                     && event.time().isAfter(backoff.time()), DEADLINE);
         }
+    }
+
+    @Test
+    void recordsThatDecideNothingAreCommittedWithoutATransaction() throws Exception {
+        JobEvent submitted = Seed.submission("quiet", "decided");
+        JobRef elsewhere = Seed.submission("quiet", "progress-only").job();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); Admin admin = broker.admin()) {
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("quiet"));
+            client.send(Topics.SUBMISSIONS, submitted);
+            decisionOn(client, submitted, JobQueued.class);
+            long lastTransaction = lastTransactionStart(admin);
+
+            // A job's progress on a member is nothing the queue decides on (only its end is).
+            for (String state : List.of("Created", "Running", "Restarting", "Running")) {
+                client.send(Topics.MEMBER_STATUS, JobEvent.create("/test", elsewhere, Instant.now(),
+                        new MemberStatusChanged("cluster-a", state, "PyTorchJob" + state, "on cluster-a", null)));
+            }
+            Map<TopicPartition, Long> sent = admin.listOffsets(partitionsOf(admin, Topics.MEMBER_STATUS)).all().get().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().offset()));
+
+            Instant deadline = Instant.now().plus(DEADLINE);
+            while (!committedUpTo(admin, sent)) {
+                assertThat(Instant.now()).as("the queue service commits the offsets of what it read").isBefore(deadline);
+                Thread.sleep(50);
+            }
+            assertThat(lastTransactionStart(admin)).as("no transaction began after the last decision").isEqualTo(lastTransaction);
+        }
+    }
+
+    private boolean committedUpTo(Admin admin, Map<TopicPartition, Long> ends) throws Exception {
+        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(groupId).partitionsToOffsetAndMetadata().get();
+        return ends.entrySet().stream().allMatch(end -> end.getValue() == 0
+                || committed.get(end.getKey()) != null && committed.get(end.getKey()).offset() >= end.getValue());
+    }
+
+    private static Map<TopicPartition, OffsetSpec> partitionsOf(Admin admin, String topic) throws Exception {
+        return admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
+                .collect(Collectors.toMap(partition -> new TopicPartition(topic, partition.partition()), partition -> OffsetSpec.latest()));
+    }
+
+    /** When the queue service's transactional producer last began a transaction, as its coordinator has it. */
+    private static long lastTransactionStart(Admin admin) throws Exception {
+        List<String> ids = admin.listTransactions().all().get().stream().map(TransactionListing::transactionalId)
+                .filter(id -> id.startsWith("muster-queue-service-")).toList();
+        assertThat(ids).as("the queue service's transactional id").hasSize(1);
+        TransactionDescription description = admin.describeTransactions(ids).all().get().get(ids.get(0));
+        assertThat(description.transactionStartTimeMs()).as("a transaction has begun").isPresent();
+        return description.transactionStartTimeMs().getAsLong();
     }
 
     @Test
