@@ -43,6 +43,27 @@ public interface StatusSyncConfig {
     /** How jobs that cannot run where they are placed are moved. */
     Failover failover();
 
+    /** How the fleet API is written to. */
+    FleetWrites fleetWrites();
+
+    /** How the fleet API is written to: each job's writes in order, several jobs' at once. */
+    interface FleetWrites {
+
+        /**
+         * How many jobs' writes run at once (each waits for the fleet API's answer); one job's writes always run
+         * in the order decided. Default 8.
+         */
+        @WithDefault("8")
+        int parallel();
+
+        /**
+         * How many consumed events may wait for their fleet writes before consuming pauses; an event's offset is
+         * committed once its writes are done. Default 256.
+         */
+        @WithDefault("256")
+        int pending();
+    }
+
     /** How jobs are failed over. */
     interface Failover {
 

@@ -1,5 +1,10 @@
 package dev.muster.statussync.kafka;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -9,14 +14,15 @@ import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
-import io.smallrye.reactive.messaging.annotations.Blocking;
-import io.smallrye.reactive.messaging.kafka.Record;
+import dev.muster.statussync.config.StatusSyncConfig;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
 /**
  * Consumes what the fleet must show: submissions and deletions ({@link Topics#SUBMISSIONS}), queue decisions
  * ({@link Topics#ADMISSIONS}), placement decisions ({@link Topics#PLACEMENTS}), status sync's own decisions
  * ({@link Topics#MEMBER_STATUS}) and the quota tree ({@link Topics#FLEET_CONFIG}). Each record is acknowledged
- * after its fleet writes, so a crash repeats it; the writes find their earlier selves and change nothing.
+ * after its fleet writes, so a crash repeats it; the writes find their earlier selves and change nothing. The
+ * next records are read while earlier ones' writes run, up to {@code muster.status-sync.fleet-writes.pending}.
  */
 @ApplicationScoped
 public class JobEventListener {
@@ -25,25 +31,44 @@ public class JobEventListener {
     private static final Logger LOG = Logger.getLogger(JobEventListener.class);
 
     private final MirrorEngine engine;
+    private final int pendingLimit;
+    /** The writes of consumed records, oldest first; those done are dropped as records come. */
+    private final Deque<CompletableFuture<Void>> pending = new ArrayDeque<>();
 
-    JobEventListener(MirrorEngine engine) {
+    JobEventListener(MirrorEngine engine, StatusSyncConfig config) {
         this.engine = engine;
+        this.pendingLimit = config.fleetWrites().pending();
     }
 
     @Incoming(JOB_EVENTS)
-    @Blocking
-    public void consume(Record<String, byte[]> record) throws InterruptedException {
-        if (record.value() == null) {
-            return;
+    public CompletionStage<Void> consume(KafkaRecord<String, byte[]> record) {
+        if (record.getPayload() == null) {
+            return record.ack();
         }
         MusterEvent event;
         try {
-            event = EventSerde.deserialize(record.value());
+            event = EventSerde.deserialize(record.getPayload());
         } catch (MalformedEventException e) {
             // Written by Muster's own services, which validate what they write; nothing here can repair it.
-            LOG.warnf("skipping an unreadable record (key %s): %s", record.key(), e.getMessage());
-            return;
+            LOG.warnf("skipping an unreadable record (key %s): %s", record.getKey(), e.getMessage());
+            return record.ack();
         }
-        engine.consume(event);
+        CompletableFuture<Void> written = engine.consume(event).handle((done, failure) -> {
+            if (failure != null) {
+                LOG.warnf("writing to the fleet API for %s failed: %s", event.describe(), failure.getMessage());
+            }
+            return null;
+        });
+        written.thenCompose(done -> record.ack());
+        return whenRoomFor(written);
+    }
+
+    /** Done at once while fewer records than the limit wait for their writes; else when the oldest is written. */
+    private synchronized CompletionStage<Void> whenRoomFor(CompletableFuture<Void> written) {
+        pending.addLast(written);
+        while (!pending.isEmpty() && pending.peekFirst().isDone()) {
+            pending.removeFirst();
+        }
+        return pending.size() < pendingLimit ? CompletableFuture.completedFuture(null) : pending.peekFirst();
     }
 }

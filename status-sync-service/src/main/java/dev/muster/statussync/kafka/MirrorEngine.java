@@ -3,15 +3,15 @@ package dev.muster.statussync.kafka;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -44,8 +44,9 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 /**
  * Runs the status-sync core for the service: the {@link JobMirror} fed by member observations and clock ticks,
  * and the {@link FleetProjection} fed by consumed events, one call at a time. Their events go to
- * {@link Topics#MEMBER_STATUS}; their fleet and member writes run in order on one thread, so a later status
- * never lands before an earlier one. A write that fails is logged; the next change or tick writes again.
+ * {@link Topics#MEMBER_STATUS}; their fleet and member writes run in order for each job (several jobs' at
+ * once), so a later status never lands before an earlier one. A write that fails is logged; the next change
+ * or tick writes again.
  */
 @ApplicationScoped
 public class MirrorEngine {
@@ -64,7 +65,7 @@ public class MirrorEngine {
     private final StatusSyncMetrics metrics;
     private final StatusSyncConfig config;
     private final Emitter<byte[]> memberStatus;
-    private final ExecutorService writes = Executors.newSingleThreadExecutor(daemon("status-writes"));
+    private final JobOrderedWrites writes;
     private ScheduledExecutorService ticker;
 
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
@@ -76,6 +77,7 @@ public class MirrorEngine {
         this.purger = purger;
         this.metrics = metrics;
         this.memberStatus = memberStatus;
+        this.writes = new JobOrderedWrites(config.fleetWrites().parallel(), "status-writes");
     }
 
     void start(@Observes StartupEvent startup) {
@@ -88,7 +90,7 @@ public class MirrorEngine {
         if (ticker != null) {
             ticker.shutdownNow();
         }
-        writes.shutdownNow();
+        writes.close();
     }
 
     /** An observation of a member (or a tick); the decisions it leads to are published and carried out. */
@@ -103,22 +105,22 @@ public class MirrorEngine {
     }
 
     /**
-     * A consumed job or configuration event: projected onto the fleet and judged by the mirror. Returns once its
-     * fleet writes are done, so its offset is committed only after them.
+     * A consumed job or configuration event: projected onto the fleet and judged by the mirror. Its fleet writes
+     * are queued; the result completes once they are done (failed ones logged), so that its offset is committed
+     * only after them.
      */
-    public void consume(MusterEvent event) throws InterruptedException {
-        Future<?> done;
+    public CompletableFuture<Void> consume(MusterEvent event) {
         synchronized (lock) {
             List<FleetWrite> projected = projection.handle(event);
             MirrorDecisions decided = mirror.handle(event);
             unconfigured.handle(event).forEach(this::publish);
-            done = writes.submit(() -> projected.forEach(this::writeToFleet));
+            CompletableFuture<Void> written = CompletableFuture.allOf(projected.stream()
+                    .collect(Collectors.groupingBy(FleetWrite::orderKey, LinkedHashMap::new, Collectors.toList()))
+                    .entrySet().stream()
+                    .map(writesOfKey -> writes.submit(writesOfKey.getKey(), () -> writesOfKey.getValue().forEach(this::writeToFleet)))
+                    .toArray(CompletableFuture[]::new));
             carryOut(decided);
-        }
-        try {
-            done.get();
-        } catch (ExecutionException e) {
-            LOG.warnf("writing to the fleet API for %s failed: %s", event.describe(), e.getCause().getMessage());
+            return written;
         }
     }
 
@@ -126,10 +128,10 @@ public class MirrorEngine {
     private void carryOut(MirrorDecisions decisions) {
         decisions.events().forEach(this::publish);
         for (FleetStatus status : decisions.statuses()) {
-            writes.execute(() -> writeStatus(status));
+            writes.submit(status.job().subject(), () -> writeStatus(status));
         }
         for (MirrorDecisions.Purge purge : decisions.purges()) {
-            writes.execute(() -> metrics.purged(purge.cluster(), purger.purge(purge)));
+            writes.submit(purge.job().subject(), () -> metrics.purged(purge.cluster(), purger.purge(purge)));
         }
     }
 

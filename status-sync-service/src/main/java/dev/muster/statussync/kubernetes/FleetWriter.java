@@ -3,7 +3,9 @@ package dev.muster.statussync.kubernetes;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -49,8 +51,20 @@ public class FleetWriter {
     public static final String QUOTA_NODE = "muster.dev/quota-node";
     private static final Logger LOG = Logger.getLogger(FleetWriter.class);
     private static final int CONFLICT_RETRIES = 3;
+    private static final int REMEMBERED_OBJECTS = 10_000;
 
     private final KubernetesClient fleet;
+    /**
+     * Each job's fleet object UID by its events' UID, as last read, the most recently used kept: an Event and a
+     * QueueUnit name the object, whose UID does not change while it lives, and reading it for each was a third of
+     * the requests status sync made to the fleet API.
+     */
+    private final Map<String, String> objectUids = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
+            return size() > REMEMBERED_OBJECTS;
+        }
+    });
 
     FleetWriter(KubernetesClient fleet) {
         this.fleet = fleet;
@@ -73,6 +87,7 @@ public class FleetWriter {
             putQueueUnit(unit);
         } else if (write instanceof FleetWrite.DeleteQueueUnit unit) {
             fleet.resources(QueueUnit.class).inNamespace(unit.job().namespace()).withName(unit.job().name()).delete();
+            objectUids.remove(unit.job().uid());
         } else if (write instanceof FleetWrite.PutQueues queues) {
             putQueues(queues);
         }
@@ -87,7 +102,7 @@ public class FleetWriter {
         Resource<PyTorchJob> resource = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name());
         for (int attempt = 1; ; attempt++) {
             PyTorchJob current = resource.get();
-            if (current == null || !job.uid().equals(FleetJobs.eventUid(current))) {
+            if (!remember(job, current)) {
                 LOG.debugf("job %s: not on the fleet API (or replaced); its status is not written", job);
                 return false;
             }
@@ -110,29 +125,25 @@ public class FleetWriter {
 
     private void createJob(FleetWrite.CreateJob write) {
         JobRef job = write.job();
-        PyTorchJob existing = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
-        if (existing != null) {
-            if (!job.uid().equals(FleetJobs.eventUid(existing))) {
-                LOG.warnf("job %s submitted on the Kafka path is not shown on the fleet API: another job of that name is there", job);
-            }
-            return;
-        }
         try {
-            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(write.manifest()).create();
+            remember(job, fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(write.manifest()).create());
             LOG.infof("job %s submitted on the Kafka path: written to the fleet API", job);
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
+            }
+            // Written before (a repeat after a restart), or another job holds the name.
+            PyTorchJob existing = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+            if (existing != null && !remember(job, existing)) {
+                LOG.warnf("job %s submitted on the Kafka path is not shown on the fleet API: another job of that name is there", job);
             }
         }
     }
 
     private void recordEvent(FleetWrite.RecordEvent write) {
         JobRef job = write.job();
+        // Named after the decision: a repeat of it is refused as a conflict, and the Event stays as first written.
         String name = job.name() + "." + shortHash(write.eventId());
-        if (fleet.v1().events().inNamespace(job.namespace()).withName(name).get() != null) {
-            return;
-        }
         String time = write.time().toString();
         Event event = new EventBuilder()
                 .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(job.namespace()).build())
@@ -224,8 +235,21 @@ public class FleetWriter {
 
     /** The fleet object's own UID, which {@code kubectl describe} finds its events by; the events' UID when there is no object (yet). */
     private String objectUid(JobRef job) {
+        String known = objectUids.get(job.uid());
+        if (known != null) {
+            return known;
+        }
         PyTorchJob object = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
-        return object != null && job.uid().equals(FleetJobs.eventUid(object)) ? object.getMetadata().getUid() : job.uid();
+        return remember(job, object) ? object.getMetadata().getUid() : job.uid();
+    }
+
+    /** Whether the object is the job's own fleet object (not gone, not another job of that name); its UID is remembered if so. */
+    private boolean remember(JobRef job, PyTorchJob object) {
+        if (object == null || !job.uid().equals(FleetJobs.eventUid(object))) {
+            return false;
+        }
+        objectUids.put(job.uid(), object.getMetadata().getUid());
+        return true;
     }
 
     /** Sixteen hex digits of the id's SHA-256: event names stay short and a repeat of one decision finds its event. */

@@ -222,18 +222,30 @@ class FleetMirrorTests {
             assertThat(FleetJobs.eventUid(shown)).isEqualTo(job.uid());
             assertThat(shown.getSpec().pytorchReplicaSpecs()).containsKeys("Master", "Worker");
 
-            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(), new JobQueued(null,
+            JobEvent queued = JobEvent.create("/muster/queue-service", job, Instant.now(), new JobQueued(null,
                     "NoQuotaForNamespace", "namespace \"default\" is bound to no quota leaf of the ElasticQuotaTree", null,
-                    JobDemand.of(shown).total())));
+                    JobDemand.of(shown).total()));
+            client.send(Topics.ADMISSIONS, queued);
 
             await().atMost(DEADLINE).untilAsserted(() -> {
                 assertThat(fleetCondition(job)).map(JobCondition::reason).contains("NoQuotaForNamespace");
                 // kubectl describe finds events by the object's own UID.
-                assertThat(fleet.v1().events().inNamespace("default").list().getItems())
-                        .filteredOn(event -> shown.getMetadata().getUid().equals(event.getInvolvedObject().getUid()))
-                        .extracting(Event::getReason).contains("Queued");
+                assertThat(eventsOf(shown)).extracting(Event::getReason).contains("Queued");
             });
+
+            // The same decision again (as read again after a restart), then the next one, after it on the same partition.
+            client.send(Topics.ADMISSIONS, queued);
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(), new JobAdmitted(shown, null, null,
+                    JobDemand.of(shown).total())));
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(eventsOf(shown)).extracting(Event::getReason).contains("Admitted"));
+            assertThat(eventsOf(shown)).extracting(Event::getReason).containsOnlyOnce("Queued");
         }
+    }
+
+    private List<Event> eventsOf(PyTorchJob shown) {
+        return fleet.v1().events().inNamespace(shown.getMetadata().getNamespace()).list().getItems().stream()
+                .filter(event -> shown.getMetadata().getUid().equals(event.getInvolvedObject().getUid())).toList();
     }
 
     @Test

@@ -11,11 +11,25 @@ import dev.muster.model.resource.ResourceList;
 /** A write status sync makes to the fleet API server, decided from the job and configuration events it consumes. */
 public sealed interface FleetWrite {
 
+    /** What the write is kept in order with: writes of the same key land in the order they were decided. */
+    String orderKey();
+
+    /** The key of every write to one fleet job and its objects: the job's {@code namespace/name}. */
+    sealed interface OfJob extends FleetWrite {
+
+        JobRef job();
+
+        @Override
+        default String orderKey() {
+            return job().subject();
+        }
+    }
+
     /**
      * The fleet object of a job submitted on the Kafka path, written once so that {@code kubectl} shows the job
      * like any other; it carries the UID of the job's events.
      */
-    record CreateJob(JobRef job, PyTorchJob manifest) implements FleetWrite {
+    record CreateJob(JobRef job, PyTorchJob manifest) implements OfJob {
     }
 
     /**
@@ -26,14 +40,14 @@ public sealed interface FleetWrite {
      * @param component who decided, as {@code kubectl describe} shows it under {@code From}
      */
     record RecordEvent(JobRef job, String eventId, String type, String reason, String message, String component, Instant time)
-            implements FleetWrite {
+            implements OfJob {
     }
 
     /**
      * The fleet job's status while it does not run on any member: a single condition of this type
      * ({@code Queuing}, or {@code Failed} for a rejected job), so that {@code kubectl get pytorchjob} shows it.
      */
-    record SetCondition(JobRef job, String type, String reason, String message, Instant time) implements FleetWrite {
+    record SetCondition(JobRef job, String type, String reason, String message, Instant time) implements OfJob {
     }
 
     /**
@@ -41,11 +55,11 @@ public sealed interface FleetWrite {
      *
      * @param phase {@code Enqueued}, {@code Dequeued}, {@code Running}, {@code Succeed}, {@code Failed} or {@code TimeoutBackoff}
      */
-    record PutQueueUnit(JobRef job, String queue, ResourceList demand, String phase, String message, Instant time) implements FleetWrite {
+    record PutQueueUnit(JobRef job, String queue, ResourceList demand, String phase, String message, Instant time) implements OfJob {
     }
 
     /** The job's {@code QueueUnit} is deleted with the job. */
-    record DeleteQueueUnit(JobRef job) implements FleetWrite {
+    record DeleteQueueUnit(JobRef job) implements OfJob {
     }
 
     /**
@@ -57,6 +71,11 @@ public sealed interface FleetWrite {
         public PutQueues {
             nodeByQueue = Map.copyOf(nodeByQueue);
             order = List.copyOf(order);
+        }
+
+        @Override
+        public String orderKey() {
+            return "queues";
         }
     }
 }

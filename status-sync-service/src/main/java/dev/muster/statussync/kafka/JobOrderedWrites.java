@@ -1,0 +1,42 @@
+package dev.muster.statussync.kafka;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.IntStream;
+
+/**
+ * Runs fleet writes for different jobs at once and each job's writes in the order they were handed in: a
+ * fixed set of single-threaded lanes, a job always in the same lane. A write waits for the fleet API's answer;
+ * one lane for all jobs made status sync trail the jobs it mirrors by as many round trips as were queued.
+ */
+final class JobOrderedWrites implements AutoCloseable {
+
+    private final List<ExecutorService> lanes;
+
+    JobOrderedWrites(int parallel, String threadName) {
+        if (parallel < 1) {
+            throw new IllegalArgumentException("fleet writes need at least one lane, got " + parallel);
+        }
+        this.lanes = IntStream.range(0, parallel).mapToObj(lane -> Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, threadName + "-" + lane);
+            thread.setDaemon(true);
+            return thread;
+        })).toList();
+    }
+
+    /**
+     * Runs the write after every write handed in before for the same key.
+     *
+     * @param key what the write is ordered by, e.g. a job's {@code namespace/name}
+     */
+    CompletableFuture<Void> submit(String key, Runnable write) {
+        return CompletableFuture.runAsync(write, lanes.get(Math.floorMod(key.hashCode(), lanes.size())));
+    }
+
+    @Override
+    public void close() {
+        lanes.forEach(ExecutorService::shutdownNow);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.muster.statussync.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+class JobOrderedWritesTest {
+
+    @Test
+    void oneJobsWritesLandInTheOrderHandedIn() {
+        List<Integer> landed = new CopyOnWriteArrayList<>();
+        try (JobOrderedWrites writes = new JobOrderedWrites(8, "test-writes")) {
+            CompletableFuture<?>[] all = IntStream.range(0, 200)
+                    .mapToObj(index -> writes.submit("default/job-" + index % 3, () -> landed.add(index)))
+                    .toArray(CompletableFuture[]::new);
+            CompletableFuture.allOf(all).orTimeout(10, TimeUnit.SECONDS).join();
+        }
+        for (int job = 0; job < 3; job++) {
+            int of = job;
+            assertThat(landed.stream().filter(index -> index % 3 == of).toList()).isSorted().hasSize(of == 2 ? 66 : 67);
+        }
+    }
+
+    @Test
+    void aJobWaitingForTheFleetApiDoesNotHoldUpAnotherJobsWrites() throws Exception {
+        CountDownLatch answer = new CountDownLatch(1);
+        try (JobOrderedWrites writes = new JobOrderedWrites(8, "test-writes")) {
+            String slow = "default/slow";
+            String other = IntStream.range(0, 100).mapToObj(index -> "default/other-" + index)
+                    .filter(key -> Math.floorMod(key.hashCode(), 8) != Math.floorMod(slow.hashCode(), 8)).findFirst().orElseThrow();
+            CompletableFuture<Void> waiting = writes.submit(slow, () -> {
+                try {
+                    answer.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+
+            writes.submit(other, () -> { }).get(10, TimeUnit.SECONDS);
+
+            assertThat(waiting).isNotDone();
+            answer.countDown();
+            waiting.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void atLeastOneLane() {
+        assertThatThrownBy(() -> new JobOrderedWrites(0, "test-writes")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("fleet writes need at least one lane, got 0");
+    }
+}
