@@ -1,9 +1,12 @@
 package dev.muster.statussync.kafka;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
@@ -14,6 +17,8 @@ import java.util.stream.IntStream;
 final class JobOrderedWrites implements AutoCloseable {
 
     private final List<ExecutorService> lanes;
+    /** For each key with a {@link #submitLatest} write queued, a token of the latest one. */
+    private final Map<String, Object> latest = new ConcurrentHashMap<>();
 
     JobOrderedWrites(int parallel, String threadName) {
         if (parallel < 1) {
@@ -33,6 +38,21 @@ final class JobOrderedWrites implements AutoCloseable {
      */
     CompletableFuture<Void> submit(String key, Runnable write) {
         return CompletableFuture.runAsync(write, lanes.get(Math.floorMod(key.hashCode(), lanes.size())));
+    }
+
+    /**
+     * Runs a write that replaces the whole of what the key's earlier ones of this kind wrote (a job's status): in
+     * order, like {@link #submit}, but skipped when a later one for the key was handed in before it ran. Under
+     * load a job's status passes through several states while its writes wait; only the last is worth a write.
+     */
+    <T> CompletableFuture<Void> submitLatest(String key, T value, Consumer<T> write) {
+        Object mine = new Object();
+        latest.put(key, mine);
+        return submit(key, () -> {
+            if (latest.remove(key, mine)) {
+                write.accept(value);
+            }
+        });
     }
 
     @Override

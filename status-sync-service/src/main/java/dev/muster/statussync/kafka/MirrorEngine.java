@@ -45,8 +45,8 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
  * Runs the status-sync core for the service: the {@link JobMirror} fed by member observations and clock ticks,
  * and the {@link FleetProjection} fed by consumed events, one call at a time. Their events go to
  * {@link Topics#MEMBER_STATUS}; their fleet and member writes run in order for each job (several jobs' at
- * once), so a later status never lands before an earlier one. A write that fails is logged; the next change
- * or tick writes again.
+ * once), so a later status never lands before an earlier one, and a status superseded before its write ran is
+ * not written. A write that fails is logged; the next change or tick writes again.
  */
 @ApplicationScoped
 public class MirrorEngine {
@@ -128,7 +128,8 @@ public class MirrorEngine {
     private void carryOut(MirrorDecisions decisions) {
         decisions.events().forEach(this::publish);
         for (FleetStatus status : decisions.statuses()) {
-            writes.submit(status.job().subject(), () -> writeStatus(status));
+            // Each status write replaces the job's whole status: one decided later makes an earlier one still queued moot.
+            writes.submitLatest(status.job().subject(), status, this::writeStatus);
         }
         for (MirrorDecisions.Purge purge : decisions.purges()) {
             writes.submit(purge.job().subject(), () -> metrics.purged(purge.cluster(), purger.purge(purge)));

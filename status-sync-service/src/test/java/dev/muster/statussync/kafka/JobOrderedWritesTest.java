@@ -36,19 +36,40 @@ class JobOrderedWritesTest {
             String slow = "default/slow";
             String other = IntStream.range(0, 100).mapToObj(index -> "default/other-" + index)
                     .filter(key -> Math.floorMod(key.hashCode(), 8) != Math.floorMod(slow.hashCode(), 8)).findFirst().orElseThrow();
-            CompletableFuture<Void> waiting = writes.submit(slow, () -> {
-                try {
-                    answer.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            CompletableFuture<Void> waiting = writes.submit(slow, () -> awaitQuietly(answer));
 
             writes.submit(other, () -> { }).get(10, TimeUnit.SECONDS);
 
             assertThat(waiting).isNotDone();
             answer.countDown();
             waiting.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aStatusDecidedAgainBeforeItsWriteRanIsWrittenOnlyAsTheLatest() throws Exception {
+        CountDownLatch answer = new CountDownLatch(1);
+        List<String> written = new CopyOnWriteArrayList<>();
+        try (JobOrderedWrites writes = new JobOrderedWrites(1, "test-writes")) {
+            writes.submit("default/job", () -> awaitQuietly(answer));
+            writes.submitLatest("default/job", "Created", written::add);
+            writes.submit("default/job", () -> written.add("event"));
+            writes.submitLatest("default/job", "Running", written::add);
+            CompletableFuture<Void> last = writes.submitLatest("default/other", "Created", written::add);
+
+            answer.countDown();
+            last.get(10, TimeUnit.SECONDS);
+
+            writes.submitLatest("default/job", "Succeeded", written::add).get(10, TimeUnit.SECONDS);
+        }
+        assertThat(written).containsExactly("event", "Running", "Created", "Succeeded");
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
