@@ -90,7 +90,7 @@ final class MemberWatch implements AutoCloseable {
             }
         });
         informers.add(nodes);
-        pods = inform(client.pods().inAnyNamespace().runnableInformer(resync.toMillis()), new Handler<>() {
+        pods = inform(client.pods().inAnyNamespace().runnableInformer(resync.toMillis()).itemStore(new MemberPodCache()), new Handler<>() {
             @Override
             void observed(Pod pod) {
                 reporter.pod(PodSnapshot.of(pod)).ifPresent(observer::inventory);
@@ -225,7 +225,7 @@ final class MemberWatch implements AutoCloseable {
         return reservationSupported;
     }
 
-    /** The pods on the member as last observed. */
+    /** The pods on the member as last observed, with what status sync reads of them (see {@link MemberPodCache}). */
     List<Pod> pods() {
         return pods == null ? List.of() : pods.getStore().list();
     }
