@@ -8,12 +8,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.muster.bench.placement.TraceFleet;
 import dev.muster.bench.quota.QuotaTrees;
 import dev.muster.model.job.JobManifest;
+import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.resource.ResourceList;
@@ -25,12 +27,19 @@ import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.queue.core.quota.QuotaTree;
 import dev.muster.queue.kubernetes.JobIdentityStore;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.statussync.kubernetes.MemberPodCache;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 /**
  * The heap Muster's decision state takes at scale, measured in-process (live heap after full collections, before
  * and after building it): 100,000 queued jobs in the quota core; the same jobs' specs parsed, and as the queue
- * service keeps them in its queue and in its fleet informer's cache; and 20,000 nodes of inventory (20 members of
- * 1,000 trace-shaped, partly filled nodes) with their index.
+ * service keeps them in its queue and in its fleet informer's cache; 20,000 nodes of inventory (20 members of
+ * 1,000 trace-shaped, partly filled nodes) with their index; and 100,000 running member pods (the seed job's, as a
+ * simulated member serves them) parsed, and as status sync's member pod cache keeps them.
  * <pre>
  * java -Xmx4g -cp bench/target/bench.jar dev.muster.bench.memory.MemoryFootprint
  * </pre>
@@ -63,6 +72,41 @@ public final class MemoryFootprint {
             fleet.forEach(ClusterInventory::index);
             return fleet;
         });
+        List<String> runningPods = runningSeedPods(seedJob);
+        measure("status sync: 100,000 running member pods, as parsed", () -> memberPods(runningPods, pod -> pod));
+        measure("status sync: the same, as its member pod cache keeps them", () -> memberPods(runningPods, MemberPodCache::reduced));
+    }
+
+    /** The seed job's three pods as a simulated member serves them once they run, as JSON. */
+    private static List<String> runningSeedPods(String seedJob) throws Exception {
+        Path kubeconfigs = Files.createTempDirectory("memory-footprint");
+        try (SimulatedFleet members = SimulatedFleet.start(FleetSpec.read(Path.of("deploy", "local", "seed-fleet.yaml")), kubeconfigs);
+             KubernetesClient member = members.clusters().get(0).connect()) {
+            PyTorchJob job = Manifests.read(seedJob, PyTorchJob.class);
+            job.getMetadata().setLabels(Map.of(MemberJobs.POD_GROUP, "pytorch-test", MemberJobs.MIN_AVAILABLE, "3"));
+            member.resources(PyTorchJob.class).inNamespace("default").resource(job).create();
+            Instant deadline = Instant.now().plusSeconds(60);
+            List<Pod> pods = List.of();
+            while (pods.size() < 3 || !pods.stream().allMatch(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()))) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException("the seed job's pods did not all run within a minute: " + pods.size() + " pods");
+                }
+                Thread.sleep(100);
+                pods = member.pods().inNamespace("default").list().getItems();
+            }
+            return pods.stream().map(pod -> member.getKubernetesSerialization().asJson(pod)).toList();
+        }
+    }
+
+    private static List<Pod> memberPods(List<String> runningPods, Function<Pod, Pod> kept) {
+        KubernetesSerialization json = new KubernetesSerialization();
+        List<Pod> pods = new ArrayList<>(JOBS);
+        for (int i = 0; i < JOBS; i++) {
+            Pod pod = json.unmarshal(runningPods.get(i % runningPods.size()), Pod.class);
+            pod.getMetadata().setName(pod.getMetadata().getName() + "-" + i);
+            pods.add(kept.apply(pod));
+        }
+        return pods;
     }
 
     private static <T> List<T> seedJobs(String seedJob, Function<PyTorchJob, T> kept) {
