@@ -1,6 +1,7 @@
 package dev.muster.queue.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -232,11 +233,7 @@ class QueueInputListenerTests extends ServiceHealthContract {
             Map<TopicPartition, Long> sent = admin.listOffsets(partitionsOf(admin, Topics.MEMBER_STATUS)).all().get().entrySet().stream()
                     .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().offset()));
 
-            Instant deadline = Instant.now().plus(DEADLINE);
-            while (!committedUpTo(admin, sent)) {
-                assertThat(Instant.now()).as("the queue service commits the offsets of what it read").isBefore(deadline);
-                Thread.sleep(50);
-            }
+            await("the queue service commits the offsets of what it read").atMost(DEADLINE).until(() -> committedUpTo(admin, sent));
             assertThat(lastTransactionStart(admin)).as("no transaction began after the last decision").isEqualTo(lastTransaction);
         }
     }

@@ -1,11 +1,9 @@
 package dev.muster.statussync.kubernetes;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
+import dev.muster.fleetclient.ReducedItemStore;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
@@ -15,8 +13,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.client.informers.cache.Cache;
-import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 
 /**
  * The member pod informer's cache, keeping of each pod only what status sync reads (its identity and labels, what
@@ -24,43 +20,16 @@ import io.fabric8.kubernetes.client.informers.cache.ItemStore;
  * fabric8 parses it is about 10 KiB, every object in it with its own map of unknown fields, and a member runs
  * thousands. Watch events still reach the handlers whole; a resync hands them these, which read the same.
  */
-public final class MemberPodCache implements ItemStore<Pod> {
-
-    private final Map<String, Pod> pods = new ConcurrentHashMap<>();
+public final class MemberPodCache extends ReducedItemStore<Pod, Pod> {
 
     @Override
-    public String getKey(Pod pod) {
-        return Cache.metaNamespaceKeyFunc(pod);
+    protected Pod keep(Pod pod) {
+        return reduced(pod);
     }
 
     @Override
-    public Pod put(String key, Pod pod) {
-        return pods.put(key, reduced(pod));
-    }
-
-    @Override
-    public Pod remove(String key) {
-        return pods.remove(key);
-    }
-
-    @Override
-    public Stream<String> keySet() {
-        return pods.keySet().stream();
-    }
-
-    @Override
-    public Stream<Pod> values() {
-        return pods.values().stream();
-    }
-
-    @Override
-    public int size() {
-        return pods.size();
-    }
-
-    @Override
-    public Pod get(String key) {
-        return pods.get(key);
+    protected Pod restore(Pod kept) {
+        return kept;
     }
 
     /** The pod with only what status sync reads; the parts kept are shared with the pod given, not copied. */
