@@ -33,11 +33,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
-import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 
@@ -51,7 +48,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 public final class SchedulerController implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(SchedulerController.class.getName());
-    private static final PatchContext JSON_PATCH = PatchContext.of(PatchType.JSON);
 
     private final KubernetesClient client;
     private final String cluster;
@@ -185,14 +181,12 @@ public final class SchedulerController implements AutoCloseable {
         Pod pod = bind.pod();
         var resource = pod(pod);
         // PodScheduled first, then the node: the kubelet acts once the node is set, and its status must not be
-        // overwritten by a late scheduler write. Both are JSON patches of what this pass decided, from the pod as it
-        // saw it: nothing else writes a pending pod's status, so reading it again first only cost requests.
-        PodStatus scheduled = new PodStatusBuilder(pod.getStatus() == null ? new PodStatus() : pod.getStatus()).withPhase(phase(pod))
-                .withConditions(scheduledConditions(pod, "True", null, null)).build();
-        resource.subresource("status").patch(JSON_PATCH, "[{\"op\":\"add\",\"path\":\"/status\",\"value\":"
-                + client.getKubernetesSerialization().asJson(scheduled) + "}]");
-        resource.patch(JSON_PATCH, "[{\"op\":\"add\",\"path\":\"/spec/nodeName\",\"value\":"
-                + client.getKubernetesSerialization().asJson(bind.node()) + "}]");
+        // overwritten by a late scheduler write.
+        resource.editStatus(current -> withScheduled(current, "True", null, null));
+        resource.edit(current -> {
+            current.getSpec().setNodeName(bind.node());
+            return current;
+        });
         bind.reservation().ifPresent(reservation -> client.resources(Reservation.class).withName(reservation.getMetadata().getName())
                 .editStatus(current -> {
                     ReservationStatus status = current.getStatus();
@@ -272,24 +266,16 @@ public final class SchedulerController implements AutoCloseable {
 
     private static Pod withScheduled(Pod pod, String status, String reason, String message) {
         PodStatus podStatus = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
-        podStatus.setPhase(phase(pod));
-        podStatus.setConditions(scheduledConditions(pod, status, reason, message));
-        pod.setStatus(podStatus);
-        return pod;
-    }
-
-    private static String phase(Pod pod) {
-        return pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase();
-    }
-
-    /** The pod's conditions with its PodScheduled condition replaced; the pod is left as it was. */
-    private static List<PodCondition> scheduledConditions(Pod pod, String status, String reason, String message) {
-        List<PodCondition> conditions = new ArrayList<>(pod.getStatus() == null || pod.getStatus().getConditions() == null ? List.of()
-                : pod.getStatus().getConditions());
+        if (podStatus.getPhase() == null) {
+            podStatus.setPhase("Pending");
+        }
+        List<PodCondition> conditions = new ArrayList<>(podStatus.getConditions() == null ? List.of() : podStatus.getConditions());
         conditions.removeIf(condition -> "PodScheduled".equals(condition.getType()));
         conditions.add(new PodConditionBuilder().withType("PodScheduled").withStatus(status).withReason(reason).withMessage(message)
                 .withLastTransitionTime(Instant.now().toString()).build());
-        return conditions;
+        podStatus.setConditions(conditions);
+        pod.setStatus(podStatus);
+        return pod;
     }
 
     @Override
