@@ -9,8 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import dev.muster.bench.placement.TraceFleet;
 import dev.muster.bench.quota.QuotaTrees;
@@ -85,15 +87,10 @@ public final class MemoryFootprint {
             PyTorchJob job = Manifests.read(seedJob, PyTorchJob.class);
             job.getMetadata().setLabels(Map.of(MemberJobs.POD_GROUP, "pytorch-test", MemberJobs.MIN_AVAILABLE, "3"));
             member.resources(PyTorchJob.class).inNamespace("default").resource(job).create();
-            Instant deadline = Instant.now().plusSeconds(60);
-            List<Pod> pods = List.of();
-            while (pods.size() < 3 || !pods.stream().allMatch(pod -> pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()))) {
-                if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("the seed job's pods did not all run within a minute: " + pods.size() + " pods");
-                }
-                Thread.sleep(100);
-                pods = member.pods().inNamespace("default").list().getItems();
-            }
+            List<Pod> pods = Stream.of("pytorch-test-master-0", "pytorch-test-worker-0", "pytorch-test-worker-1")
+                    .map(name -> member.pods().inNamespace("default").withName(name).waitUntilCondition(
+                            pod -> pod != null && pod.getStatus() != null && "Running".equals(pod.getStatus().getPhase()), 60, TimeUnit.SECONDS))
+                    .toList();
             return pods.stream().map(pod -> member.getKubernetesSerialization().asJson(pod)).toList();
         }
     }
