@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -24,11 +25,16 @@ final class JobOrderedWrites implements AutoCloseable {
         if (parallel < 1) {
             throw new IllegalArgumentException("fleet writes need at least one lane, got " + parallel);
         }
-        this.lanes = IntStream.range(0, parallel).mapToObj(lane -> Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, threadName + "-" + lane);
+        this.lanes = IntStream.range(0, parallel).mapToObj(lane -> Executors.newSingleThreadExecutor(daemon(threadName + "-" + lane))).toList();
+    }
+
+    /** Threads of this name that do not keep the service from stopping; the engine's ticker runs on one too. */
+    static ThreadFactory daemon(String name) {
+        return runnable -> {
+            Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
             return thread;
-        })).toList();
+        };
     }
 
     /**

@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -81,7 +80,7 @@ public class MirrorEngine {
     }
 
     void start(@Observes StartupEvent startup) {
-        ticker = Executors.newSingleThreadScheduledExecutor(daemon("status-ticker"));
+        ticker = Executors.newSingleThreadScheduledExecutor(JobOrderedWrites.daemon("status-ticker"));
         long interval = config.tickInterval().toMillis();
         ticker.scheduleAtFixedRate(() -> observe(JobMirror::tick), interval, interval, TimeUnit.MILLISECONDS);
     }
@@ -175,13 +174,5 @@ public class MirrorEngine {
         LOG.info(event.describe());
         metrics.published(event);
         memberStatus.send(KafkaRecord.of(event.key(), EventSerde.serialize(event)));
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }
