@@ -15,14 +15,16 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.internal.MockDispatcher;
 import io.fabric8.mockwebserver.internal.SimpleRequest;
+import io.fabric8.zjsonpatch.JsonPatchException;
 
 /**
  * What answers a simulated member's API requests: fabric8's mock server in CRUD mode (recorded expectations
- * such as {@code /version} first, as its mixed dispatcher does), with two differences that make it behave like
+ * such as {@code /version} first, as its mixed dispatcher does), with three differences that make it behave like
  * a real member. API groups the member does not serve answer 404 (CRUD mode would store any resource of any
- * group, so a member without koordinator would seem to accept reservations), and objects are found by name
+ * group, so a member without koordinator would seem to accept reservations); objects are found by name
  * through an index (see {@link IndexedCrudDispatcher}), so that a cluster with ten thousand pods still starts
- * in seconds.
+ * in seconds; and a JSON patch that cannot be applied (its {@code test} fails) is refused with 422, not left
+ * unanswered.
  */
 final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
 
@@ -49,7 +51,13 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
         if (expected != null && !expected.isEmpty()) {
             return expectations.dispatch(request);
         }
-        return crud.dispatch(request);
+        try {
+            return crud.dispatch(request);
+        } catch (JsonPatchException e) {
+            // fabric8's CRUD dispatcher lets a JSON patch it cannot apply (a failed test, a missing path) escape, and
+            // the client waits for an answer that never comes; an API server refuses the patch as invalid.
+            return ApiStatus.failure(422, "Invalid", "the JSON patch cannot be applied: " + e.getMessage());
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.muster.simulator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -17,9 +18,12 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /** The member API server keeps objects apart by kind, namespace and name through create, update and delete, and tells watches. */
 class MemberApiTest {
@@ -92,6 +96,25 @@ class MemberApiTest {
                     .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).isEqualTo(400);
             assertThat(response.body()).contains("invalid field selector term \\\"nonsense\\\"");
+        }
+    }
+
+    @Test
+    void aJsonPatchWhoseTestFailsIsRefusedAndChangesNothing(@TempDir Path kubeconfigs) throws Exception {
+        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
+             KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
+            client.configMaps().inNamespace("team-a").resource(configMap("team-a", "settings", "first")).create();
+            var settings = client.configMaps().inNamespace("team-a").withName("settings");
+
+            assertThatThrownBy(() -> settings.patch(PatchContext.of(PatchType.JSON),
+                    "[{\"op\":\"test\",\"path\":\"/data/owner\",\"value\":\"someone else\"},"
+                            + "{\"op\":\"replace\",\"path\":\"/data/owner\",\"value\":\"patched\"}]"))
+                    .isInstanceOfSatisfying(KubernetesClientException.class, refused -> assertThat(refused.getCode()).isEqualTo(422));
+            assertThat(data("team-a", client)).containsEntry("owner", "first");
+
+            settings.patch(PatchContext.of(PatchType.JSON), "[{\"op\":\"test\",\"path\":\"/data/owner\",\"value\":\"first\"},"
+                    + "{\"op\":\"replace\",\"path\":\"/data/owner\",\"value\":\"patched\"}]");
+            assertThat(data("team-a", client)).containsEntry("owner", "patched");
         }
     }
 

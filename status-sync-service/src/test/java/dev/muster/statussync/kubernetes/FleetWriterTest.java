@@ -1,0 +1,100 @@
+package dev.muster.statussync.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.muster.model.event.JobRef;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobStatus;
+import dev.muster.simulator.cluster.FleetApiServer;
+import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/** Fleet status writes against the fleet API server the local stack runs: what lands on the job a user reads. */
+class FleetWriterTest {
+
+    @TempDir
+    static Path folder;
+    private static FleetApiServer server;
+    private static KubernetesClient fleet;
+
+    @BeforeAll
+    static void startFleet() throws Exception {
+        server = FleetApiServer.start(folder);
+        fleet = server.connect();
+    }
+
+    @AfterAll
+    static void stopFleet() {
+        fleet.close();
+        server.close();
+    }
+
+    private static JobRef submit(String name) {
+        PyTorchJob created = fleet.resources(PyTorchJob.class).inNamespace("default").resource(Seed.job("default", name)).create();
+        return new JobRef("default", name, created.getMetadata().getUid());
+    }
+
+    private static PyTorchJobStatus status(String type) {
+        String now = Instant.now().toString();
+        return new PyTorchJobStatus(List.of(new JobCondition(type, "True", "Pytorch" + type, "the job is " + type, now, now)), null, null, null, now, null);
+    }
+
+    private static PyTorchJob read(JobRef job) {
+        return fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+    }
+
+    @Test
+    void eachStatusInTurnIsWhatTheFleetJobReads() {
+        FleetWriter writer = new FleetWriter(fleet);
+        JobRef job = submit("statuses");
+        for (String type : List.of("Created", "Running", "Succeeded")) {
+            PyTorchJobStatus status = status(type);
+            assertThat(writer.status(job, status)).isTrue();
+            assertThat(read(job).getStatus()).isEqualTo(status);
+        }
+        assertThat(read(job).getSpec()).isEqualTo(Seed.job("default", "statuses").getSpec());
+    }
+
+    @Test
+    void aJobReplacedByAnotherOfItsNameIsLeftAsTheNewOneIs() {
+        FleetWriter writer = new FleetWriter(fleet);
+        JobRef job = submit("replaced");
+        assertThat(writer.status(job, status("Running"))).isTrue();
+
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("replaced").withGracePeriod(0).delete();
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("replaced").waitUntilCondition(gone -> gone == null,
+                10, TimeUnit.SECONDS);
+        JobRef replacement = submit("replaced");
+
+        assertThat(writer.status(job, status("Failed"))).isFalse();
+        assertThat(read(replacement).getStatus()).isNull();
+        // The writer still writes the replacement's own status.
+        assertThat(writer.status(replacement, status("Created"))).isTrue();
+        assertThat(read(replacement).getStatus().currentCondition()).map(JobCondition::type).hasValue("Created");
+    }
+
+    @Test
+    void aDeletedJobIsNotWrittenNorCreatedAgain() {
+        FleetWriter writer = new FleetWriter(fleet);
+        JobRef job = submit("deleted");
+        assertThat(writer.status(job, status("Running"))).isTrue();
+
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted").withGracePeriod(0).delete();
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted").waitUntilCondition(gone -> gone == null,
+                10, TimeUnit.SECONDS);
+
+        assertThat(writer.status(job, status("Succeeded"))).isFalse();
+        assertThat(read(job)).isNull();
+    }
+}
