@@ -104,7 +104,7 @@ final class MemberWatch implements AutoCloseable {
             }
         });
         informers.add(pods);
-        jobs = inform(client.resources(PyTorchJob.class).inAnyNamespace().runnableInformer(resync.toMillis()), new Handler<>() {
+        jobs = inform(client.resources(PyTorchJob.class).inAnyNamespace().runnableInformer(resync.toMillis()).itemStore(new MemberJobCache()), new Handler<>() {
             @Override
             void observed(PyTorchJob job) {
                 MemberCopy.of(cluster, job).ifPresent(copy -> observer.mirror(mirror -> mirror.copyObserved(copy)));
@@ -210,7 +210,7 @@ final class MemberWatch implements AutoCloseable {
         return cluster;
     }
 
-    /** The PyTorchJobs on the member as last observed (the member's own jobs too). */
+    /** The PyTorchJobs on the member as last observed (the member's own jobs too), with their metadata and status. */
     List<PyTorchJob> jobs() {
         return jobs == null ? List.of() : jobs.getStore().list();
     }
@@ -230,9 +230,12 @@ final class MemberWatch implements AutoCloseable {
         return pods == null ? List.of() : pods.getStore().list();
     }
 
-    /** The member's copy of a job, as last observed. */
+    /**
+     * The member's copy of a job in full, read from the member (the informer keeps only what status sync reads of
+     * it, see {@link MemberJobCache}); a member that does not answer throws {@link KubernetesClientException}.
+     */
     Optional<PyTorchJob> job(String namespace, String name) {
-        return jobs == null ? Optional.empty() : Optional.ofNullable(jobs.getStore().getByKey(namespace + "/" + name));
+        return Optional.ofNullable(client.resources(PyTorchJob.class).inNamespace(namespace).withName(name).get());
     }
 
     /** Whether the member serves koordinator's Reservation API: a list answers rather than 404. */

@@ -194,11 +194,16 @@ public class MemberWatches {
         return pods;
     }
 
-    /** One member's copy of a job, as last observed; empty for an unknown cluster or job. */
+    /**
+     * One member's copy of a job in full, as the member has it now; empty for an unknown cluster or job. A member
+     * that does not answer throws {@link io.fabric8.kubernetes.client.KubernetesClientException}.
+     */
     public Optional<PyTorchJob> job(String cluster, String namespace, String name) {
+        MemberWatch watch;
         synchronized (watches) {
-            return Optional.ofNullable(watches.get(cluster)).flatMap(watch -> watch.job(namespace, name));
+            watch = watches.get(cluster);
         }
+        return watch == null ? Optional.empty() : watch.job(namespace, name);
     }
 
     /** Whether this cluster is watched. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -13,6 +14,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.ServiceUnavailableException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -21,11 +23,12 @@ import dev.muster.model.member.MemberJobRow;
 import dev.muster.model.member.MemberPodRow;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.statussync.kubernetes.MemberWatches;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * The per-member views of the vendor's {@code kubectl amc}, served from what the member watches observe: each
  * member's health, PyTorchJobs on every member with their adoption, the pods of training jobs on every member,
- * and one member's copy of a job in full. Rows are sorted by name, then cluster.
+ * and one member's copy of a job in full (read from the member). Rows are sorted by name, then cluster.
  */
 @Path("/api/v1/members")
 @Produces(MediaType.APPLICATION_JSON)
@@ -85,7 +88,15 @@ public class MemberViewsResource {
             throw new NotFoundException(Response.status(404).type(MediaType.APPLICATION_JSON)
                     .entity(Map.of("error", "no member cluster named \"" + cluster + "\" is watched")).build());
         }
-        return members.job(cluster, namespace, name).orElseThrow(() -> new NotFoundException(Response.status(404)
+        Optional<PyTorchJob> copy;
+        try {
+            copy = members.job(cluster, namespace, name);
+        } catch (KubernetesClientException e) {
+            throw new ServiceUnavailableException(Response.status(503).type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of("error", "member cluster " + cluster + " does not answer (" + e.getMessage()
+                            + "); its copies' last known state is in /api/v1/members/pytorchjobs")).build());
+        }
+        return copy.orElseThrow(() -> new NotFoundException(Response.status(404)
                 .type(MediaType.APPLICATION_JSON)
                 .entity(Map.of("error", "no PyTorchJob " + namespace + "/" + name + " on member cluster " + cluster)).build()));
     }

@@ -31,6 +31,7 @@ import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.policy.FailoverPolicy.PurgeMode;
 import dev.muster.model.queue.Queue;
@@ -162,7 +163,11 @@ class FleetMirrorTests {
         List<Map<String, Object>> health = get("/api/v1/members").then().statusCode(200).extract().jsonPath().getList("");
         assertThat(health).anySatisfy(row -> assertThat(row).containsEntry("cluster", "cluster-a").containsEntry("reachable", true)
                 .containsEntry("reservationSupported", true).containsEntry("nodes", 2).containsEntry("notReadyNodes", List.of()));
-        get("/api/v1/members/cluster-a/pytorchjobs/default/mirrored").then().statusCode(200);
+        // The member's copy in full, its pod templates too (status sync's own cache keeps only metadata and status).
+        PyTorchJob copy = Manifests.read(get("/api/v1/members/cluster-a/pytorchjobs/default/mirrored").then().statusCode(200).extract().asString(),
+                PyTorchJob.class);
+        assertThat(copy.getSpec().pytorchReplicaSpecs()).isNotEmpty();
+        assertThat(copy.getStatus().currentCondition()).map(JobCondition::type).hasValue("Running");
         get("/api/v1/members/cluster-x/pytorchjobs/default/mirrored").then().statusCode(404);
         String metrics = get("/q/metrics").then().statusCode(200).extract().asString();
         assertThat(metrics).contains("muster_status_sync_lag_seconds_count{member=\"cluster-a\"}")
