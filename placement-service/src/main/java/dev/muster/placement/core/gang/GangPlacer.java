@@ -76,8 +76,12 @@ public final class GangPlacer {
     private final Map<String, Attempt> attempts = new LinkedHashMap<>();
     private final Map<String, String> bound = new LinkedHashMap<>();
     private final Map<String, String> boundGroups = new LinkedHashMap<>();
-    /** Every tracked job's admission, bound ones included: a job that fails over is placed again from it. */
-    private final Map<String, JobEvent> admissions = new LinkedHashMap<>();
+    /**
+     * Every tracked job's admission as its JSON text, bound ones included: a job that fails over is placed again
+     * from it, and the state log records it. Text, because placement holds one for every running job and a
+     * manifest parsed is about 13 KiB of objects, five times its text.
+     */
+    private final Map<String, String> admissions = new LinkedHashMap<>();
     private final Map<String, Map<String, Instant>> exclusions = new LinkedHashMap<>();
     private final Map<String, Integer> generations = new LinkedHashMap<>();
 
@@ -141,7 +145,7 @@ public final class GangPlacer {
                 return new Decisions(List.of(jobEvent.followUp(SOURCE, jobEvent.job(), clock.instant(),
                         new PlacementFailed(Map.of(), "the admission carries no job manifest"))), List.of());
             }
-            admissions.put(uid, jobEvent);
+            admissions.put(uid, new String(EventSerde.serialize(jobEvent), StandardCharsets.UTF_8));
             return place(jobEvent, Map.of(), 0);
         }
         if (jobEvent.data() instanceof JobDeleted || jobEvent.data() instanceof JobFinished) {
@@ -159,10 +163,11 @@ public final class GangPlacer {
      */
     private Decisions failOver(JobRef job, FailoverTriggered failover) {
         String uid = job.uid();
-        JobEvent admitted = admissions.get(uid);
-        if (admitted == null || !failover.fromCluster().equals(bound.get(uid))) {
+        String admission = admissions.get(uid);
+        if (admission == null || !failover.fromCluster().equals(bound.get(uid))) {
             return Decisions.none();
         }
+        JobEvent admitted = readAdmission(admission);
         bound.remove(uid);
         boundGroups.remove(uid);
         Optional.ofNullable(clusters.get(failover.fromCluster())).ifPresent(cluster -> cluster.release(uid));
@@ -353,8 +358,7 @@ public final class GangPlacer {
     }
 
     private PlacementRecord record(String uid) {
-        JobEvent admitted = admissions.get(uid);
-        String admission = admitted == null ? null : new String(EventSerde.serialize(admitted), StandardCharsets.UTF_8);
+        String admission = admissions.get(uid);
         Map<String, Instant> excluded = exclusions.getOrDefault(uid, Map.of());
         int generation = generations.getOrDefault(uid, 0);
         if (bound.containsKey(uid)) {
@@ -382,10 +386,11 @@ public final class GangPlacer {
     public Decisions restore(Map<String, PlacementRecord> records) {
         List<MemberCommand> resume = new ArrayList<>();
         records.forEach((uid, record) -> {
-            JobEvent admitted = record.admitted() == null ? null : readAdmission(record.admitted());
-            if (admitted != null) {
-                admissions.put(uid, admitted);
+            if (record.admitted() != null) {
+                admissions.put(uid, record.admitted());
             }
+            // A bound job's admission stays text until it fails over; only a job still being placed needs it read.
+            JobEvent admitted = record.stage() == PlacementRecord.Stage.BOUND || record.admitted() == null ? null : readAdmission(record.admitted());
             if (!record.excludedUntil().isEmpty()) {
                 exclusions.put(uid, new TreeMap<>(record.excludedUntil()));
             }
