@@ -4,11 +4,14 @@ import java.lang.management.ManagementFactory;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -16,12 +19,22 @@ import java.util.stream.Stream;
 
 import dev.muster.bench.placement.TraceFleet;
 import dev.muster.bench.quota.QuotaTrees;
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
+import dev.muster.model.inventory.MemberSnapshot;
+import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.job.JobManifest;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
+import dev.muster.placement.core.binding.MemberResult;
+import dev.muster.placement.core.binding.PlacementSettings;
+import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.core.inventory.ClusterInventory;
 import dev.muster.queue.core.quota.JobStanding;
 import dev.muster.queue.core.quota.QuotaAdmission;
@@ -31,6 +44,7 @@ import dev.muster.queue.core.quota.QuotaTree;
 import dev.muster.queue.kubernetes.JobIdentityStore;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.statussync.kubernetes.MemberJobCache;
 import dev.muster.statussync.kubernetes.MemberPodCache;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -40,8 +54,9 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * The heap Muster's decision state takes at scale, measured in-process (live heap after full collections, before
  * and after building it): 100,000 queued jobs in the quota core; the same jobs' specs parsed, and as the queue
  * service keeps them in its queue and in its fleet informer's cache; 20,000 nodes of inventory (20 members of
- * 1,000 trace-shaped, partly filled nodes) with their index; and 100,000 running member pods (the seed job's, as a
- * simulated member serves them) parsed, and as status sync's member pod cache keeps them.
+ * 1,000 trace-shaped, partly filled nodes) with their index; 100,000 jobs bound in the placement core; and 100,000
+ * running member pods (the seed job's, as a simulated member serves them) and member copies of jobs, parsed, and as
+ * status sync's member caches keep them.
  * <pre>
  * java -Xmx4g -cp bench/target/bench.jar dev.muster.bench.memory.MemoryFootprint
  * </pre>
@@ -69,6 +84,7 @@ public final class MemoryFootprint {
             }
             return store;
         });
+        measure("placement core: 100,000 running jobs (admission, binding)", () -> runningPlacements(seedJob));
         measure("placement inventory: 20 members x 1,000 nodes, indexed", () -> {
             List<ClusterInventory> fleet = TraceFleet.build(20, 1000, TraceFleet.shapes(shapes), 2026);
             fleet.forEach(ClusterInventory::index);
@@ -77,6 +93,35 @@ public final class MemoryFootprint {
         List<String> runningPods = runningSeedPods(seedJob);
         measure("status sync: 100,000 running member pods, as parsed", () -> memberPods(runningPods, pod -> pod));
         measure("status sync: the same, as its member pod cache keeps them", () -> memberPods(runningPods, MemberPodCache::reduced));
+        measure("status sync: 100,000 member PyTorchJob copies, as parsed", () -> seedJobs(seedJob, MemoryFootprint::memberCopy));
+        measure("status sync: the same, as its member job cache keeps them", () -> seedJobs(seedJob,
+                job -> MemberJobCache.reduced(memberCopy(job))));
+    }
+
+    /** The placement core with every job bound on one member: what it keeps of a running job, its promises included. */
+    private static GangPlacer runningPlacements(String seedJob) {
+        Instant now = Instant.parse("2026-11-30T00:00:00Z");
+        GangPlacer placer = new GangPlacer(PlacementSettings.defaults(), Clock.fixed(now, ZoneOffset.UTC));
+        placer.handle(MemberEvent.create("/bench", now, new MemberEventData.MemberReported(new MemberSnapshot("member-a", true, false, Map.of(), now))));
+        ResourceList roomy = ResourceList.parse(Map.of("cpu", "1000000", "memory", "1000000Gi", "pods", "1000000"));
+        for (int node = 0; node < 100; node++) {
+            placer.handle(MemberEvent.create("/bench", now, new MemberEventData.NodeReported("member-a",
+                    new NodeSnapshot("node-" + node, Map.of(), List.of(), roomy, true, false))));
+        }
+        for (int i = 0; i < JOBS; i++) {
+            PyTorchJob job = seedJob(seedJob, i);
+            JobRef ref = new JobRef("default", job.getMetadata().getName(), job.getMetadata().getUid());
+            placer.handle(JobEvent.create("/muster/queue-service", ref, now, new JobAdmitted(job, null, "root", ResourceList.empty())));
+            placer.result(new MemberResult.JobCreated("member-a", ref));
+        }
+        placer.drainState();
+        return placer;
+    }
+
+    private static PyTorchJob memberCopy(PyTorchJob fleetJob) {
+        PyTorchJob copy = MemberJobs.forMember(fleetJob, fleetJob.getMetadata().getUid(), null, 0, Optional.empty());
+        copy.getMetadata().setUid("copy-" + fleetJob.getMetadata().getUid());
+        return copy;
     }
 
     /** The seed job's three pods as a simulated member serves them once they run, as JSON. */
