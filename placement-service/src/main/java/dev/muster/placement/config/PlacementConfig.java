@@ -58,6 +58,20 @@ public interface PlacementConfig {
     @WithDefault("1s")
     Duration tickInterval();
 
+    /** How members are written to (reservations, member copies, releases). */
+    MemberWrites memberWrites();
+
+    /** How members are written to: each job's writes in the order decided, several jobs' at once. */
+    interface MemberWrites {
+
+        /**
+         * How many jobs' member writes run at once (each waits for the member API's answer, and a job is bound only
+         * once its copy is created); one job's writes always run in the order decided. Default 8.
+         */
+        @WithDefault("8")
+        int parallel();
+    }
+
     /**
      * For crash tests only: halt the process, as a crash would, right after this step of binding a job:
      * {@code reserved} (its reservations exist on the member), {@code created} (its member copy exists, not yet

@@ -7,10 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -23,6 +21,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
+import dev.muster.fleetclient.JobOrderedWrites;
 import dev.muster.model.event.EventProcessor.Produced;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobBound;
@@ -65,10 +64,11 @@ public class PlacementEngine {
     private final PlacementConfig config;
     private final Emitter<byte[]> results;
     /**
-     * One thread, fed in the order the core decides (commands are queued under its lock): a release decided
-     * before a reservation of the same name is carried out before it.
+     * Lanes fed in the order the core decides (commands are queued under its lock), a job's writes always in the
+     * same one: a release decided before a reservation of the same name is carried out before it. One lane for
+     * every job bound them one member round trip at a time, however many were decided.
      */
-    private final ExecutorService writes = Executors.newSingleThreadExecutor(daemon("member-writes"));
+    private final JobOrderedWrites writes;
     private ScheduledExecutorService ticker;
 
     private final PlacementMetrics metrics;
@@ -79,6 +79,7 @@ public class PlacementEngine {
         this.metrics = metrics;
         this.placer = new GangPlacer(config.settings(), Clock.systemUTC());
         this.writer = new MemberWriter(config, fleet);
+        this.writes = new JobOrderedWrites(config.memberWrites().parallel(), "member-writes");
         this.results = results;
         metrics.observeFreeGpu(() -> {
             synchronized (lock) {
@@ -92,7 +93,7 @@ public class PlacementEngine {
     }
 
     void start(@Observes StartupEvent startup) {
-        ticker = Executors.newSingleThreadScheduledExecutor(daemon("placement-ticker"));
+        ticker = Executors.newSingleThreadScheduledExecutor(JobOrderedWrites.daemon("placement-ticker"));
         long interval = config.tickInterval().toMillis();
         ticker.scheduleAtFixedRate(this::tick, interval, interval, TimeUnit.MILLISECONDS);
     }
@@ -101,7 +102,7 @@ public class PlacementEngine {
         if (ticker != null) {
             ticker.shutdownNow();
         }
-        writes.shutdownNow();
+        writes.close();
         writer.close();
     }
 
@@ -152,15 +153,18 @@ public class PlacementEngine {
         Map<String, PlacementRecord> records = new LinkedHashMap<>();
         latest.forEach((uid, bytes) -> records.put(uid, PlacementRecord.decode(bytes)));
         Decisions resume;
+        List<CompletableFuture<Void>> resumed;
         synchronized (lock) {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
             resume = placer.restore(records);
             pendingState = List.of();
-            run(resume.commands());
+            resumed = run(resume.commands());
         }
         LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
                 resume.commands().size());
-        writer.members().keySet().forEach(cluster -> writes.execute(() -> reconcile(cluster)));
+        // After the resumed writes, as one lane ran them before: a member's holdings are read once they are done.
+        CompletableFuture.allOf(resumed.toArray(CompletableFuture[]::new)).whenComplete((done, failed) ->
+                writer.members().keySet().forEach(cluster -> writes.submit("reconcile " + cluster, () -> reconcile(cluster))));
     }
 
     /** Squares one member's holdings with the restored log (see {@link GangPlacer#reconcile}). */
@@ -189,10 +193,11 @@ public class PlacementEngine {
         }
     }
 
-    /** Queues the member writes, in order; call under the lock, so the queue follows the order of decisions. */
-    private void run(List<MemberCommand> commands) {
+    /** Queues the member writes, each job's in order; call under the lock, so the lanes follow the order of decisions. */
+    private List<CompletableFuture<Void>> run(List<MemberCommand> commands) {
+        List<CompletableFuture<Void>> queued = new ArrayList<>(commands.size());
         for (MemberCommand command : commands) {
-            writes.execute(() -> {
+            queued.add(writes.submit(command.job().namespace() + "/" + command.job().name(), () -> {
                 Optional<MemberResult> result = writer.execute(command);
                 if (command instanceof MemberCommand.Reserve) {
                     crashPoint("reserved");
@@ -200,8 +205,13 @@ public class PlacementEngine {
                     crashPoint("created");
                 }
                 result.ifPresent(this::result);
-            });
+            }).whenComplete((done, error) -> {
+                if (error != null) {
+                    LOG.errorf(error, "job %s: a write on member %s failed unexpectedly", command.job(), command.cluster());
+                }
+            }));
         }
+        return queued;
     }
 
     /** Halts here when configured to (see {@link PlacementConfig#crashAfter}). */
@@ -247,13 +257,5 @@ public class PlacementEngine {
             results.send(record);
         }
         state.forEach(record -> results.send(KafkaRecord.of(record.topic(), record.key(), record.value())));
-    }
-
-    private static ThreadFactory daemon(String name) {
-        return runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

@@ -236,6 +236,38 @@ class PlacementOverSimulatedMembersTests {
         return job;
     }
 
+    private static dev.muster.model.policy.PropagationPolicy pinnedTo(String cluster) {
+        return Manifests.read("""
+                apiVersion: policy.one.alibabacloud.com/v1alpha1
+                kind: PropagationPolicy
+                metadata: {name: only-%s, namespace: default}
+                spec:
+                  placement:
+                    clusterAffinity: {clusterNames: [%s]}
+                """.formatted(cluster, cluster), dev.muster.model.policy.PropagationPolicy.class);
+    }
+
+    @Test
+    void aSlowMemberHoldsUpOnlyTheJobsBeingWrittenToIt() throws Exception {
+        SimulatedCluster gpuB = members.cluster("gpu-b").orElseThrow();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            gpuB.faults().slow(Duration.ofSeconds(4));
+            // Named so that their writes fall in different lanes of the default eight (a job's name picks its lane).
+            JobEvent onSlow = admit(client, Seed.job("default", "on-slow-member"), pinnedTo("gpu-b"));
+            client.await(Topics.PLACEMENTS, event -> event.job().equals(onSlow.job()) && event.data() instanceof PlacementAttempted, DEADLINE);
+
+            JobEvent elsewhere = admit(client, Seed.job("default", "elsewhere"), pinnedTo("gpu-a"));
+
+            assertThat(awaitBound(client, elsewhere).cluster()).isEqualTo("gpu-a");
+            assertThat(client.readAll(Topics.PLACEMENTS)).as("the copy on the slow member is still being created")
+                    .noneMatch(event -> event.job().equals(onSlow.job()) && event.data() instanceof JobBound);
+            gpuB.faults().heal();
+            assertThat(awaitBound(client, onSlow).cluster()).isEqualTo("gpu-b");
+        } finally {
+            gpuB.faults().heal();
+        }
+    }
+
     @Test
     void theSeedsSumEstimateBindsAJobWhereNoNodeCanRunItsWorkersTheModesKnownLimit() throws Exception {
         dev.muster.model.policy.PropagationPolicy onlyGpuB = Manifests.read("""

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
+import dev.muster.fleetclient.JobOrderedWrites;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;

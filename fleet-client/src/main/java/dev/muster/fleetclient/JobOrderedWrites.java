@@ -1,4 +1,4 @@
-package dev.muster.statussync.kafka;
+package dev.muster.fleetclient;
 
 import java.util.List;
 import java.util.Map;
@@ -11,25 +11,26 @@ import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
 /**
- * Runs fleet writes for different jobs at once and each job's writes in the order they were handed in: a
- * fixed set of single-threaded lanes, a job always in the same lane. A write waits for the fleet API's answer;
- * one lane for all jobs made status sync trail the jobs it mirrors by as many round trips as were queued.
+ * Runs Kubernetes API writes for different jobs at once and each job's writes in the order they were handed in: a
+ * fixed set of single-threaded lanes, a job always in the same lane. A write waits for the API server's answer;
+ * one lane for all jobs holds every job up by as many round trips as are queued before it (status sync's fleet
+ * writes, placement's member writes).
  */
-final class JobOrderedWrites implements AutoCloseable {
+public final class JobOrderedWrites implements AutoCloseable {
 
     private final List<ExecutorService> lanes;
     /** For each key with a {@link #submitLatest} write queued, a token of the latest one. */
     private final Map<String, Object> latest = new ConcurrentHashMap<>();
 
-    JobOrderedWrites(int parallel, String threadName) {
+    public JobOrderedWrites(int parallel, String threadName) {
         if (parallel < 1) {
-            throw new IllegalArgumentException("fleet writes need at least one lane, got " + parallel);
+            throw new IllegalArgumentException("writes need at least one lane, got " + parallel);
         }
         this.lanes = IntStream.range(0, parallel).mapToObj(lane -> Executors.newSingleThreadExecutor(daemon(threadName + "-" + lane))).toList();
     }
 
-    /** Threads of this name that do not keep the service from stopping; the engine's ticker runs on one too. */
-    static ThreadFactory daemon(String name) {
+    /** Threads of this name that do not keep the service from stopping (a service's tickers run on them too). */
+    public static ThreadFactory daemon(String name) {
         return runnable -> {
             Thread thread = new Thread(runnable, name);
             thread.setDaemon(true);
@@ -42,7 +43,7 @@ final class JobOrderedWrites implements AutoCloseable {
      *
      * @param key what the write is ordered by, e.g. a job's {@code namespace/name}
      */
-    CompletableFuture<Void> submit(String key, Runnable write) {
+    public CompletableFuture<Void> submit(String key, Runnable write) {
         return CompletableFuture.runAsync(write, lanes.get(Math.floorMod(key.hashCode(), lanes.size())));
     }
 
@@ -51,7 +52,7 @@ final class JobOrderedWrites implements AutoCloseable {
      * order, like {@link #submit}, but skipped when a later one for the key was handed in before it ran. Under
      * load a job's status passes through several states while its writes wait; only the last is worth a write.
      */
-    <T> CompletableFuture<Void> submitLatest(String key, T value, Consumer<T> write) {
+    public <T> CompletableFuture<Void> submitLatest(String key, T value, Consumer<T> write) {
         Object mine = new Object();
         latest.put(key, mine);
         return submit(key, () -> {

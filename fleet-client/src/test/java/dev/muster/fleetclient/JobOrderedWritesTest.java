@@ -1,4 +1,4 @@
-package dev.muster.statussync.kafka;
+package dev.muster.fleetclient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,6 +76,6 @@ class JobOrderedWritesTest {
     @Test
     void atLeastOneLane() {
         assertThatThrownBy(() -> new JobOrderedWrites(0, "test-writes")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("fleet writes need at least one lane, got 0");
+                .hasMessage("writes need at least one lane, got 0");
     }
 }
