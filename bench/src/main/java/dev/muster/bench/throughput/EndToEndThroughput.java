@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -35,13 +36,16 @@ import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.testing.kafka.KafkaBroker;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 
 /**
  * Muster end to end through Kafka, side by side with Kafka itself. Starts the local stack (a real broker, the
  * three services as processes, simulated members), then for each rate submits jobs on the submissions topic
  * and waits for their {@code dev.muster.job.bound} events; on the same broker, with the same message size and
- * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio, and the CPU
- * each process spent per bound job (what says how far a bigger machine, or members on other machines, would go).
+ * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio, how long
+ * after a step's last binding the fleet API shows its last job Running (status sync's mirror keeping pace, or not),
+ * and the CPU each process spent per bound job until then (what says how far a bigger machine, or members on other
+ * machines, would go).
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.throughput.EndToEndThroughput [--rates 25,50,100,200,400] [--seconds 20]
  *      [--warmup-rate 10] [--warmup-seconds 150] [--pipelines muster,relay] [--transactions tuned|default]
@@ -53,6 +57,8 @@ public final class EndToEndThroughput {
     private static final String BOUND = "\"type\":\"dev.muster.job.bound\"";
     private static final int NODES_PER_MEMBER = 20;
     private static final Duration PATIENCE = Duration.ofSeconds(60);
+    /** How long the fleet view may trail a step's last binding before the step is reported without it. */
+    private static final Duration FLEET_PATIENCE = Duration.ofSeconds(180);
     /** This JVM in the CPU table: what it spends is the simulated members', the fleet API's and the load generator's. */
     private static final String MEMBERS_AND_LOAD = "members, fleet API and load";
     /**
@@ -126,6 +132,7 @@ public final class EndToEndThroughput {
             List<LoadPhase.Figures> muster = new ArrayList<>();
             List<LoadPhase.Figures> relay = new ArrayList<>();
             List<Map<String, Double>> cpuPerJob = new ArrayList<>();
+            List<Duration> fleetLag = new ArrayList<>();
             ProcessCpu cpu = stack == null ? null : new ProcessCpu(processes(stack));
             Map<String, Object> relayTuning = new HashMap<>(tuning);
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -151,6 +158,11 @@ public final class EndToEndThroughput {
                     Map<String, Duration> before = cpu == null ? Map.of() : cpu.snapshot();
                     LoadPhase.Figures jobs = stack == null ? LoadPhase.Figures.NONE : LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS,
                             Topics.PLACEMENTS, rate, count, id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
+                    if (stack != null) {
+                        // The step's CPU counts until the fleet shows its jobs: status sync and the members finish their
+                        // part after the bindings, and a backlog of theirs would otherwise be paid in the next step.
+                        fleetLag.add(fleetShowsRunning(stack, "e2e-r" + tag + "-" + (count - 1), FLEET_PATIENCE));
+                    }
                     if (cpu != null) {
                         cpuPerJob.add(ProcessCpu.perJob(before, cpu.snapshot(), jobs.arrived()));
                     }
@@ -162,7 +174,7 @@ public final class EndToEndThroughput {
                 }
             }
             System.out.println();
-            System.out.println(table(muster, relay));
+            System.out.println(table(muster, relay, fleetLag));
             if (stack != null) {
                 System.out.println(cpuTable(muster, cpuPerJob));
                 System.out.println("Memory after the run (resident set of each service process):");
@@ -235,18 +247,42 @@ public final class EndToEndThroughput {
                 jobs.throughput() / messages.throughput());
     }
 
-    private static String table(List<LoadPhase.Figures> muster, List<LoadPhase.Figures> relay) {
-        StringBuilder text = new StringBuilder("| offered | Muster jobs/s | bound | p50 ms | p95 ms | p99 ms | relay msgs/s | p50 ms | p95 ms | p99 ms |"
-                + " throughput ratio | p99 ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    private static String table(List<LoadPhase.Figures> muster, List<LoadPhase.Figures> relay, List<Duration> fleetLag) {
+        StringBuilder text = new StringBuilder("| offered | Muster jobs/s | bound | p50 ms | p95 ms | p99 ms | fleet shows the last Running |"
+                + " relay msgs/s | p50 ms | p95 ms | p99 ms | throughput ratio | p99 ratio |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < muster.size(); i++) {
             LoadPhase.Figures jobs = muster.get(i);
             LoadPhase.Figures messages = relay.get(i);
-            text.append(String.format(Locale.ROOT, "| %.0f/s | %.1f | %d/%d | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f× |%n",
+            text.append(String.format(Locale.ROOT, "| %.0f/s | %.1f | %d/%d | %.0f | %.0f | %.0f | %s | %.1f | %.0f | %.0f | %.0f | %.2f | %.1f× |%n",
                     messages.offeredRate(), jobs.throughput(), jobs.arrived(), jobs.sent(), jobs.p50Millis(), jobs.p95Millis(), jobs.p99Millis(),
-                    messages.throughput(), messages.p50Millis(), messages.p95Millis(), messages.p99Millis(), jobs.throughput() / messages.throughput(),
-                    jobs.p99Millis() / messages.p99Millis()));
+                    i < fleetLag.size() ? lag(fleetLag.get(i)) : "-", messages.throughput(), messages.p50Millis(), messages.p95Millis(),
+                    messages.p99Millis(), jobs.throughput() / messages.throughput(), jobs.p99Millis() / messages.p99Millis()));
         }
         return text.toString();
+    }
+
+    private static String lag(Duration lag) {
+        return lag == null ? "not in " + FLEET_PATIENCE.toSeconds() + " s" : String.format(Locale.ROOT, "+%.1f s", lag.toMillis() / 1000.0);
+    }
+
+    /**
+     * How long after the step's last binding the fleet API showed the step's last submitted job Running: its pods
+     * started on the member and status sync mirrored it (the fleet view a user reads); null when not within the
+     * patience. Jobs bind in parallel, so the last submitted is a sample of the step's end, not always its last.
+     */
+    private static Duration fleetShowsRunning(LocalStack stack, String job, Duration patience) throws IOException {
+        long start = System.nanoTime();
+        try (KubernetesClient fleet = stack.fleet().connect()) {
+            fleet.resources(PyTorchJob.class).inNamespace("default").withName(job).waitUntilCondition(shown -> shown != null
+                    && shown.getStatus() != null && shown.getStatus().currentCondition().filter(condition -> "Running".equals(condition.type())).isPresent(),
+                    patience.toMillis(), TimeUnit.MILLISECONDS);
+            Duration lag = Duration.ofNanos(System.nanoTime() - start);
+            System.out.printf(Locale.ROOT, "          the fleet shows %s Running %.1f s after the step's last binding%n", job, lag.toMillis() / 1000.0);
+            return lag;
+        } catch (KubernetesClientTimeoutException e) {
+            System.out.printf(Locale.ROOT, "          the fleet does not show %s Running %d s after the step's last binding%n", job, patience.toSeconds());
+            return null;
+        }
     }
 
     private static double residentMib(long pid) {
