@@ -65,4 +65,13 @@ public abstract class ReducedItemStore<T extends HasMetadata, K> implements Item
     private T restoreOrNull(K form) {
         return form == null ? null : restore(form);
     }
+
+    /** A cache that keeps a smaller object of the same kind, which the service reads as it is. */
+    public abstract static class OfSameKind<T extends HasMetadata> extends ReducedItemStore<T, T> {
+
+        @Override
+        protected final T restore(T kept) {
+            return kept;
+        }
+    }
 }

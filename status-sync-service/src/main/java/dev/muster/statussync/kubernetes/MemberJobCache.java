@@ -10,30 +10,19 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
  * pod templates are most of a parsed job, about 13 KiB of fabric8 objects, and a member runs thousands. The view of
  * one copy in full reads the member itself.
  */
-public final class MemberJobCache extends ReducedItemStore<PyTorchJob, PyTorchJob> {
+public final class MemberJobCache extends ReducedItemStore.OfSameKind<PyTorchJob> {
 
     @Override
     protected PyTorchJob keep(PyTorchJob job) {
         return reduced(job);
     }
 
-    @Override
-    protected PyTorchJob restore(PyTorchJob kept) {
-        return kept;
-    }
-
     /** The job with its metadata and status only; both are shared with the job given, not copied. */
     public static PyTorchJob reduced(PyTorchJob job) {
         ObjectMeta metadata = job.getMetadata();
-        ObjectMeta keptMetadata = new ObjectMeta();
-        keptMetadata.setNamespace(metadata.getNamespace());
-        keptMetadata.setName(metadata.getName());
-        keptMetadata.setUid(metadata.getUid());
-        keptMetadata.setResourceVersion(metadata.getResourceVersion());
+        ObjectMeta keptMetadata = KeptMetadata.of(metadata);
         keptMetadata.setLabels(metadata.getLabels());
         keptMetadata.setAnnotations(metadata.getAnnotations());
-        keptMetadata.setCreationTimestamp(metadata.getCreationTimestamp());
-        keptMetadata.setDeletionTimestamp(metadata.getDeletionTimestamp());
         PyTorchJob kept = new PyTorchJob();
         kept.setMetadata(keptMetadata);
         kept.setStatus(job.getStatus());

@@ -20,30 +20,19 @@ import io.fabric8.kubernetes.api.model.PodStatus;
  * fabric8 parses it is about 10 KiB, every object in it with its own map of unknown fields, and a member runs
  * thousands. Watch events still reach the handlers whole; a resync hands them these, which read the same.
  */
-public final class MemberPodCache extends ReducedItemStore<Pod, Pod> {
+public final class MemberPodCache extends ReducedItemStore.OfSameKind<Pod> {
 
     @Override
     protected Pod keep(Pod pod) {
         return reduced(pod);
     }
 
-    @Override
-    protected Pod restore(Pod kept) {
-        return kept;
-    }
-
     /** The pod with only what status sync reads; the parts kept are shared with the pod given, not copied. */
     public static Pod reduced(Pod pod) {
         ObjectMeta metadata = pod.getMetadata();
-        ObjectMeta keptMetadata = new ObjectMeta();
-        keptMetadata.setNamespace(shared(metadata.getNamespace()));
-        keptMetadata.setName(metadata.getName());
-        keptMetadata.setUid(metadata.getUid());
-        keptMetadata.setResourceVersion(metadata.getResourceVersion());
+        ObjectMeta keptMetadata = KeptMetadata.of(metadata);
         keptMetadata.setLabels(metadata.getLabels() == null ? null : metadata.getLabels().entrySet().stream()
                 .collect(Collectors.toUnmodifiableMap(label -> shared(label.getKey()), label -> shared(label.getValue()))));
-        keptMetadata.setCreationTimestamp(metadata.getCreationTimestamp());
-        keptMetadata.setDeletionTimestamp(metadata.getDeletionTimestamp());
         Pod kept = new Pod();
         kept.setApiVersion(pod.getApiVersion());
         kept.setKind(pod.getKind());

@@ -54,6 +54,11 @@ class FleetWriterTest {
         return fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
     }
 
+    private static void delete(String name) {
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName(name).withGracePeriod(0).delete();
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName(name).waitUntilCondition(gone -> gone == null, 10, TimeUnit.SECONDS);
+    }
+
     @Test
     void eachStatusInTurnIsWhatTheFleetJobReads() {
         FleetWriter writer = new FleetWriter(fleet);
@@ -72,9 +77,7 @@ class FleetWriterTest {
         JobRef job = submit("replaced");
         assertThat(writer.status(job, status("Running"))).isTrue();
 
-        fleet.resources(PyTorchJob.class).inNamespace("default").withName("replaced").withGracePeriod(0).delete();
-        fleet.resources(PyTorchJob.class).inNamespace("default").withName("replaced").waitUntilCondition(gone -> gone == null,
-                10, TimeUnit.SECONDS);
+        delete("replaced");
         JobRef replacement = submit("replaced");
 
         assertThat(writer.status(job, status("Failed"))).isFalse();
@@ -90,9 +93,7 @@ class FleetWriterTest {
         JobRef job = submit("deleted");
         assertThat(writer.status(job, status("Running"))).isTrue();
 
-        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted").withGracePeriod(0).delete();
-        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted").waitUntilCondition(gone -> gone == null,
-                10, TimeUnit.SECONDS);
+        delete("deleted");
 
         assertThat(writer.status(job, status("Succeeded"))).isFalse();
         assertThat(read(job)).isNull();
