@@ -60,6 +60,12 @@ public class PlacementEngine {
     private GangPlacer placer;
     /** The state changes of the last consumed event, drained with its decisions and produced in its transaction. */
     private List<Produced> pendingState = List.of();
+    /**
+     * Member writes decided while the members are reconciled after a restore, in the order decided: they run once
+     * every member is reconciled, as a member copy the previous owner left must be adopted before the job is
+     * placed anywhere else. Null when no reconciliation is under way. Guarded by {@link #lock}.
+     */
+    private List<MemberCommand> heldWrites;
     private final MemberWriter writer;
     private final PlacementConfig config;
     private final Emitter<byte[]> results;
@@ -158,13 +164,28 @@ public class PlacementEngine {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
             resume = placer.restore(records);
             pendingState = List.of();
+            // What the previous core decided and never carried out is resumed from the log, or was never committed.
+            heldWrites = null;
             resumed = run(resume.commands());
+            heldWrites = new ArrayList<>();
         }
         LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
                 resume.commands().size());
-        // After the resumed writes, as one lane ran them before: a member's holdings are read once they are done.
-        CompletableFuture.allOf(resumed.toArray(CompletableFuture[]::new)).whenComplete((done, failed) ->
-                writer.members().keySet().forEach(cluster -> writes.submit("reconcile " + cluster, () -> reconcile(cluster))));
+        // Each member's holdings are read once the resumed writes are done, and new writes wait for every member.
+        CompletableFuture.allOf(resumed.toArray(CompletableFuture[]::new))
+                .handle((done, failed) -> CompletableFuture.allOf(writer.members().keySet().stream()
+                        .map(cluster -> writes.submit("reconcile " + cluster, () -> reconcile(cluster))).toArray(CompletableFuture[]::new)))
+                .thenCompose(reconciled -> reconciled)
+                .whenComplete((done, failed) -> releaseHeldWrites());
+    }
+
+    /** Runs the writes decided while the members were reconciled, in the order decided. */
+    private void releaseHeldWrites() {
+        synchronized (lock) {
+            List<MemberCommand> held = heldWrites == null ? List.of() : heldWrites;
+            heldWrites = null;
+            run(held);
+        }
     }
 
     /** Squares one member's holdings with the restored log (see {@link GangPlacer#reconcile}). */
@@ -193,8 +214,15 @@ public class PlacementEngine {
         }
     }
 
-    /** Queues the member writes, each job's in order; call under the lock, so the lanes follow the order of decisions. */
+    /**
+     * Queues the member writes, each job's in order, or holds them while members are reconciled; call under the
+     * lock, so the lanes follow the order of decisions. The futures of the writes queued.
+     */
     private List<CompletableFuture<Void>> run(List<MemberCommand> commands) {
+        if (heldWrites != null) {
+            heldWrites.addAll(commands);
+            return List.of();
+        }
         List<CompletableFuture<Void>> queued = new ArrayList<>(commands.size());
         for (MemberCommand command : commands) {
             queued.add(writes.submit(command.job().namespace() + "/" + command.job().name(), () -> {
