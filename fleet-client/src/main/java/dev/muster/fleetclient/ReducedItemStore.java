@@ -2,6 +2,7 @@ package dev.muster.fleetclient;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -66,8 +67,19 @@ public abstract class ReducedItemStore<T extends HasMetadata, K> implements Item
         return form == null ? null : restore(form);
     }
 
-    /** A cache that keeps a smaller object of the same kind, which the service reads as it is. */
-    public abstract static class OfSameKind<T extends HasMetadata> extends ReducedItemStore<T, T> {
+    /** A cache that keeps a smaller object of the same kind, made by {@code reduce}, which the service reads as it is. */
+    public static class OfSameKind<T extends HasMetadata> extends ReducedItemStore<T, T> {
+
+        private final UnaryOperator<T> reduce;
+
+        protected OfSameKind(UnaryOperator<T> reduce) {
+            this.reduce = reduce;
+        }
+
+        @Override
+        protected final T keep(T object) {
+            return reduce.apply(object);
+        }
 
         @Override
         protected final T restore(T kept) {

@@ -12,9 +12,8 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
  */
 public final class MemberJobCache extends ReducedItemStore.OfSameKind<PyTorchJob> {
 
-    @Override
-    protected PyTorchJob keep(PyTorchJob job) {
-        return reduced(job);
+    public MemberJobCache() {
+        super(MemberJobCache::reduced);
     }
 
     /** The job with its metadata and status only; both are shared with the job given, not copied. */

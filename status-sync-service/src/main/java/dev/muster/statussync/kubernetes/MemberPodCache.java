@@ -22,9 +22,8 @@ import io.fabric8.kubernetes.api.model.PodStatus;
  */
 public final class MemberPodCache extends ReducedItemStore.OfSameKind<Pod> {
 
-    @Override
-    protected Pod keep(Pod pod) {
-        return reduced(pod);
+    public MemberPodCache() {
+        super(MemberPodCache::reduced);
     }
 
     /** The pod with only what status sync reads; the parts kept are shared with the pod given, not copied. */

@@ -54,6 +54,13 @@ class FleetWriterTest {
         return fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
     }
 
+    /** A job submitted to the fleet whose status the writer has written once, as it does for every job it mirrors. */
+    private static JobRef submittedAndRunning(FleetWriter writer, String name) {
+        JobRef job = submit(name);
+        assertThat(writer.status(job, status("Running"))).isTrue();
+        return job;
+    }
+
     private static void delete(String name) {
         fleet.resources(PyTorchJob.class).inNamespace("default").withName(name).withGracePeriod(0).delete();
         fleet.resources(PyTorchJob.class).inNamespace("default").withName(name).waitUntilCondition(gone -> gone == null, 10, TimeUnit.SECONDS);
@@ -74,8 +81,7 @@ class FleetWriterTest {
     @Test
     void aJobReplacedByAnotherOfItsNameIsLeftAsTheNewOneIs() {
         FleetWriter writer = new FleetWriter(fleet);
-        JobRef job = submit("replaced");
-        assertThat(writer.status(job, status("Running"))).isTrue();
+        JobRef job = submittedAndRunning(writer, "replaced");
 
         delete("replaced");
         JobRef replacement = submit("replaced");
@@ -90,8 +96,7 @@ class FleetWriterTest {
     @Test
     void aDeletedJobIsNotWrittenNorCreatedAgain() {
         FleetWriter writer = new FleetWriter(fleet);
-        JobRef job = submit("deleted");
-        assertThat(writer.status(job, status("Running"))).isTrue();
+        JobRef job = submittedAndRunning(writer, "deleted");
 
         delete("deleted");
 
