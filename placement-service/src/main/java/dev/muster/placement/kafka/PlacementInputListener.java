@@ -16,6 +16,7 @@ import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
 import dev.muster.relay.CompactedTopic;
 import dev.muster.relay.TransactionalRelay;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
@@ -51,7 +52,10 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState));
     }
 
+    // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
+    // decisions held up every HTTP exchange sharing that loop, member writes and watches alike, for seconds under load.
     @Incoming(INPUTS)
+    @Blocking
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         return relay.relay(batch);
     }

@@ -9,6 +9,7 @@ import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.relay.TransactionalRelay;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
@@ -32,7 +33,10 @@ public class QueueInputListener {
         this.relay = new TransactionalRelay(transactions, clients, processor);
     }
 
+    // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
+    // decisions held up every HTTP exchange sharing that loop, member writes and watches alike, for seconds under load.
     @Incoming(INPUTS)
+    @Blocking
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         return relay.relay(batch);
     }

@@ -15,6 +15,7 @@ import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.statussync.config.StatusSyncConfig;
+import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
 /**
@@ -40,7 +41,10 @@ public class JobEventListener {
         this.pendingLimit = config.fleetWrites().pending();
     }
 
+    // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
+    // decisions held up every HTTP exchange sharing that loop, member writes and watches alike, for seconds under load.
     @Incoming(JOB_EVENTS)
+    @Blocking
     public CompletionStage<Void> consume(KafkaRecord<String, byte[]> record) {
         if (record.getPayload() == null) {
             return record.ack();
