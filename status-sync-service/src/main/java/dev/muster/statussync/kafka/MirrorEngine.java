@@ -113,6 +113,13 @@ public class MirrorEngine {
         synchronized (lock) {
             List<FleetWrite> projected = projection.handle(event);
             MirrorDecisions decided = mirror.handle(event);
+            // A write that creates the fleet job or sets its condition can come after its member's status was mirrored
+            // (members are watched as they change, events consumed in turn): the mirrored status is written after it again.
+            for (FleetWrite write : projected) {
+                if (write instanceof FleetWrite.OfJob ofJob && ofJob.replacesStatus()) {
+                    decided = decided.and(mirror.mirroredStatus(ofJob.job().uid()));
+                }
+            }
             unconfigured.handle(event).forEach(this::publish);
             CompletableFuture<Void> written = CompletableFuture.allOf(projected.stream()
                     .collect(Collectors.groupingBy(FleetWrite::orderKey, LinkedHashMap::new, Collectors.toList()))

@@ -23,6 +23,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.FleetJobs;
@@ -245,6 +246,24 @@ class FleetMirrorTests {
 
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(eventsOf(shown)).extracting(Event::getReason).contains("Admitted"));
             assertThat(eventsOf(shown)).extracting(Event::getReason).containsOnlyOnce("Queued");
+        }
+    }
+
+    @Test
+    void aJobSeenRunningOnItsMemberBeforeItsSubmissionIsReadIsShownRunningOnceTheFleetJobIsWritten() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient member = member("cluster-a").connect()) {
+            JobEvent submitted = Seed.submission("default", "ahead-of-its-events");
+            JobRef job = submitted.job();
+            // Status sync watches members as they change but reads events in turn: with a backlog (or after a restart)
+            // it sees a copy placement made run before it has read the job's submission. Its status has nowhere to go yet.
+            member.resources(PyTorchJob.class).inNamespace("default")
+                    .resource(MemberJobs.forMember(((JobSubmitted) submitted.data()).job(), job.uid(), null, 0, Optional.empty())).create();
+            client.await(Topics.MEMBER_STATUS, event -> event.job().equals(job) && event.data() instanceof MemberStatusChanged changed
+                    && changed.state().equals("Running"), DEADLINE);
+
+            client.send(Topics.SUBMISSIONS, submitted);
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetCondition(job)).map(JobCondition::type).contains("Running"));
         }
     }
 

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,6 +23,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MusterEvent;
+import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.policy.FailoverPolicy.PurgeMode;
 import dev.muster.model.time.GoDurations;
@@ -93,7 +95,7 @@ public final class JobMirror {
         boolean problemReported;
         String reportedState;
         boolean finishedReported;
-        Object writtenStatus;
+        PyTorchJobStatus writtenStatus;
         Instant purgeAskedAt;
         /** The restart count last seen of each pod of the copy, by pod name. */
         final Map<String, Integer> restarts = new HashMap<>();
@@ -209,6 +211,21 @@ public final class JobMirror {
             return evaluateJob(job.job().uid());
         }
         return MirrorDecisions.none();
+    }
+
+    /**
+     * The status last mirrored for the job, to write again after a write on the Kafka path created the fleet job or
+     * set its condition: status sync may see a member run a job before it has consumed the job's earlier events (a
+     * backlog, a restart), and the mirror writes a status only when the member changes it.
+     */
+    public MirrorDecisions mirroredStatus(String uid) {
+        // With copies of several generations (a failover under way), the newest copy's status is the one shown.
+        return copiesByUid.getOrDefault(uid, Map.of()).values().stream()
+                .filter(tracked -> !tracked.departed && tracked.writtenStatus != null)
+                .max(Comparator.comparingInt(tracked -> tracked.copy.generation()))
+                .map(tracked -> new MirrorDecisions(List.of(), List.of(new FleetStatus(tracked.copy.job(), tracked.copy.cluster(), tracked.writtenStatus,
+                        tracked.observedAt)), List.of()))
+                .orElse(MirrorDecisions.none());
     }
 
     /** Fails over copies whose toleration ran out, and asks again for purges the member has not confirmed. */
