@@ -74,6 +74,11 @@ public final class FleetApiServer implements AutoCloseable {
         return new KubernetesClientBuilder().withConfig(io.fabric8.kubernetes.client.Config.fromKubeconfig(Files.readString(kubeconfig))).build();
     }
 
+    /** How many requests the server has answered so far: what tests of a client's cost count. */
+    public int requestCount() {
+        return server.getRequestCount();
+    }
+
     @Override
     public void close() {
         front.close();

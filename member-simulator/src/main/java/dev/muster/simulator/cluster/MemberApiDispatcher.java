@@ -1,5 +1,6 @@
 package dev.muster.simulator.cluster;
 
+import java.time.Clock;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
@@ -19,18 +20,19 @@ import io.fabric8.zjsonpatch.JsonPatchException;
 
 /**
  * What answers a simulated member's API requests: fabric8's mock server in CRUD mode (recorded expectations
- * such as {@code /version} first, as its mixed dispatcher does), with three differences that make it behave like
+ * such as {@code /version} first, as its mixed dispatcher does), with four differences that make it behave like
  * a real member. API groups the member does not serve answer 404 (CRUD mode would store any resource of any
  * group, so a member without koordinator would seem to accept reservations); objects are found by name
  * through an index (see {@link IndexedCrudDispatcher}), so that a cluster with ten thousand pods still starts
- * in seconds; and a JSON patch that cannot be applied (its {@code test} fails) is refused with 422, not left
- * unanswered.
+ * in seconds; pods are bound to nodes through the binding subresource ({@link PodBindings}); and a JSON patch
+ * that cannot be applied (its {@code test} fails) is refused with 422, not left unanswered.
  */
 final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
 
     private final Map<ServerRequest, Queue<ServerResponse>> responses;
     private final MockDispatcher expectations;
     private final IndexedCrudDispatcher crud = new IndexedCrudDispatcher();
+    private final PodBindings bindings = new PodBindings(crud, Clock.systemUTC());
     private final Set<String> unservedGroups;
 
     MemberApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses, Set<String> unservedGroups) {
@@ -50,6 +52,9 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
         Queue<ServerResponse> expected = responses.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), path));
         if (expected != null && !expected.isEmpty()) {
             return expectations.dispatch(request);
+        }
+        if (PodBindings.isBinding(request)) {
+            return bindings.bind(request);
         }
         try {
             return crud.dispatch(request);

@@ -11,9 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 import dev.muster.model.time.GoDurations;
+import dev.muster.simulator.cluster.StatusWrites;
 import dev.muster.simulator.time.SimulatedTime;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
@@ -46,6 +48,8 @@ public final class KubeletController implements AutoCloseable {
     public static final String START_DELAY = "muster.dev/start-delay";
 
     private static final System.Logger LOG = System.getLogger(KubeletController.class.getName());
+    /** The member's kubelets' writes at once. */
+    private static final int KUBELET_THREADS = 4;
 
     private final KubernetesClient client;
     private final String cluster;
@@ -63,8 +67,11 @@ public final class KubeletController implements AutoCloseable {
         this.cluster = cluster;
         this.defaultStartDelay = defaultStartDelay;
         this.time = time;
-        this.timers = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "kubelet-" + cluster);
+        // A member's kubelets are one per node and write independently: several threads, so that one pod's status
+        // write, waiting for the API server, does not hold up every other pod's start on the member.
+        AtomicInteger threads = new AtomicInteger();
+        this.timers = Executors.newScheduledThreadPool(KUBELET_THREADS, runnable -> {
+            Thread thread = new Thread(runnable, "kubelet-" + cluster + "-" + threads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -234,12 +241,13 @@ public final class KubeletController implements AutoCloseable {
     private boolean update(Pod pod, Consumer<PodStatus> change) {
         for (int attempt = 1; ; attempt++) {
             try {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(current -> {
-                    PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
-                    change.accept(status);
-                    current.setStatus(status);
-                    return current;
-                });
+                StatusWrites.write(client.pods().inNamespace(pod.getMetadata().getNamespace()), pod,
+                        current -> {
+                            PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
+                            change.accept(status);
+                            current.setStatus(status);
+                            return current;
+                        }, client.getKubernetesSerialization());
                 return true;
             } catch (KubernetesClientException e) {
                 if (e.getCode() == 404) {

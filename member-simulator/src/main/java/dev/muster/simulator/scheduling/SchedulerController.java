@@ -6,10 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.reservation.ReservationCondition;
@@ -26,6 +29,7 @@ import dev.muster.simulator.scheduling.GangScheduler.Reserve;
 import dev.muster.simulator.scheduling.GangScheduler.ReservationUnschedulable;
 import dev.muster.simulator.scheduling.GangScheduler.Unschedulable;
 import dev.muster.simulator.time.SimulatedTime;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -41,18 +45,23 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 /**
  * Runs {@link GangScheduler} against one simulated cluster's API server: whenever a pod, node or reservation
  * changes (and when an unused reservation is due to expire), one scheduling pass over everything pending, then
- * binds ({@code spec.nodeName} and {@code PodScheduled=True}) or reports {@code PodScheduled=False, reason
- * Unschedulable} with the message, as kube-scheduler does, and writes reservations' status as koordinator does.
- * Passes run one at a time on the controller's own thread; a change during a pass asks for one more.
+ * binds ({@code spec.nodeName} and {@code PodScheduled=True}, through the binding subresource) or reports
+ * {@code PodScheduled=False, reason Unschedulable} with the message, as kube-scheduler does, and writes reservations'
+ * status as koordinator does. Passes run one at a time on the controller's own thread (a pass's plain binds on a few
+ * more); a change during a pass asks for one more.
  */
 public final class SchedulerController implements AutoCloseable {
 
+    /** Plain binds of one pass written at once. */
+    private static final int BINDERS = 4;
     private static final System.Logger LOG = System.getLogger(SchedulerController.class.getName());
 
     private final KubernetesClient client;
     private final String cluster;
     private final SimulatedTime time;
     private final ScheduledExecutorService passes;
+    /** Binds of one pass at once: each waits for the API server, and a pass may decide hundreds. */
+    private final ExecutorService binders;
     private final AtomicBoolean requested = new AtomicBoolean();
     private volatile boolean paused;
     private final SharedIndexInformer<Pod> pods;
@@ -67,6 +76,12 @@ public final class SchedulerController implements AutoCloseable {
         this.reservationsServed = reservationsServed;
         this.passes = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "scheduler-" + cluster);
+            thread.setDaemon(true);
+            return thread;
+        });
+        AtomicInteger binderThreads = new AtomicInteger();
+        this.binders = Executors.newFixedThreadPool(BINDERS, runnable -> {
+            Thread thread = new Thread(runnable, "scheduler-" + cluster + "-bind-" + binderThreads.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -121,7 +136,17 @@ public final class SchedulerController implements AutoCloseable {
             Instant now = Instant.now();
             List<Decision> decisions = GangScheduler.schedule(new ClusterState(nodes.getStore().list(), pods.getStore().list(),
                     known, now, this::expiry));
-            decisions.forEach(this::apply);
+            // Plain binds are independent of each other and run at once; a bind with a reservation updates the
+            // reservation's owners, and the other decisions change reservations too: those run one by one, in order.
+            List<CompletableFuture<Void>> binds = new ArrayList<>();
+            for (Decision decision : decisions) {
+                if (decision instanceof Bind bind && bind.reservation().isEmpty()) {
+                    binds.add(CompletableFuture.runAsync(() -> apply(bind), binders));
+                } else {
+                    apply(decision);
+                }
+            }
+            binds.forEach(CompletableFuture::join);
             wakeForNextExpiry(known, now);
         } catch (RuntimeException e) {
             if (!passes.isShutdown()) {
@@ -179,14 +204,12 @@ public final class SchedulerController implements AutoCloseable {
 
     private void bind(Bind bind) {
         Pod pod = bind.pod();
-        var resource = pod(pod);
-        // PodScheduled first, then the node: the kubelet acts once the node is set, and its status must not be
-        // overwritten by a late scheduler write.
-        resource.editStatus(current -> withScheduled(current, "True", null, null));
-        resource.edit(current -> {
-            current.getSpec().setNodeName(bind.node());
-            return current;
-        });
+        // Through the binding subresource, as kube-scheduler binds: the node and the PodScheduled condition in one
+        // write, refused (409) if the pod was bound meanwhile.
+        client.bindings().inNamespace(pod.getMetadata().getNamespace()).resource(new BindingBuilder()
+                .withNewMetadata().withName(pod.getMetadata().getName()).withNamespace(pod.getMetadata().getNamespace()).endMetadata()
+                .withNewTarget().withApiVersion("v1").withKind("Node").withName(bind.node()).endTarget()
+                .build()).create();
         bind.reservation().ifPresent(reservation -> client.resources(Reservation.class).withName(reservation.getMetadata().getName())
                 .editStatus(current -> {
                     ReservationStatus status = current.getStatus();
@@ -281,6 +304,7 @@ public final class SchedulerController implements AutoCloseable {
     @Override
     public void close() {
         passes.shutdownNow();
+        binders.shutdownNow();
         pods.close();
         nodes.close();
         if (reservations != null) {

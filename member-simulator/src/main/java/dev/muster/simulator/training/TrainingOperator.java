@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobCondition;
@@ -20,6 +21,7 @@ import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.job.ReplicaSpec;
 import dev.muster.model.job.ReplicaStatus;
 import dev.muster.model.job.ReplicaType;
+import dev.muster.simulator.cluster.StatusWrites;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -47,21 +49,29 @@ public final class TrainingOperator implements AutoCloseable {
     private static final int MASTER_PORT = 23456;
 
     private static final System.Logger LOG = System.getLogger(TrainingOperator.class.getName());
+    /** Jobs reconciled at once. */
+    private static final int WORKERS = 4;
 
     private final KubernetesClient client;
     private final String cluster;
     private final ExecutorService work;
     private final SharedIndexInformer<PyTorchJob> jobs;
     private final SharedIndexInformer<Pod> pods;
-    /** Jobs queued for reconciling, as {@code namespace/name}. */
-    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    /**
+     * Jobs queued or being reconciled, as {@code namespace/name}: true when the job or one of its pods changed since its
+     * reconciling began, so that it is reconciled again, by the same worker (a job is never reconciled twice at once).
+     */
+    private final Map<String, Boolean> active = new ConcurrentHashMap<>();
     private static final String BY_JOB = "job";
 
     private TrainingOperator(KubernetesClient client, String cluster) {
         this.client = client;
         this.cluster = cluster;
-        this.work = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "training-operator-" + cluster);
+        // Several workers, as the real operator's: a job's reconciling waits for the API server (its pods, its
+        // status), and with one worker every job queued behind it waited as long.
+        AtomicInteger workers = new AtomicInteger();
+        this.work = Executors.newFixedThreadPool(WORKERS, runnable -> {
+            Thread thread = new Thread(runnable, "training-operator-" + cluster + "-" + workers.incrementAndGet());
             thread.setDaemon(true);
             return thread;
         });
@@ -106,12 +116,24 @@ public final class TrainingOperator implements AutoCloseable {
     }
 
     private void enqueue(String key) {
-        if (queued.add(key) && !work.isShutdown()) {
-            work.execute(() -> {
-                queued.remove(key);
-                reconcileKey(key);
-            });
+        if (work.isShutdown()) {
+            return;
         }
+        boolean[] idle = {false};
+        active.compute(key, (ignored, changedSince) -> {
+            idle[0] = changedSince == null;
+            return idle[0] ? Boolean.FALSE : Boolean.TRUE;
+        });
+        if (idle[0]) {
+            work.execute(() -> reconcileWhileChanged(key));
+        }
+    }
+
+    private void reconcileWhileChanged(String key) {
+        do {
+            active.put(key, Boolean.FALSE);
+            reconcileKey(key);
+        } while (active.computeIfPresent(key, (ignored, changedSince) -> changedSince ? Boolean.FALSE : null) != null);
     }
 
     private void reconcileKey(String key) {
@@ -293,8 +315,8 @@ public final class TrainingOperator implements AutoCloseable {
 
     private void updateStatus(PyTorchJob job, String type, String reason, String message, List<Pod> pods) {
         String now = Instant.now().toString();
-        client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()).withName(job.getMetadata().getName())
-                .editStatus(current -> {
+        StatusWrites.write(client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()), job,
+                current -> {
                     PyTorchJobStatus status = current.getStatus();
                     List<JobCondition> conditions = new ArrayList<>(status == null ? List.of() : status.conditions());
                     // Like the real operator: the previous state stays in the list, no longer True.
@@ -307,7 +329,7 @@ public final class TrainingOperator implements AutoCloseable {
                             status == null || status.startTime() == null ? now : status.startTime(),
                             "Succeeded".equals(type) || "Failed".equals(type) ? now : null, now, Map.of()));
                     return current;
-                });
+                }, client.getKubernetesSerialization());
         LOG.log(System.Logger.Level.INFO, cluster + ": PyTorchJob " + job.getMetadata().getNamespace() + "/" + job.getMetadata().getName() + " " + type);
     }
 

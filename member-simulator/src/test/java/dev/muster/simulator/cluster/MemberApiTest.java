@@ -14,8 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.muster.simulator.spec.FleetSpec;
+import io.fabric8.kubernetes.api.model.Binding;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -25,7 +30,10 @@ import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
-/** The member API server keeps objects apart by kind, namespace and name through create, update and delete, and tells watches. */
+/**
+ * The member API server keeps objects apart by kind, namespace and name through create, update and delete, tells watches,
+ * and binds pods as a real one does.
+ */
 class MemberApiTest {
 
     @Test
@@ -119,6 +127,45 @@ class MemberApiTest {
     }
 
     @Test
+    void aBindingSetsThePodsNodeAndScheduledConditionInOneChangeAndOnlyOnce(@TempDir Path kubeconfigs) throws Exception {
+        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
+             KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
+            client.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("worker").withNamespace("team-a").endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withImage("trainer").endContainer().endSpec().build()).create();
+            // The member has no nodes: its scheduler finds the pod unschedulable once, and then leaves it be.
+            await(() -> "False".equals(scheduled(client.pods().inNamespace("team-a").withName("worker").get())));
+            BlockingQueue<Pod> changes = new LinkedBlockingQueue<>();
+            try (Watch watch = client.pods().inNamespace("team-a").withName("worker").watch(new Watcher<>() {
+                @Override
+                public void eventReceived(Action action, Pod pod) {
+                    if (action == Action.MODIFIED) {
+                        changes.add(pod);
+                    }
+                }
+
+                @Override
+                public void onClose(WatcherException cause) {
+                }
+            })) {
+                client.bindings().inNamespace("team-a").resource(binding("worker", "node-1")).create();
+
+                Pod bound = changes.poll(5, TimeUnit.SECONDS);
+                assertThat(bound).as("a change within 5 s").isNotNull();
+                assertThat(bound.getSpec().getNodeName()).isEqualTo("node-1");
+                assertThat(scheduled(bound)).as("the same change says it is scheduled").isEqualTo("True");
+            }
+            assertThatThrownBy(() -> client.bindings().inNamespace("team-a").resource(binding("worker", "node-2")).create())
+                    .isInstanceOfSatisfying(KubernetesClientException.class, refused -> {
+                        assertThat(refused.getCode()).isEqualTo(409);
+                        assertThat(refused.getMessage()).contains("already assigned to node \"node-1\"");
+                    });
+            assertThat(client.pods().inNamespace("team-a").withName("worker").get().getSpec().getNodeName()).isEqualTo("node-1");
+            assertThatThrownBy(() -> client.bindings().inNamespace("team-a").resource(binding("nobody", "node-1")).create())
+                    .isInstanceOfSatisfying(KubernetesClientException.class, refused -> assertThat(refused.getCode()).isEqualTo(404));
+        }
+    }
+
+    @Test
     void answeredRequestsAreNotKept(@TempDir Path kubeconfigs) throws Exception {
         try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
              KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
@@ -129,6 +176,17 @@ class MemberApiTest {
             assertThat(server.getRequestCount()).isGreaterThanOrEqualTo(20);
             assertThat(server.takeRequest(0, TimeUnit.NANOSECONDS)).as("a request the server still holds after answering it").isNull();
         }
+    }
+
+    private static Binding binding(String pod, String node) {
+        return new BindingBuilder().withNewMetadata().withName(pod).withNamespace("team-a").endMetadata()
+                .withNewTarget().withApiVersion("v1").withKind("Node").withName(node).endTarget().build();
+    }
+
+    /** The status of the pod's PodScheduled condition; null without one. */
+    private static String scheduled(Pod pod) {
+        return pod.getStatus() == null || pod.getStatus().getConditions() == null ? null : pod.getStatus().getConditions().stream()
+                .filter(condition -> "PodScheduled".equals(condition.getType())).map(PodCondition::getStatus).findFirst().orElse(null);
     }
 
     private static Watcher<ConfigMap> recorder(BlockingQueue<String> events) {
