@@ -111,7 +111,10 @@ public class FleetWriter {
                 Map.of("op", "test", "path", "/metadata/uid", "value", objectUid),
                 Map.of("op", "add", "path", "/status", "value", status)));
         try {
-            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).subresource("status")
+            // Named through an object: fabric8 reads the job first when only its name is given, to learn what to patch.
+            PyTorchJob named = new PyTorchJob();
+            named.setMetadata(new ObjectMetaBuilder().withNamespace(job.namespace()).withName(job.name()).build());
+            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(named).subresource("status")
                     .patch(PatchContext.of(PatchType.JSON), patch);
             return true;
         } catch (KubernetesClientException e) {

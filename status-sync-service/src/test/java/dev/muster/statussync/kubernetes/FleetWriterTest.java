@@ -79,6 +79,18 @@ class FleetWriterTest {
     }
 
     @Test
+    void theStatusOfAJobWrittenBeforeIsWrittenInOneRequestWithoutReadingTheJob() {
+        FleetWriter writer = new FleetWriter(fleet);
+        JobRef job = submittedAndRunning(writer, "one-request");
+        int before = server.requestCount();
+
+        assertThat(writer.status(job, status("Succeeded"))).isTrue();
+
+        assertThat(server.requestCount() - before).as("requests to the fleet API").isEqualTo(1);
+        assertThat(read(job).getStatus().currentCondition()).map(JobCondition::type).hasValue("Succeeded");
+    }
+
+    @Test
     void aJobReplacedByAnotherOfItsNameIsLeftAsTheNewOneIs() {
         FleetWriter writer = new FleetWriter(fleet);
         JobRef job = submittedAndRunning(writer, "replaced");
