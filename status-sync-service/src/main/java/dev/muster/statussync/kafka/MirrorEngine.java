@@ -113,11 +113,11 @@ public class MirrorEngine {
         synchronized (lock) {
             List<FleetWrite> projected = projection.handle(event);
             MirrorDecisions decided = mirror.handle(event);
-            // A write that creates the fleet job or sets its condition can come after its member's status was mirrored
-            // (members are watched as they change, events consumed in turn): the mirrored status is written after it again.
+            // The fleet job of a Kafka submission can be created after its member's status was mirrored (members are
+            // watched as they change, events read in turn), when that status had nowhere to go: it is written after it.
             for (FleetWrite write : projected) {
-                if (write instanceof FleetWrite.OfJob ofJob && ofJob.replacesStatus()) {
-                    decided = decided.and(mirror.mirroredStatus(ofJob.job().uid()));
+                if (write instanceof FleetWrite.CreateJob create) {
+                    decided = decided.and(mirror.mirroredStatus(create.job().uid()));
                 }
             }
             unconfigured.handle(event).forEach(this::publish);

@@ -23,11 +23,6 @@ public sealed interface FleetWrite {
         default String orderKey() {
             return job().subject();
         }
-
-        /** Whether the write leaves the fleet job's status other than its member's: it creates the job, or sets its only condition. */
-        default boolean replacesStatus() {
-            return false;
-        }
     }
 
     /**
@@ -35,11 +30,6 @@ public sealed interface FleetWrite {
      * like any other; it carries the UID of the job's events.
      */
     record CreateJob(JobRef job, PyTorchJob manifest) implements OfJob {
-
-        @Override
-        public boolean replacesStatus() {
-            return true;
-        }
     }
 
     /**
@@ -58,11 +48,6 @@ public sealed interface FleetWrite {
      * ({@code Queuing}, or {@code Failed} for a rejected job), so that {@code kubectl get pytorchjob} shows it.
      */
     record SetCondition(JobRef job, String type, String reason, String message, Instant time) implements OfJob {
-
-        @Override
-        public boolean replacesStatus() {
-            return true;
-        }
     }
 
     /**

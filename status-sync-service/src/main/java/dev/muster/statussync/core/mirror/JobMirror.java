@@ -214,9 +214,9 @@ public final class JobMirror {
     }
 
     /**
-     * The status last mirrored for the job, to write again after a write on the Kafka path created the fleet job or
-     * set its condition: status sync may see a member run a job before it has consumed the job's earlier events (a
-     * backlog, a restart), and the mirror writes a status only when the member changes it.
+     * The status last mirrored for the job, to write again once the fleet job of a Kafka submission is created:
+     * status sync may see a member run a job before it has read the job's submission (a backlog, a restart), and
+     * the mirror writes a status only when the member changes it.
      */
     public MirrorDecisions mirroredStatus(String uid) {
         // With copies of several generations (a failover under way), the newest copy's status is the one shown.

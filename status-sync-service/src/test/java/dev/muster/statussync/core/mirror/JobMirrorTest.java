@@ -64,6 +64,23 @@ class JobMirrorTest {
     }
 
     @Test
+    void theStatusLastMirroredIsGivenAgainForTheCurrentCopyButNotForOneFailedOverFrom() {
+        assertThat(mirror.mirroredStatus(JOB.uid()).isEmpty()).as("nothing observed yet").isTrue();
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        assertThat(mirror.mirroredStatus(JOB.uid()).statuses()).singleElement().satisfies(status -> {
+            assertThat(status.cluster()).isEqualTo("gpu-a");
+            assertThat(status.status()).isEqualTo(status("Created", "Running"));
+        });
+
+        mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).hasSize(1);
+        assertThat(mirror.mirroredStatus(JOB.uid()).isEmpty()).as("the job left gpu-a: its status there is not the job's").isTrue();
+    }
+
+    @Test
     void aMemberUnreachableLongerThanTheTolerationFailsTheJobOverAndPurgesItsCopyOnce() {
         mirror.memberObserved("gpu-a", true);
         mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
