@@ -18,7 +18,7 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  * How the simulated controllers write an object's status: from the copy their informer last showed them, in one
  * JSON patch that applies only to that version; if the object changed since (the patch's test fails, 422), read it
  * and write again. A controller's copy is nearly always current, so the usual write is one request instead of a read,
- * a diff computed client-side and a patch, the members' largest cost under load.
+ * a diff computed client-side and a patch, which every status change of every simulated job paid.
  */
 public final class StatusWrites {
 
