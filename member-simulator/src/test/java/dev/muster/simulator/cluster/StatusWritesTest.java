@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,51 +19,59 @@ import io.fabric8.kubernetes.client.dsl.PodResource;
 /** A controller's status write takes one request from a current copy, and loses nothing written since a stale one. */
 class StatusWritesTest {
 
-    @Test
-    void aCurrentCopyIsWrittenInOneRequest(@TempDir Path kubeconfigs) throws Exception {
-        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
-             KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
-            PodResource pod = client.pods().inNamespace("team-a").withName("worker");
-            Pod seen = client.pods().inNamespace("team-a").resource(pod("worker")).create();
-            var server = fleet.cluster("api").orElseThrow().server();
-            int before = server.getRequestCount();
+    private SimulatedFleet fleet;
+    private KubernetesClient client;
+    private PodResource pod;
+    /** The pod as it was created: a controller's copy of it. */
+    private Pod seen;
 
-            StatusWrites.write(client.pods().inNamespace("team-a"), seen, current -> withPhase(current, "Running"), client.getKubernetesSerialization());
-
-            assertThat(server.getRequestCount() - before).as("requests the write took").isEqualTo(1);
-            assertThat(pod.get().getStatus().getPhase()).isEqualTo("Running");
-        }
-    }
-
-    @Test
-    void aStaleCopyIsReadAgainAndWhatChangedSinceIsKept(@TempDir Path kubeconfigs) throws Exception {
-        try (SimulatedFleet fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
-             KubernetesClient client = fleet.cluster("api").orElseThrow().connect()) {
-            PodResource pod = client.pods().inNamespace("team-a").withName("worker");
-            Pod seen = client.pods().inNamespace("team-a").resource(pod("worker")).create();
-            pod.editStatus(current -> {
-                current.setStatus(new PodStatusBuilder(current.getStatus()).withMessage("written by someone else").build());
-                return current;
-            });
-
-            StatusWrites.write(client.pods().inNamespace("team-a"), seen, current -> withPhase(current, "Running"), client.getKubernetesSerialization());
-
-            Pod written = pod.get();
-            assertThat(written.getStatus().getPhase()).isEqualTo("Running");
-            assertThat(written.getStatus().getMessage()).as("the other writer's change").isEqualTo("written by someone else");
-        }
-    }
-
-    private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace("team-a").endMetadata()
+    @BeforeEach
+    void startAMemberWithAPod(@TempDir Path kubeconfigs) throws Exception {
+        fleet = SimulatedFleet.start(FleetSpec.parse("clusters: [{name: api}]", "test"), kubeconfigs);
+        client = fleet.cluster("api").orElseThrow().connect();
+        pod = client.pods().inNamespace("team-a").withName("worker");
+        seen = client.pods().inNamespace("team-a").resource(new PodBuilder().withNewMetadata().withName("worker").withNamespace("team-a").endMetadata()
                 // Bound already, so the member's scheduler leaves it be, and not Pending, so its kubelet does too.
                 .withNewSpec().withNodeName("elsewhere").addNewContainer().withName("main").withImage("trainer").endContainer().endSpec()
                 .withNewStatus().withPhase("Unknown").endStatus()
-                .build();
+                .build()).create();
     }
 
-    private static Pod withPhase(Pod pod, String phase) {
-        pod.setStatus(new PodStatusBuilder(pod.getStatus()).withPhase(phase).build());
-        return pod;
+    @AfterEach
+    void stop() {
+        client.close();
+        fleet.close();
+    }
+
+    @Test
+    void aCurrentCopyIsWrittenInOneRequest() {
+        var server = fleet.cluster("api").orElseThrow().server();
+        int before = server.getRequestCount();
+
+        writeRunning();
+
+        assertThat(server.getRequestCount() - before).as("requests the write took").isEqualTo(1);
+        assertThat(pod.get().getStatus().getPhase()).isEqualTo("Running");
+    }
+
+    @Test
+    void aStaleCopyIsReadAgainAndWhatChangedSinceIsKept() {
+        pod.editStatus(current -> {
+            current.setStatus(new PodStatusBuilder(current.getStatus()).withMessage("written by someone else").build());
+            return current;
+        });
+
+        writeRunning();
+
+        Pod written = pod.get();
+        assertThat(written.getStatus().getPhase()).isEqualTo("Running");
+        assertThat(written.getStatus().getMessage()).as("the other writer's change").isEqualTo("written by someone else");
+    }
+
+    private void writeRunning() {
+        StatusWrites.write(client.pods().inNamespace("team-a"), seen, current -> {
+            current.setStatus(new PodStatusBuilder(current.getStatus()).withPhase("Running").build());
+            return current;
+        }, client.getKubernetesSerialization());
     }
 }

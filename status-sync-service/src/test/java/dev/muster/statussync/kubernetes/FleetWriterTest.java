@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -54,6 +55,11 @@ class FleetWriterTest {
         return fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
     }
 
+    /** The type of the fleet job's current condition. */
+    private static Optional<String> condition(JobRef job) {
+        return read(job).getStatus().currentCondition().map(JobCondition::type);
+    }
+
     /** A job submitted to the fleet whose status the writer has written once, as it does for every job it mirrors. */
     private static JobRef submittedAndRunning(FleetWriter writer, String name) {
         JobRef job = submit(name);
@@ -87,7 +93,7 @@ class FleetWriterTest {
         assertThat(writer.status(job, status("Succeeded"))).isTrue();
 
         assertThat(server.requestCount() - before).as("requests to the fleet API").isEqualTo(1);
-        assertThat(read(job).getStatus().currentCondition()).map(JobCondition::type).hasValue("Succeeded");
+        assertThat(condition(job)).hasValue("Succeeded");
     }
 
     @Test
@@ -102,7 +108,7 @@ class FleetWriterTest {
         assertThat(read(replacement).getStatus()).isNull();
         // The writer still writes the replacement's own status.
         assertThat(writer.status(replacement, status("Created"))).isTrue();
-        assertThat(read(replacement).getStatus().currentCondition()).map(JobCondition::type).hasValue("Created");
+        assertThat(condition(replacement)).hasValue("Created");
     }
 
     @Test
