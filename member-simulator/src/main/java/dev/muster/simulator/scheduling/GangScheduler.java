@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
+import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.reservation.Reservation;
@@ -72,12 +73,16 @@ public final class GangScheduler {
     public record Expire(Reservation reservation, Instant expiry) implements Decision {
     }
 
-    /** What the API server holds, and the time by which expiries are judged. */
+    /**
+     * What the API server holds, and the time by which expiries are judged.
+     *
+     * @param snapshots what a pod takes from its node ({@link PodSnapshot#of}, or a memo of it)
+     */
     public record ClusterState(List<Node> nodes, List<Pod> pods, List<Reservation> reservations, Instant now,
-                               Function<Reservation, Optional<Instant>> expiry) {
+                               Function<Reservation, Optional<Instant>> expiry, Function<Pod, PodSnapshot> snapshots) {
 
         public ClusterState(List<Node> nodes, List<Pod> pods) {
-            this(nodes, pods, List.of(), Instant.now(), Reservations::expiry);
+            this(nodes, pods, List.of(), Instant.now(), Reservations::expiry, PodSnapshot::of);
         }
     }
 
@@ -107,16 +112,19 @@ public final class GangScheduler {
             return decisions;
         }
         Map<String, NodeState> free = new TreeMap<>();
-        NodeStates.of(cluster.nodes(), cluster.pods(), live).forEach(state -> free.put(state.name(), state));
+        List<PodSnapshot> snapshots = new ArrayList<>(cluster.pods().size());
         Map<String, PodSnapshot> bound = new HashMap<>();
         Map<String, Integer> boundMembers = new HashMap<>();
         for (Pod pod : cluster.pods()) {
-            if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && !NodeStates.isFinished(pod)) {
-                PodSnapshot snapshot = PodSnapshot.of(pod);
+            PodSnapshot snapshot = cluster.snapshots().apply(pod);
+            snapshots.add(snapshot);
+            if (snapshot.node() != null && !snapshot.finished()) {
                 bound.put(snapshot.key(), snapshot);
                 boundMembers.merge(groupKey(pod), 1, Integer::sum);
             }
         }
+        NodeStates.ofSnapshots(cluster.nodes().stream().map(NodeSnapshot::of).toList(), snapshots,
+                live.stream().map(ReservationSnapshot::of).toList()).forEach(state -> free.put(state.name(), state));
         Map<String, Reservation> holding = new LinkedHashMap<>();
         live.stream().filter(Reservations::isHolding).filter(GangScheduler::unusedOrShared)
                 .forEach(reservation -> holding.put(reservation.getMetadata().getName(), reservation));

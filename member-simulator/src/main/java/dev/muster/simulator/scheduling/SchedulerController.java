@@ -68,6 +68,7 @@ public final class SchedulerController implements AutoCloseable {
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Reservation> reservations;
     private final boolean reservationsServed;
+    private final PodSnapshotMemo podSnapshots = new PodSnapshotMemo();
 
     private SchedulerController(KubernetesClient client, String cluster, boolean reservationsServed, SimulatedTime time) {
         this.client = client;
@@ -135,7 +136,8 @@ public final class SchedulerController implements AutoCloseable {
             List<Reservation> known = reservations == null ? List.of() : reservations.getStore().list();
             Instant now = Instant.now();
             List<Decision> decisions = GangScheduler.schedule(new ClusterState(nodes.getStore().list(), pods.getStore().list(),
-                    known, now, this::expiry));
+                    known, now, this::expiry, podSnapshots::of));
+            podSnapshots.passOver();
             // Plain binds are independent of each other and run at once; a bind with a reservation updates the
             // reservation's owners, and the other decisions change reservations too: those run one by one, in order.
             List<CompletableFuture<Void>> binds = new ArrayList<>();
