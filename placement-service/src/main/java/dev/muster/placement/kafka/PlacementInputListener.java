@@ -14,6 +14,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
+import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.relay.CompactedTopic;
 import dev.muster.relay.TransactionalRelay;
 import io.smallrye.common.annotation.Blocking;
@@ -49,7 +50,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         this.engine = engine;
         this.bootstrapServers = bootstrapServers;
         this.relay = new TransactionalRelay(transactions, clients,
-                new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState));
+                new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState)
+                        .readingOnly(GangPlacer.READS));
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's

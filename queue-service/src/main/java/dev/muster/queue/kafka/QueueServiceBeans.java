@@ -17,6 +17,6 @@ public class QueueServiceBeans {
     EventProcessor inputProcessor(QueueStateStore store) {
         // The queue service is where submissions enter: a job whose record cannot be read is told why.
         return new EventProcessor("queue-service", Topics.ADMISSIONS, Clock.systemUTC(), store::handle, store::drainState)
-                .rejectingUnreadableJobs(FleetQueue.SOURCE);
+                .rejectingUnreadableJobs(FleetQueue.SOURCE).readingOnly(FleetQueue.READS);
     }
 }

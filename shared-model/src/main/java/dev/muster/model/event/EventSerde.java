@@ -3,9 +3,12 @@ package dev.muster.model.event;
 import java.io.IOException;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -114,6 +117,33 @@ public final class EventSerde {
                     : new ConfigEvent(id, source, time, (ConfigEventData) value);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new MalformedEventException(job, "data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
+        }
+    }
+
+    /**
+     * The event's type, read without decoding the rest: the {@code type} attribute among the record's top-level
+     * attributes, nested objects skipped unread. Empty when the record is not a JSON object or names no known type;
+     * {@link #deserialize} then says what is wrong.
+     */
+    public static Optional<EventType> peekType(byte[] payload) {
+        if (payload == null || payload.length == 0) {
+            return Optional.empty();
+        }
+        try (JsonParser parser = JSON.getFactory().createParser(payload)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String attribute = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if ("type".equals(attribute)) {
+                    return value == JsonToken.VALUE_STRING ? EventType.fromCloudEventType(parser.getText()) : Optional.empty();
+                }
+                parser.skipChildren();
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.empty();
         }
     }
 

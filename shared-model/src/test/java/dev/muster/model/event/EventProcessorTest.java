@@ -147,4 +147,32 @@ class EventProcessorTest {
 
         assertThat(new EventProcessor("s", Topics.ADMISSIONS, CLOCK, event -> List.of()).process(consumed(EventSerde.serialize(deleted)))).isEmpty();
     }
+
+    @Test
+    void aProcessorReadingOnlySomeTypesPassesOverTheOthersWithoutDecodingThem() {
+        List<MusterEvent> handled = new java.util.ArrayList<>();
+        EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> {
+            handled.add(event);
+            return List.of();
+        }).readingOnly(java.util.Set.of(EventType.DELETED));
+        // A submission whose data no decoder would accept: passed over, not dead-lettered, as it is not this service's business.
+        byte[] badSubmission = ("{\"specversion\":\"1.0\",\"id\":\"e1\",\"source\":\"/client\",\"type\":\"dev.muster.job.submitted\","
+                + "\"subject\":\"default/j\",\"time\":\"2026-11-29T17:00:00Z\",\"jobuid\":\"uid-1\",\"data\":42}").getBytes(StandardCharsets.UTF_8);
+        JobEvent deleted = JobEvent.create("/client", JOB, CLOCK.instant(), new JobDeleted("by owner"));
+
+        assertThat(processor.process(consumed(badSubmission))).isEmpty();
+        assertThat(processor.process(consumed(EventSerde.serialize(deleted)))).isEmpty();
+
+        assertThat(handled).singleElement().isEqualTo(deleted);
+    }
+
+    @Test
+    void aRecordWhoseTypeCannotBeReadIsStillDeadLetteredByAProcessorReadingOnlySomeTypes() throws Exception {
+        EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> List.of())
+                .readingOnly(java.util.Set.of(EventType.DELETED));
+
+        List<Produced> produced = processor.process(consumed("{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.nonsense\"}".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(produced).singleElement().satisfies(record -> assertThat(deadLetter(record).reason()).contains("unknown event type"));
+    }
 }

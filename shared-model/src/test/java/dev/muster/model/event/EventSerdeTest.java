@@ -270,4 +270,23 @@ class EventSerdeTest {
         assertThat(Arrays.stream(EventType.values()).filter(type -> !type.isJobEvent() && !type.isMemberEvent()).map(EventType::cloudEventType))
                 .allMatch(type -> type.startsWith("dev.muster.config."));
     }
+
+    @Test
+    void theTypeIsReadFromTheTopLevelAttributesWhereverItIsNotFromTheData() {
+        byte[] typeLast = ("{\"data\":{\"type\":\"dev.muster.job.deleted\",\"items\":[{\"type\":\"x\"}]},\"specversion\":\"1.0\","
+                + "\"type\":\"dev.muster.job.bound\"}").getBytes(StandardCharsets.UTF_8);
+        JobEvent submitted = JobEvent.create("/client", JOB, TIME, new JobSubmitted(Manifests.read(SeedManifests.text(SeedManifests.PYTORCH_JOB), PyTorchJob.class)));
+
+        assertThat(EventSerde.peekType(typeLast)).contains(EventType.BOUND);
+        assertThat(EventSerde.peekType(EventSerde.serialize(submitted))).contains(EventType.SUBMITTED);
+    }
+
+    @Test
+    void noTypeIsReadFromARecordThatNamesNoKnownOne() {
+        assertThat(EventSerde.peekType("{oops".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(EventSerde.peekType("[1]".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(EventSerde.peekType("{\"type\":\"dev.muster.job.nonsense\"}".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(EventSerde.peekType("{\"type\":{\"name\":\"dev.muster.job.bound\"}}".getBytes(StandardCharsets.UTF_8))).isEmpty();
+        assertThat(EventSerde.peekType(new byte[0])).isEmpty();
+    }
 }

@@ -6,6 +6,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,6 +19,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.EventType;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
@@ -126,6 +130,15 @@ public final class GangPlacer {
     /** The cluster each bound job is on. */
     public Map<String, String> bound() {
         return Map.copyOf(bound);
+    }
+
+    /** The event types {@link #handle} acts on; it passes over every other. */
+    public static final Set<EventType> READS = readEvents();
+
+    private static Set<EventType> readEvents() {
+        Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.DELETED, EventType.FINISHED, EventType.FAILOVER_TRIGGERED);
+        Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).forEach(read::add);
+        return Collections.unmodifiableSet(read);
     }
 
     /** Consumes one event: an admission, a member observation, or the end of a job. */

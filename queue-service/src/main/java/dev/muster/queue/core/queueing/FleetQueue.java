@@ -4,13 +4,17 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.EventType;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
@@ -117,6 +121,11 @@ public final class FleetQueue {
         queue.quota = QuotaAdmission.restore(tree, settings, standings);
         return queue;
     }
+
+    /** The event types {@link #handle} acts on: configuration, and a job's arrival, end and return; it passes over every other. */
+    public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
+            EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
+            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK));
 
     /**
      * The events one consumed event leads to.
