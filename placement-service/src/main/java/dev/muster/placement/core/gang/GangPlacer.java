@@ -72,6 +72,8 @@ public final class GangPlacer {
 
     public static final String SOURCE = "/muster/placement-service";
     public static final String NO_MEMBERS = "no member cluster has reported its inventory to placement; the job cannot be placed yet";
+    /** The event types {@link #handle} acts on: admissions, the end or failover of a job, and what members report. */
+    public static final Set<EventType> READS = readEvents();
 
     private final PlacementSettings settings;
     private final Clock clock;
@@ -131,9 +133,6 @@ public final class GangPlacer {
     public Map<String, String> bound() {
         return Map.copyOf(bound);
     }
-
-    /** The event types {@link #handle} acts on; it passes over every other. */
-    public static final Set<EventType> READS = readEvents();
 
     private static Set<EventType> readEvents() {
         Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.DELETED, EventType.FINISHED, EventType.FAILOVER_TRIGGERED);

@@ -65,6 +65,10 @@ import dev.muster.queue.core.quota.TreeChangeRejectedException;
 public final class FleetQueue {
 
     public static final String SOURCE = "/muster/queue-service";
+    /** The event types {@link #handle} acts on: configuration, and a job's arrival, end and return; it passes over every other. */
+    public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
+            EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
+            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
     private final QuotaSettings settings;
@@ -121,11 +125,6 @@ public final class FleetQueue {
         queue.quota = QuotaAdmission.restore(tree, settings, standings);
         return queue;
     }
-
-    /** The event types {@link #handle} acts on: configuration, and a job's arrival, end and return; it passes over every other. */
-    public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
-            EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
-            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK));
 
     /**
      * The events one consumed event leads to.
