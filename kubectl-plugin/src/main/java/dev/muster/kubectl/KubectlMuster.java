@@ -105,8 +105,8 @@ public final class KubectlMuster {
                 return OK;
             }
             if (request.verb().equals("queues")) {
-                printQuota(ViewsClient.queueService(endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL)).quotaUsage(),
-                        request);
+                ViewsClient queue = ViewsClient.queueService(endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL));
+                printQuota(queue.quotaUsage(), queue.configInForce(), request);
                 return OK;
             }
             ViewsClient views = ViewsClient.statusSync(statusUrl(request));
@@ -376,14 +376,26 @@ public final class KubectlMuster {
         }
     }
 
-    private void printQuota(List<dev.muster.model.quota.QuotaUsageRow> rows, Request request) {
-        if (rows.isEmpty() && request.output() == null) {
-            err.println("No quota tree: apply an ElasticQuotaTree first.");
+    private void printQuota(List<dev.muster.model.quota.QuotaUsageRow> rows, dev.muster.model.quota.ConfigInForce config, Request request) {
+        if (request.output() == null && config.treeInForce() == null) {
+            err.println(config.refused().isEmpty() ? "No quota tree: apply an ElasticQuotaTree first."
+                    : "No quota tree in force: every change applied so far was refused.");
+        } else {
+            printRows(rows, request, List.of("NODE", "QUEUE", "WAITING", "RESOURCE", "USED", "MIN", "MAX"), row -> "",
+                    row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), row.resource(), row.used(),
+                            row.min().isEmpty() ? "-" : row.min(), row.max().isEmpty() ? "-" : row.max()));
+        }
+        if (request.output() != null) {
             return;
         }
-        printRows(rows, request, List.of("NODE", "QUEUE", "WAITING", "RESOURCE", "USED", "MIN", "MAX"), row -> "",
-                row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), row.resource(), row.used(),
-                        row.min().isEmpty() ? "-" : row.min(), row.max().isEmpty() ? "-" : row.max()));
+        if (config.treeInForce() != null) {
+            out.println();
+            out.println("In force: ElasticQuotaTree " + config.treeInForce());
+        }
+        for (dev.muster.model.quota.ConfigInForce.Refusal refusal : config.refused()) {
+            out.println("Refused:  " + refusal.kind() + " " + refusal.namespace() + "/" + refusal.name() + " as applied at " + refusal.at()
+                    + ": " + String.join("; ", refusal.reasons()));
+        }
     }
 
     private void printJob(PyTorchJob job, Request request) {

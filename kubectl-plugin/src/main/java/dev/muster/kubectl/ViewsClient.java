@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.List;
 
 import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -24,7 +23,7 @@ import dev.muster.model.member.MemberPodRow;
 /** Reads the views Muster's services serve: status sync's members ({@code /api/v1/members/...}), the queue service's quota. */
 final class ViewsClient {
 
-    private static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private static final ObjectMapper JSON = dev.muster.model.json.MusterJson.json();
 
     private final URI base;
     private final String service;
@@ -61,6 +60,11 @@ final class ViewsClient {
 
     List<dev.muster.model.quota.QuotaUsageRow> quotaUsage() throws CommandFailedException {
         return JSON.convertValue(get("/api/v1/queues"), new TypeReference<List<dev.muster.model.quota.QuotaUsageRow>>() { });
+    }
+
+    /** The tree in force and the refused changes of configuration. */
+    dev.muster.model.quota.ConfigInForce configInForce() throws CommandFailedException {
+        return JSON.convertValue(get("/api/v1/config"), dev.muster.model.quota.ConfigInForce.class);
     }
 
     /** Where the queue service has the job; empty when it does not hold it. */

@@ -14,6 +14,7 @@ import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaAdmission.QueueSummary;
@@ -78,14 +79,14 @@ public class QueueMetrics {
     }
 
     /** Counts one event's decisions and how long they took; re-registers the gauges when the tree changed. */
-    void recorded(List<JobEvent> out, long nanos, QuotaAdmission quota) {
+    void recorded(List<? extends MusterEvent> out, long nanos, QuotaAdmission quota) {
         decisions.record(Duration.ofNanos(nanos));
-        for (JobEvent event : out) {
-            if (event.data() instanceof JobAdmitted) {
+        for (MusterEvent event : out) {
+            if (event instanceof JobEvent job && job.data() instanceof JobAdmitted) {
                 admissions.increment();
-            } else if (event.data() instanceof JobRejected) {
+            } else if (event instanceof JobEvent job && job.data() instanceof JobRejected) {
                 rejections.increment();
-            } else if (event.data() instanceof JobPreempted) {
+            } else if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
                 preemptions.increment();
             }
         }

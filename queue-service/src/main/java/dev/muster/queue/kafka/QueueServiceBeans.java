@@ -16,7 +16,9 @@ public class QueueServiceBeans {
     @Singleton
     EventProcessor inputProcessor(QueueStateStore store) {
         // The queue service is where submissions enter: a job whose record cannot be read is told why.
+        // Configuration that cannot be read is refused on the object, as an invalid one is; producers may only submit and delete.
         return new EventProcessor("queue-service", Topics.ADMISSIONS, Clock.systemUTC(), store::handle, store::drainState)
-                .rejectingUnreadableJobs(FleetQueue.SOURCE).readingOnly(FleetQueue.READS);
+                .rejectingUnreadableJobs(FleetQueue.SOURCE).refusingUnreadableConfig(store::refuseUnreadable)
+                .readingOnly(FleetQueue.READS).acceptingOnly(Topics.SUBMISSIONS, FleetQueue.SUBMISSION_TYPES);
     }
 }

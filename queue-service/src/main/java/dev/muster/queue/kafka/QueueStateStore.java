@@ -15,7 +15,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.muster.model.event.EventProcessor.Produced;
-import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.config.QueueConfig;
@@ -77,9 +76,9 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     }
 
     /** Hands one consumed event to the queue; serialized with restores, which may run on the consumer's thread. */
-    List<JobEvent> handle(MusterEvent event) {
+    List<MusterEvent> handle(MusterEvent event) {
         long start = System.nanoTime();
-        List<JobEvent> out;
+        List<MusterEvent> out;
         QuotaAdmission quota;
         synchronized (this) {
             out = queue.handle(event);
@@ -88,6 +87,19 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         // Outside the lock: a scrape reading a gauge takes this lock, and registering meters takes the registry's.
         metrics.recorded(out, System.nanoTime() - start, quota);
         return out;
+    }
+
+    /** A configuration change that could not be read: refused and recorded, as an invalid one is. */
+    synchronized List<MusterEvent> refuseUnreadable(dev.muster.model.event.ConfigRef object, List<String> reasons) {
+        return queue.refuseUnreadable(object, reasons);
+    }
+
+    /** Which tree is in force and the refused changes of configuration, for the queues view. */
+    public synchronized dev.muster.model.quota.ConfigInForce configInForce() {
+        return new dev.muster.model.quota.ConfigInForce(queue.treeInForce().map(tree -> tree.getMetadata().getNamespace() + "/"
+                + tree.getMetadata().getName() + " (resourceVersion " + tree.getMetadata().getResourceVersion() + ")").orElse(null),
+                queue.refusals().stream().map(refusal -> new dev.muster.model.quota.ConfigInForce.Refusal(refusal.object().kind(),
+                        refusal.object().namespace(), refusal.object().name(), refusal.reasons(), refusal.at())).toList());
     }
 
     synchronized List<Produced> drainState() {

@@ -13,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 import dev.muster.model.queue.JobQueueView;
+import dev.muster.model.quota.ConfigInForce;
 import dev.muster.model.quota.QuotaUsageRow;
 import dev.muster.queue.kafka.QueueStateStore;
 
@@ -35,6 +36,13 @@ public class QueueViewsResource {
     @Path("/queues")
     public List<QuotaUsageRow> usage() {
         return store.usageReport();
+    }
+
+    /** The tree in force, and the changes of policies and trees that were refused, with why. */
+    @GET
+    @Path("/config")
+    public ConfigInForce config() {
+        return store.configInForce();
     }
 
     /** Where the job stands: its state, queue, position and reason, with its manifest and policy. */

@@ -23,6 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.DeadLetter;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobEvent;
@@ -260,7 +261,7 @@ class QueueInputListenerTests extends ServiceHealthContract {
     }
 
     @Test
-    void aSecondQuotaTreeIsDeadLetteredWithTheReason() {
+    void aSecondQuotaTreeIsRefusedOnTheObjectWithTheReasonAndTheFirstStaysInForce() {
         ElasticQuotaTree first = Manifests.read(Seed.text("elastic-quota-tree.yaml"), ElasticQuotaTree.class);
         ElasticQuotaTree second = Manifests.read(Seed.text("elastic-quota-tree.yaml").replace("name: elasticquotatree", "name: another-tree"),
                 ElasticQuotaTree.class);
@@ -268,11 +269,14 @@ class QueueInputListenerTests extends ServiceHealthContract {
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(first)));
             client.send(Topics.FLEET_CONFIG, ConfigEvent.create("/test", Instant.now(), new QuotaTreeApplied(second)));
 
-            DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> dead.reason().contains("another-tree"), DEADLINE);
+            ConfigEvent refused = client.await(Topics.ADMISSIONS, ConfigEvent.class, event -> event.data() instanceof ConfigRejected rejected
+                    && rejected.object().name().equals("another-tree"), DEADLINE);
 
-            assertThat(letter.reason()).isEqualTo("ElasticQuotaTree kube-system/another-tree rejected: only one tree is supported"
-                    + " and kube-system/elasticquotatree is applied");
-            assertThat(letter.topic()).isEqualTo(Topics.FLEET_CONFIG);
+            ConfigRejected rejection = (ConfigRejected) refused.data();
+            assertThat(rejection.reasons()).containsExactly("only one ElasticQuotaTree is supported and ElasticQuotaTree"
+                    + " kube-system/elasticquotatree is in force");
+            assertThat(rejection.inForce()).startsWith("ElasticQuotaTree kube-system/elasticquotatree as last accepted");
+            assertThat(refused.key()).isEqualTo("ElasticQuotaTree/kube-system/another-tree");
         }
     }
 }

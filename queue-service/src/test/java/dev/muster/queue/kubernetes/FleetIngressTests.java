@@ -1,6 +1,8 @@
 package dev.muster.queue.kubernetes;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
 import java.util.Map;
@@ -10,18 +12,25 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.client.ThrottledTokenRefresh;
+import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.MusterJson;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
 import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -112,5 +121,65 @@ class FleetIngressTests {
                     || event.job().uid().equals(shown.getMetadata().getUid()))
                     .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobDeleted");
         }
+    }
+
+    /**
+     * What {@code kubectl apply} stores on an API server without schemas: objects the queue cannot read into their types.
+     * Each is refused on its own, with the field and what is wrong, and the watches go on: a good job after them runs.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void objectsThatCannotBeReadAreRefusedOneByOneAndEverythingElseFlows() {
+        GenericKubernetesResource badJob = raw(Seed.job("poison", "bad-two"));
+        replicaSpec(badJob, "Worker").put("replicas", "two");
+        GenericKubernetesResource badPolicy = raw(Seed.queuePolicy("poison"));
+        badPolicy.getMetadata().setName("bad-policy");
+        ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) badPolicy.getAdditionalProperties()
+                .get("spec")).get("failover")).get("application")).get("decisionConditions")).put("tolerationSeconds", "soon");
+        GenericKubernetesResource badTree = raw(Seed.tree());
+        badTree.getMetadata().setName("bad-tree");
+        ((Map<String, Object>) ((Map<String, Object>) badTree.getAdditionalProperties().get("spec")).get("root")).put("children", "oops");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            create(badJob, PyTorchJob.class);
+            create(badPolicy, PropagationPolicy.class);
+            create(badTree, ElasticQuotaTree.class);
+            fleet.resource(Seed.queuePolicy("flows")).create();
+            PyTorchJob good = fleet.resource(Seed.job("flows", "good-after")).create();
+
+            JobEvent rejected = client.await(Topics.ADMISSIONS, event -> event.job().name().equals("bad-two") && event.data() instanceof JobRejected,
+                    DEADLINE);
+            ConfigRejected policy = refusal(client, "bad-policy");
+            ConfigRejected tree = refusal(client, "bad-tree");
+            JobEvent goodQueued = decision(client, good, JobQueued.class);
+
+            assertThat(((JobRejected) rejected.data()).reasons()).singleElement().asString()
+                    .contains("spec.pytorchReplicaSpecs.Worker.replicas: expected an integer, got \"two\"");
+            assertThat(policy.reasons()).singleElement().asString()
+                    .contains("spec.failover.application.decisionConditions.tolerationSeconds: expected an integer, got \"soon\"");
+            assertThat(tree.reasons()).singleElement().asString().contains("spec.root.children: expected a list");
+            assertThat(goodQueued.job().name()).isEqualTo("good-after");
+            given().when().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+                    .body("checks.find { it.name == 'Kubernetes watches' }.data.'fleet pytorchjobs'", equalTo("watching"));
+        }
+    }
+
+    private void create(GenericKubernetesResource object, Class<? extends io.fabric8.kubernetes.api.model.HasMetadata> type) {
+        fleet.genericKubernetesResources(io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.fromResourceType(type))
+                .inNamespace(object.getMetadata().getNamespace()).resource(object).create();
+    }
+
+    private static ConfigRejected refusal(JobEventClient client, String name) {
+        return (ConfigRejected) client.await(Topics.ADMISSIONS, ConfigEvent.class,
+                event -> event.data() instanceof ConfigRejected rejected && rejected.object().name().equals(name), DEADLINE).data();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> replicaSpec(GenericKubernetesResource job, String type) {
+        return (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) job.getAdditionalProperties().get("spec"))
+                .get("pytorchReplicaSpecs")).get(type);
+    }
+
+    private static GenericKubernetesResource raw(Object object) {
+        return MusterJson.json().convertValue(object, GenericKubernetesResource.class);
     }
 }

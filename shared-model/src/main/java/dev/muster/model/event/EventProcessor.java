@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -37,6 +38,15 @@ public final class EventProcessor {
         List<Produced> drain();
     }
 
+    /**
+     * What a core says to a configuration change that could not even be read (its policy or tree cannot be parsed):
+     * the events that tell the object why, e.g. a {@link ConfigRejected}.
+     */
+    @FunctionalInterface
+    public interface ConfigRefusals {
+        List<? extends MusterEvent> refuse(ConfigRef object, List<String> reasons);
+    }
+
     /** A record as consumed. */
     public record Consumed(String topic, int partition, long offset, String key, byte[] value) {
     }
@@ -51,8 +61,10 @@ public final class EventProcessor {
     private final Handler handler;
     private final StateChanges stateChanges;
     private final String rejectionSource;
+    private final ConfigRefusals refusals;
     private final Set<EventType> read;
     private final boolean readsEverything;
+    private final Map<String, Set<EventType>> accepted;
     private final Logger log;
 
     /**
@@ -65,12 +77,14 @@ public final class EventProcessor {
 
     /** For a stateful core: its state changes are produced after its decisions, in the same transaction. */
     public EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges) {
-        this(service, outputTopic, clock, handler, stateChanges, null, EnumSet.allOf(EventType.class));
+        this(service, outputTopic, clock, handler, stateChanges, null, null, EnumSet.allOf(EventType.class), Map.of());
     }
 
     private EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges,
-                           String rejectionSource, Set<EventType> read) {
+                           String rejectionSource, ConfigRefusals refusals, Set<EventType> read, Map<String, Set<EventType>> accepted) {
         this.rejectionSource = rejectionSource;
+        this.refusals = refusals;
+        this.accepted = Map.copyOf(accepted);
         this.read = read.isEmpty() ? EnumSet.noneOf(EventType.class) : EnumSet.copyOf(read);
         this.readsEverything = this.read.size() == EventType.values().length;
         this.stateChanges = Objects.requireNonNull(stateChanges, "stateChanges");
@@ -87,7 +101,28 @@ public final class EventProcessor {
      * submissions.
      */
     public EventProcessor rejectingUnreadableJobs(String source) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), read);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), refusals, read,
+                accepted);
+    }
+
+    /**
+     * This processor, also telling a configuration object that its change could not be read: what {@code refusals}
+     * decides (the core records the refusal and says why on the output topic), beside the dead letter.
+     */
+    public EventProcessor refusingUnreadableConfig(ConfigRefusals configRefusals) {
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource,
+                Objects.requireNonNull(configRefusals, "configRefusals"), read, accepted);
+    }
+
+    /**
+     * This processor, accepting on {@code topic} only events of these types: any other is dead-lettered (and its job
+     * told), not passed over. For a topic others produce to, such as the submissions topic, where an {@code admitted}
+     * event from a producer is a forgery or a mistake, never a decision to act on.
+     */
+    public EventProcessor acceptingOnly(String topic, Set<EventType> types) {
+        Map<String, Set<EventType>> contract = new java.util.HashMap<>(accepted);
+        contract.put(Objects.requireNonNull(topic, "topic"), Set.copyOf(types));
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, read, contract);
     }
 
     /**
@@ -98,12 +133,13 @@ public final class EventProcessor {
      * be read is decoded, and dead-lettered, as before.
      */
     public EventProcessor readingOnly(Set<EventType> types) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, types);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, types, accepted);
     }
 
     /** What to produce for one consumed record: the core's decisions, or a dead letter (and the job's rejection). */
     public List<Produced> process(Consumed record) {
-        if (!readsEverything) {
+        Set<EventType> contract = accepted.get(record.topic());
+        if (!readsEverything && contract == null) {
             Optional<EventType> type = EventSerde.peekType(record.value());
             if (type.isPresent() && !read.contains(type.get())) {
                 return List.of();
@@ -112,21 +148,25 @@ public final class EventProcessor {
         MusterEvent event;
         try {
             event = EventSerde.deserialize(record.value());
+            checkEnvelope(record, event, contract);
         } catch (MalformedEventException e) {
-            if (rejectionSource != null && e.job().isPresent()) {
-                return List.of(deadLetter(record, e.getMessage()), rejection(record, e.job().get(), List.of(e.getMessage())));
-            }
-            return List.of(deadLetter(record, e.getMessage()));
+            return unreadable(record, e);
+        }
+        if (!read.contains(event.type())) {
+            return List.of();
         }
         List<? extends MusterEvent> decisions;
         try {
             decisions = handler.handle(event);
         } catch (RejectedEventException e) {
-            stateChanges.drain();
+            // A core refuses before it changes anything but what it means to keep (a name the job holds): that is kept.
+            List<Produced> produced = new ArrayList<>();
+            produced.add(deadLetter(record, e.getMessage()));
             if (rejectionSource != null && e.job().isPresent()) {
-                return List.of(deadLetter(record, e.getMessage()), rejection(record, e.job().get(), e.reasons()));
+                produced.add(rejection(record, e.job().get(), e.reasons()));
             }
-            return List.of(deadLetter(record, e.getMessage()));
+            produced.addAll(stateChanges.drain());
+            return produced;
         } catch (RuntimeException e) {
             log.log(Level.ERROR, "processing " + event.type().cloudEventType() + " of " + event.subject() + " failed", e);
             stateChanges.drain();
@@ -138,6 +178,36 @@ public final class EventProcessor {
             produced.add(new Produced(outputTopic, decision.key(), EventSerde.serialize(decision)));
         }
         produced.addAll(stateChanges.drain());
+        return produced;
+    }
+
+    /** A record the service cannot take as it is: a wrong key, or a type its topic does not carry. */
+    private static void checkEnvelope(Consumed record, MusterEvent event, Set<EventType> contract) throws MalformedEventException {
+        JobRef job = event instanceof JobEvent jobEvent ? jobEvent.job() : null;
+        if (contract != null && !contract.contains(event.type())) {
+            throw new MalformedEventException(job, event.type().cloudEventType() + " is not accepted on " + record.topic() + ", which takes only "
+                    + contract.stream().map(EventType::cloudEventType).sorted().collect(java.util.stream.Collectors.joining(", ")));
+        }
+        if (!event.key().equals(record.key())) {
+            // Kafka keeps order per key: a job's events under any other key could be decided out of order.
+            String what = job != null ? "the event's jobuid" : "its object's key";
+            throw new MalformedEventException(job, record.key() == null ? "the record has no key; it must be " + what + " \"" + event.key() + "\""
+                    : "the record's key \"" + record.key() + "\" is not " + what + " \"" + event.key() + "\"");
+        }
+    }
+
+    private List<Produced> unreadable(Consumed record, MalformedEventException e) {
+        List<Produced> produced = new ArrayList<>();
+        produced.add(deadLetter(record, e.getMessage()));
+        if (rejectionSource != null && e.job().isPresent()) {
+            produced.add(rejection(record, e.job().get(), List.of(e.getMessage())));
+        } else if (refusals != null && e.config().isPresent()) {
+            for (MusterEvent refusal : refusals.refuse(e.config().get(), List.of(e.getMessage()))) {
+                log.log(Level.INFO, refusal.describe());
+                produced.add(new Produced(outputTopic, refusal.key(), EventSerde.serialize(refusal)));
+            }
+            produced.addAll(stateChanges.drain());
+        }
         return produced;
     }
 

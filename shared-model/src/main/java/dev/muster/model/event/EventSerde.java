@@ -9,6 +9,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,6 +18,7 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.ManifestException;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.json.MusterJson;
+import dev.muster.model.validation.Limits;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 
 /**
@@ -70,6 +72,10 @@ public final class EventSerde {
         if (payload == null || payload.length == 0) {
             throw new MalformedEventException("empty record");
         }
+        if (payload.length > Limits.MAX_RECORD_BYTES) {
+            throw new MalformedEventException("a record of " + payload.length + " bytes is larger than the " + Limits.MAX_RECORD_BYTES
+                    + " bytes Muster reads (an object of at most 1.5 MiB and its envelope)");
+        }
         JsonNode node;
         try {
             node = JSON.readTree(payload);
@@ -86,11 +92,7 @@ public final class EventSerde {
         String typeName = required(node, "type");
         EventType type = EventType.fromCloudEventType(typeName)
                 .orElseThrow(() -> new MalformedEventException("unknown event type \"" + typeName + "\""));
-        int schemaVersion = node.path("schemaversion").asInt(SCHEMA_VERSION);
-        if (schemaVersion > SCHEMA_VERSION || schemaVersion < 1) {
-            throw new MalformedEventException("unsupported schemaversion " + schemaVersion + " of " + typeName
-                    + "; this build reads 1 to " + SCHEMA_VERSION);
-        }
+        schemaVersion(node.get("schemaversion"), typeName);
         String id = required(node, "id");
         String source = required(node, "source");
         String subject = required(node, "subject");
@@ -105,8 +107,9 @@ public final class EventSerde {
         if (type == EventType.SUBMITTED) {
             return new JobEvent(id, source, job, time, new JobSubmitted(submittedJob(job, data)));
         }
+        ConfigRef config = type.isJobEvent() || type.isMemberEvent() ? null : ConfigRef.of(type, subject).orElse(null);
         if (data == null || !data.isObject()) {
-            throw new MalformedEventException(job, "missing data object of " + typeName);
+            throw malformed(job, config, "missing data object of " + typeName);
         }
         try {
             Object value = JSON.treeToValue(data, type.dataType());
@@ -115,9 +118,56 @@ public final class EventSerde {
             }
             return type.isMemberEvent() ? new MemberEvent(id, source, time, (MemberEventData) value)
                     : new ConfigEvent(id, source, time, (ConfigEventData) value);
+        } catch (JsonMappingException e) {
+            if (config != null) {
+                // The data's one field is the object itself ({"tree": …}): its fields are what its author knows.
+                throw malformed(job, config, config + " cannot be read: " + MusterJson.describe(e).replaceFirst("^(tree|policy)\\.", ""));
+            }
+            throw malformed(job, config, "data of " + typeName + " does not match its schema: " + MusterJson.describe(e));
         } catch (JsonProcessingException | IllegalArgumentException e) {
-            throw new MalformedEventException(job, "data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
+            throw malformed(job, config, "data of " + typeName + " does not match its schema: " + MusterJson.firstLine(e.getMessage()));
         }
+    }
+
+    /**
+     * An event whose {@code data} is passed on as it was read (from the fleet API), not checked: the service that
+     * consumes it reads it into its type and tells the job or object what is wrong, as for any producer's event.
+     *
+     * @param jobUid the job's UID for a job event, else null
+     */
+    public static byte[] serializeUnchecked(EventType type, String id, String source, String subject, String jobUid, Instant time,
+                                            JsonNode data) {
+        Envelope envelope = new Envelope(SPEC_VERSION, id, source, type.cloudEventType(), subject, time, CONTENT_TYPE, SCHEMA_VERSION,
+                jobUid, data);
+        try {
+            return JSON.writeValueAsBytes(envelope);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + type + " event of " + subject, e);
+        }
+    }
+
+    private static MalformedEventException malformed(JobRef job, ConfigRef config, String message) {
+        return config != null ? new MalformedEventException(config, message) : new MalformedEventException(job, message);
+    }
+
+    /** The {@code schemaversion} extension: an integer (as a number or, as binary-mode headers carry it, a string); absent means 1. */
+    private static int schemaVersion(JsonNode attribute, String typeName) throws MalformedEventException {
+        if (attribute == null || attribute.isNull()) {
+            return SCHEMA_VERSION;
+        }
+        int version;
+        if (attribute.isIntegralNumber() && attribute.canConvertToInt()) {
+            version = attribute.intValue();
+        } else if (attribute.isTextual() && attribute.asText().matches("[0-9]{1,9}")) {
+            version = Integer.parseInt(attribute.asText());
+        } else {
+            throw new MalformedEventException("schemaversion must be an integer, got " + attribute);
+        }
+        if (version > SCHEMA_VERSION || version < 1) {
+            throw new MalformedEventException("unsupported schemaversion " + version + " of " + typeName
+                    + "; this build reads 1 to " + SCHEMA_VERSION);
+        }
+        return version;
     }
 
     /**

@@ -24,6 +24,8 @@ public enum EventType {
     QUOTA_TREE_APPLIED("dev.muster.config.quota-tree-applied", QuotaTreeApplied.class),
     QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class),
     QUEUE_TICK("dev.muster.config.queue-tick", QueueTick.class),
+    CONFIG_ACCEPTED("dev.muster.config.accepted", ConfigAccepted.class),
+    CONFIG_REJECTED("dev.muster.config.rejected", ConfigRejected.class),
     MEMBER_REPORTED("dev.muster.member.reported", MemberEventData.MemberReported.class),
     MEMBER_REMOVED("dev.muster.member.removed", MemberEventData.MemberRemoved.class),
     NODE_REPORTED("dev.muster.member.node-reported", MemberEventData.NodeReported.class),

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import dev.muster.model.json.Manifests;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 
 /**
@@ -41,14 +42,14 @@ public final class FleetJobs {
     }
 
     /** Whether Muster wrote this fleet object for a job submitted on the Kafka path. */
-    public static boolean isKafkaSubmission(PyTorchJob fleetObject) {
+    public static boolean isKafkaSubmission(HasMetadata fleetObject) {
         Map<String, String> annotations = fleetObject.getMetadata().getAnnotations();
         Map<String, String> labels = fleetObject.getMetadata().getLabels();
         return annotations != null && KAFKA.equals(annotations.get(SUBMITTED_VIA)) && labels != null && labels.containsKey(MemberJobs.FLEET_JOB_UID);
     }
 
     /** The UID Muster's events give the job this fleet object stands for. */
-    public static String eventUid(PyTorchJob fleetObject) {
+    public static String eventUid(HasMetadata fleetObject) {
         return isKafkaSubmission(fleetObject) ? fleetObject.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID)
                 : fleetObject.getMetadata().getUid();
     }

@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.muster.model.resource.ResourceList;
+import dev.muster.model.validation.Limits;
 import dev.muster.model.validation.Violation;
 import dev.muster.model.validation.Violations;
 import io.fabric8.kubernetes.api.model.Container;
@@ -24,6 +25,7 @@ public final class PyTorchJobValidator {
     private static final Set<String> RESTART_POLICIES = Set.of("Always", "OnFailure", "Never", "ExitCode");
     // The operator names pods and services after the job, so the name must be a DNS-1035 label.
     private static final Pattern DNS_1035_LABEL = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+    private static final Pattern DNS_1123_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
     private static final int MAX_NAME_LENGTH = 63;
 
     private PyTorchJobValidator() {
@@ -46,7 +48,7 @@ public final class PyTorchJobValidator {
             violations.add("spec.pytorchReplicaSpecs", "must define at least one replica type (Master, Worker)");
             return violations.list();
         }
-        int totalReplicas = 0;
+        long totalReplicas = 0;
         for (Map.Entry<String, ReplicaSpec> entry : replicaSpecs.entrySet()) {
             String path = "spec.pytorchReplicaSpecs." + entry.getKey();
             if (ReplicaType.fromSpecName(entry.getKey()).isEmpty()) {
@@ -61,12 +63,20 @@ public final class PyTorchJobValidator {
         }
         if (violations.isEmpty() && totalReplicas == 0) {
             violations.add("spec.pytorchReplicaSpecs", "total replicas must be > 0, got 0");
+        } else if (totalReplicas > Limits.MAX_PODS_PER_GANG) {
+            violations.add("spec.pytorchReplicaSpecs", "total replicas must be at most " + Limits.MAX_PODS_PER_GANG
+                    + " (Muster's limit of pods per gang), got " + totalReplicas);
         }
-        validateSchedulingPolicy(spec.runPolicy(), totalReplicas, violations);
+        validateSchedulingPolicy(spec.runPolicy(), (int) Math.min(totalReplicas, Integer.MAX_VALUE), violations);
         return violations.list();
     }
 
     private static void validateName(PyTorchJob job, Violations violations) {
+        String namespace = job.getMetadata() == null ? null : job.getMetadata().getNamespace();
+        if (namespace != null && (namespace.length() > MAX_NAME_LENGTH || !DNS_1123_LABEL.matcher(namespace).matches())) {
+            violations.add("metadata.namespace", "must be a DNS-1123 label (lower case letters, digits and '-', starting and ending"
+                    + " with a letter or digit, at most 63 characters), got " + quoted(namespace));
+        }
         String name = job.getMetadata() == null ? null : job.getMetadata().getName();
         if (name == null || name.isEmpty()) {
             violations.add("metadata.name", "is required");
@@ -80,6 +90,8 @@ public final class PyTorchJobValidator {
         int replicas = replica.replicaCount();
         if (replicas < 0) {
             violations.add(path + ".replicas", "must be >= 0, got " + replicas);
+        } else if (replicas > Limits.MAX_PODS_PER_GANG) {
+            violations.add(path + ".replicas", "must be at most " + Limits.MAX_PODS_PER_GANG + " (Muster's limit of pods per gang), got " + replicas);
         } else if (type == ReplicaType.MASTER && replicas > 1) {
             violations.add(path + ".replicas", "must be 0 or 1 for Master, got " + replicas);
         }

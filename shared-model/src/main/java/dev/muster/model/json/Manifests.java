@@ -11,8 +11,6 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.exc.InvalidFormatException;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.policy.PropagationPolicy;
@@ -146,44 +144,10 @@ public final class Manifests {
         try {
             return MusterJson.json().treeToValue(tree, type);
         } catch (JsonMappingException e) {
-            throw new ManifestException("cannot read " + kind + ": " + describe(e));
+            throw new ManifestException("cannot read " + kind + ": " + MusterJson.describe(e));
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new ManifestException("cannot read " + kind + ": " + MusterJson.firstLine(e.getMessage()));
         }
-    }
-
-    private static String describe(JsonMappingException e) {
-        String path = e.getPath().stream()
-                .map(reference -> reference.getFieldName() != null ? "." + reference.getFieldName() : "[" + reference.getIndex() + "]")
-                .collect(Collectors.joining()).replaceFirst("^\\.", "");
-        String problem;
-        if (e instanceof InvalidFormatException invalid) {
-            problem = "expected " + article(invalid.getTargetType()) + ", got \"" + invalid.getValue() + "\"";
-        } else if (e instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
-            problem = "expected " + article(mismatched.getTargetType());
-        } else {
-            problem = MusterJson.firstLine(e.getOriginalMessage());
-        }
-        return path.isEmpty() ? problem : path + ": " + problem;
-    }
-
-    private static String article(Class<?> type) {
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-            return "an integer";
-        }
-        if (type == Boolean.class || type == boolean.class) {
-            return "true or false";
-        }
-        if (type == String.class) {
-            return "a string";
-        }
-        if (List.class.isAssignableFrom(type)) {
-            return "a list";
-        }
-        if (Map.class.isAssignableFrom(type)) {
-            return "an object";
-        }
-        return "a " + type.getSimpleName();
     }
 
     private static String describe(String key) {

@@ -10,6 +10,12 @@ public final class InvalidQuantityException extends IllegalArgumentException {
         this.text = text;
     }
 
+    /** A quantity that can be read but is out of range, e.g. above 2^63-1. */
+    public InvalidQuantityException(String text, String reason) {
+        super("quantity \"" + text + "\" " + reason);
+        this.text = text;
+    }
+
     /** The text that was given as a quantity. */
     public String text() {
         return text;

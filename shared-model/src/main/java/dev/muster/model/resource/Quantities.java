@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.util.List;
 import java.util.Set;
 
+import dev.muster.model.validation.Limits;
 import io.fabric8.kubernetes.api.model.Quantity;
 
 /**
@@ -23,6 +24,9 @@ public final class Quantities {
     private static final int[] DECIMAL_EXPONENTS = {-9, -6, -3, 3, 6, 9, 12, 15, 18};
     // Resources Kubernetes counts in bytes: shown with binary suffixes when they divide evenly.
     private static final Set<String> BYTE_RESOURCES = Set.of("memory", "ephemeral-storage", "storage");
+    // Beyond these no quantity is within Kubernetes' range, however written; they bound the work of reading one.
+    private static final int MAX_EXPONENT = 100;
+    private static final int MAX_TEXT_LENGTH = 64;
 
     private Quantities() {
     }
@@ -36,15 +40,23 @@ public final class Quantities {
         if (text == null || text.isBlank()) {
             throw new InvalidQuantityException(text == null ? "" : text);
         }
+        if (text.length() > MAX_TEXT_LENGTH) {
+            throw new InvalidQuantityException(text.substring(0, MAX_TEXT_LENGTH) + "...", "longer than " + MAX_TEXT_LENGTH + " characters");
+        }
         Quantity quantity = new Quantity(text.trim());
+        BigDecimal amount;
         try {
-            // fabric8 validates the text; its result goes through double for large suffixes, so the exact
-            // amount is computed here from the parts fabric8 split it into.
-            quantity.getNumericalAmount();
-            return new BigDecimal(quantity.getAmount()).multiply(multiplier(quantity.getFormat())).stripTrailingZeros();
+            // The exponent is checked before fabric8 works the amount out: 1e100000000 would build a number of a hundred
+            // million digits. fabric8's own result goes through double for large suffixes, so the exact amount is computed
+            // here from the parts fabric8 split it into (an unscaled value and a scale: no digits are written out).
+            amount = new BigDecimal(quantity.getAmount()).multiply(multiplier(quantity.getFormat()));
         } catch (RuntimeException e) {
             throw new InvalidQuantityException(text);
         }
+        if (amount.abs().compareTo(Limits.MAX_QUANTITY) > 0) {
+            throw new InvalidQuantityException(text, "must be at most " + Limits.MAX_QUANTITY.toPlainString() + " (2^63-1), as in Kubernetes");
+        }
+        return amount.stripTrailingZeros();
     }
 
     private static BigDecimal multiplier(String suffix) {
@@ -60,7 +72,11 @@ public final class Quantities {
             return BigDecimal.ONE.scaleByPowerOfTen(DECIMAL_EXPONENTS[decimal]);
         }
         if (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E') {
-            return BigDecimal.ONE.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1)));
+            int exponent = Integer.parseInt(suffix.substring(1));
+            if (Math.abs(exponent) > MAX_EXPONENT) {
+                throw new IllegalArgumentException("exponent " + exponent + " out of range");
+            }
+            return BigDecimal.ONE.scaleByPowerOfTen(exponent);
         }
         throw new IllegalArgumentException("unknown quantity suffix " + suffix);
     }

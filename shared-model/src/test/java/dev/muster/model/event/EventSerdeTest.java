@@ -64,7 +64,10 @@ class EventSerdeTest {
         PropagationPolicy policy = Manifests.read(SeedManifests.text(SeedManifests.POLICY_GANG_QUEUE), PropagationPolicy.class);
         ElasticQuotaTree tree = Manifests.read(SeedManifests.text(SeedManifests.ELASTIC_QUOTA_TREE), ElasticQuotaTree.class);
         return List.of(new PolicyApplied(policy), new PolicyDeleted("default", "example-policy"), new QuotaTreeApplied(tree),
-                new QuotaTreeDeleted("kube-system", "elasticquotatree"), new QueueTick());
+                new QuotaTreeDeleted("kube-system", "elasticquotatree"), new QueueTick(),
+                new ConfigAccepted(new ConfigRef(ElasticQuotaTree.KIND, "kube-system", "elasticquotatree"), false, Map.of("root", "root-xzz6z")),
+                new ConfigRejected(new ConfigRef(PropagationPolicy.KIND, "default", "example-policy"),
+                        List.of("spec.failover.application.decisionConditions.tolerationSeconds: expected an integer, got \"soon\""), "nothing"));
     }
 
     static List<MemberEventData> oneOfEachMemberType() {

@@ -32,6 +32,11 @@ public final class PolicyResolver {
         policies.put(key(policy.getMetadata().getNamespace(), policy.getMetadata().getName()), policy);
     }
 
+    /** The policy of this namespace and name, if applied. */
+    public Optional<PropagationPolicy> policy(String namespace, String name) {
+        return Optional.ofNullable(policies.get(key(namespace, name)));
+    }
+
     public void delete(String namespace, String name) {
         policies.remove(key(namespace, name));
     }

@@ -13,7 +13,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import dev.muster.model.event.ConfigAccepted;
 import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.ConfigEventData;
+import dev.muster.model.event.ConfigRef;
+import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.EventType;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
@@ -24,6 +28,7 @@ import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PolicyApplied;
@@ -32,6 +37,7 @@ import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.event.RejectedEventException;
 import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.JobManifest;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobValidator;
@@ -68,7 +74,9 @@ public final class FleetQueue {
     /** The event types {@link #handle} acts on: configuration, and a job's arrival, end and return; it passes over every other. */
     public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
             EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
-            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK));
+            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED));
+    /** What producers may send on the submissions topic: a job's submission and its deletion, nothing the services decide. */
+    public static final Set<EventType> SUBMISSION_TYPES = Collections.unmodifiableSet(EnumSet.of(EventType.SUBMITTED, EventType.DELETED));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
     private final QuotaSettings settings;
@@ -77,6 +85,8 @@ public final class FleetQueue {
     private final PolicyResolver policies = new PolicyResolver();
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
     private final java.util.Set<String> finished = new java.util.HashSet<>();
+    private final JobNames names = new JobNames();
+    private final Map<String, QueueState.ConfigRefusal> refusals = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
     private ElasticQuotaTree appliedTree;
     private QuotaAdmission quota;
@@ -108,6 +118,11 @@ public final class FleetQueue {
                 queue.policies.apply(QueueState.policy(record.value()));
             } else if (QueueState.isFinished(record.key())) {
                 queue.finished.add(QueueState.finished(record.value()).uid());
+            } else if (QueueState.isName(record.key())) {
+                queue.names.claim(QueueState.name(record.value()));
+            } else if (QueueState.isRefused(record.key())) {
+                QueueState.ConfigRefusal refusal = QueueState.refusal(record.value());
+                queue.refusals.put(refusal.object().key(), refusal);
             } else if (QueueState.isJob(record.key())) {
                 TrackedJob job = QueueState.job(record.value());
                 if (job.policy() != null) {
@@ -132,15 +147,15 @@ public final class FleetQueue {
      * @throws RejectedEventException for an invalid job (naming it) or a configuration change that cannot be
      *                                accepted, with every reason
      */
-    public List<JobEvent> handle(MusterEvent event) {
+    public List<MusterEvent> handle(MusterEvent event) {
         Instant now = clock.instant();
-        List<JobEvent> out = new ArrayList<>();
+        List<MusterEvent> out = new ArrayList<>();
         if (event instanceof ConfigEvent config) {
             List<QuotaDecision> decisions = switch (config.type()) {
                 case POLICY_APPLIED -> applyPolicy(((PolicyApplied) config.data()).policy(), event, now, out);
-                case POLICY_DELETED -> deletePolicy((PolicyDeleted) config.data());
-                case QUOTA_TREE_APPLIED -> applyTree(((QuotaTreeApplied) config.data()).tree(), now);
-                case QUOTA_TREE_DELETED -> deleteTree((QuotaTreeDeleted) config.data(), now);
+                case POLICY_DELETED -> deletePolicy((PolicyDeleted) config.data(), event, now, out);
+                case QUOTA_TREE_APPLIED -> applyTree(((QuotaTreeApplied) config.data()).tree(), event, now, out);
+                case QUOTA_TREE_DELETED -> deleteTree((QuotaTreeDeleted) config.data(), event, now, out);
                 case QUEUE_TICK -> quota.reevaluate(now);
                 default -> List.of();
             };
@@ -148,22 +163,38 @@ public final class FleetQueue {
         } else if (event instanceof JobEvent job) {
             if (job.data() instanceof JobSubmitted submitted) {
                 submit(job, submitted.job(), now, out);
-            } else if (job.data() instanceof JobFinished) {
+            } else if (job.data() instanceof JobFinished || job.data() instanceof JobRejected) {
+                // Finished on its member, or refused by placement (no member could ever hold it): its quota is free again.
                 if (finished.add(job.job().uid())) {
                     pendingState.put(QueueState.finishedKey(job.job().uid()), QueueState.encode(job.job()));
                 }
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobDeleted) {
-                if (finished.remove(job.job().uid())) {
-                    pendingState.put(QueueState.finishedKey(job.job().uid()), null);
-                }
-                out.addAll(toEvents(release(job.job().uid(), now), event, now));
+                delete(job, now, out);
             } else if (job.data() instanceof JobGivenBack) {
                 out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
             }
         }
         recordChanges();
         return out;
+    }
+
+    /**
+     * A change of configuration that could not even be read: refused, as an invalid one is, and what was in force
+     * stays in force. What {@code EventProcessor} calls for such a record.
+     */
+    public List<MusterEvent> refuseUnreadable(ConfigRef object, List<String> reasons) {
+        return List.of(refuse(object, reasons, clock.instant(), null));
+    }
+
+    /** The last refused change of each configuration object that is still refused, for the views. */
+    public Collection<QueueState.ConfigRefusal> refusals() {
+        return List.copyOf(refusals.values());
+    }
+
+    /** The tree in force, if any: the last one accepted. */
+    public Optional<ElasticQuotaTree> treeInForce() {
+        return Optional.ofNullable(appliedTree);
     }
 
     /** The state records changed by the events handled since the last call, for the compacted state topic. */
@@ -210,7 +241,8 @@ public final class FleetQueue {
         }
         return new dev.muster.model.queue.JobQueueView(tracked.ref().namespace(), tracked.ref().name(), tracked.ref().uid(), state,
                 queueName, position, standing == null ? (tracked.policy() == null ? "NoPolicy" : null) : standing.reason(),
-                standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null) : standing.message(),
+                standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null)
+                        : quota.currentMessage(tracked.ref().uid()).orElse(standing.message()),
                 tracked.demand().toString(), tracked.job().job(), tracked.policy());
     }
 
@@ -220,12 +252,19 @@ public final class FleetQueue {
 
     // --- jobs -------------------------------------------------------------------------------------------------
 
-    private void submit(JobEvent event, PyTorchJob job, Instant now, List<JobEvent> out) {
+    private void submit(JobEvent event, PyTorchJob job, Instant now, List<MusterEvent> out) {
         String uid = event.job().uid();
-        if (jobs.containsKey(uid) || finished.contains(uid)) {
+        if (names.holds(event.job()) || jobs.containsKey(uid) || finished.contains(uid)) {
             // Already queued, or already ran: a job listed again after a restart is not run twice.
             return;
         }
+        Optional<String> conflict = names.conflict(event.job());
+        if (conflict.isPresent()) {
+            throw new RejectedEventException(event.job(), List.of(conflict.get()));
+        }
+        // From here the job holds its name until it is deleted, accepted or not, as its object does on the fleet API.
+        names.claim(event.job());
+        pendingState.put(QueueState.nameKey(uid), QueueState.encode(event.job()));
         if (job == null) {
             throw new RejectedEventException(event.job(), List.of("data.job: is required"));
         }
@@ -243,14 +282,40 @@ public final class FleetQueue {
             pendingState.put(QueueState.jobKey(uid), QueueState.encode(tracked));
             return;
         }
+        if (policy.get().getSpec().queued()) {
+            Optional<String> never = quota.neverFits(event.job().namespace(), demand);
+            if (never.isPresent()) {
+                throw new RejectedEventException(event.job(), List.of(never.get()));
+            }
+        }
         out.addAll(place(event.job(), job, () -> JobManifest.of(job), demand, policy.get(), event, now));
+    }
+
+    /**
+     * The owner deleted the job: its quota is released and its name is free. A deletion of a job Muster never had is
+     * refused with a reason a producer can find, unless the fleet API reports it: an object deleted there existed,
+     * even if its submission could not be read.
+     */
+    private void delete(JobEvent event, Instant now, List<MusterEvent> out) {
+        String uid = event.job().uid();
+        boolean known = names.release(uid) | finished.remove(uid) | jobs.containsKey(uid);
+        if (!known) {
+            if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
+                return;
+            }
+            throw new RejectedEventException(event.job(), List.of("deletion refused: Muster has no job " + event.job().subject()
+                    + " with jobuid " + uid));
+        }
+        pendingState.put(QueueState.nameKey(uid), null);
+        pendingState.put(QueueState.finishedKey(uid), null);
+        out.addAll(toEvents(release(uid, now), event, now));
     }
 
     /**
      * A job with its effective policy: bypasses quota, or enters its queue. Only a queued job keeps its
      * manifest, so {@code manifest} is asked for only then.
      */
-    private List<JobEvent> place(JobRef ref, PyTorchJob job, Supplier<JobManifest> manifest, ResourceList demand, PropagationPolicy policy,
+    private List<MusterEvent> place(JobRef ref, PyTorchJob job, Supplier<JobManifest> manifest, ResourceList demand, PropagationPolicy policy,
                                  MusterEvent cause, Instant now) {
         if (!policy.getSpec().queued()) {
             forget(ref.uid());
@@ -285,14 +350,16 @@ public final class FleetQueue {
 
     // --- configuration ----------------------------------------------------------------------------------------
 
-    private List<QuotaDecision> applyPolicy(PropagationPolicy policy, MusterEvent cause, Instant now, List<JobEvent> out) {
+    private List<QuotaDecision> applyPolicy(PropagationPolicy policy, MusterEvent cause, Instant now, List<MusterEvent> out) {
+        ConfigRef object = new ConfigRef(PropagationPolicy.KIND, policy.getMetadata().getNamespace(), policy.getMetadata().getName());
         List<Violation> violations = PropagationPolicyValidator.validate(policy);
         if (!violations.isEmpty()) {
-            throw new RejectedEventException(new InvalidObjectException("PropagationPolicy " + policy.getMetadata().getNamespace()
-                    + "/" + policy.getMetadata().getName(), violations).getMessage());
+            out.add(refuse(object, violations.stream().map(Violation::toString).toList(), now, cause));
+            return List.of();
         }
         policies.apply(policy);
         pendingState.put(QueueState.policyKey(policy.getMetadata().getNamespace(), policy.getMetadata().getName()), QueueState.encode(policy));
+        out.add(accept(object, false, Map.of(), now, cause));
         // Jobs that matched no policy so far may be Muster's now.
         for (TrackedJob waiting : List.copyOf(jobs.values())) {
             if (waiting.policy() == null) {
@@ -304,52 +371,101 @@ public final class FleetQueue {
         return List.of();
     }
 
-    private List<QuotaDecision> deletePolicy(PolicyDeleted deleted) {
+    private List<QuotaDecision> deletePolicy(PolicyDeleted deleted, MusterEvent cause, Instant now, List<MusterEvent> out) {
         policies.delete(deleted.namespace(), deleted.name());
         pendingState.put(QueueState.policyKey(deleted.namespace(), deleted.name()), null);
+        out.add(accept(new ConfigRef(PropagationPolicy.KIND, deleted.namespace(), deleted.name()), true, Map.of(), now, cause));
         return List.of();
     }
 
-    private List<QuotaDecision> applyTree(ElasticQuotaTree tree, Instant now) {
-        String name = tree.getMetadata().getNamespace() + "/" + tree.getMetadata().getName();
-        if (appliedTree != null && !(appliedTree.getMetadata().getNamespace() + "/" + appliedTree.getMetadata().getName()).equals(name)) {
-            throw new RejectedEventException("ElasticQuotaTree " + name + " rejected: only one tree is supported and "
-                    + appliedTree.getMetadata().getNamespace() + "/" + appliedTree.getMetadata().getName() + " is applied");
+    private List<QuotaDecision> applyTree(ElasticQuotaTree tree, MusterEvent cause, Instant now, List<MusterEvent> out) {
+        ConfigRef object = new ConfigRef(ElasticQuotaTree.KIND, tree.getMetadata().getNamespace(), tree.getMetadata().getName());
+        if (appliedTree != null && !treeRef(appliedTree).equals(object)) {
+            out.add(refuse(object, List.of("only one ElasticQuotaTree is supported and " + treeRef(appliedTree) + " is in force"), now, cause));
+            return List.of();
         }
         QuotaTree parsed;
         try {
             parsed = QuotaTree.of(tree);
         } catch (InvalidObjectException e) {
-            throw new RejectedEventException(e.getMessage());
+            out.add(refuse(object, e.violations().stream().map(Violation::toString).toList(), now, cause));
+            return List.of();
         }
         try {
             List<QuotaDecision> decisions = quota.replaceTree(parsed, now);
             appliedTree = tree;
             pendingState.put(QueueState.TREE, QueueState.encode(tree));
+            out.add(accept(object, false, dev.muster.model.quota.QueueNames.ofTree(tree.getSpec().root()), now, cause));
             return decisions;
         } catch (TreeChangeRejectedException e) {
-            throw new RejectedEventException("ElasticQuotaTree " + name + " rejected: " + e.getMessage());
+            out.add(refuse(object, List.of(e.getMessage()), now, cause));
+            return List.of();
         }
     }
 
-    private List<QuotaDecision> deleteTree(QuotaTreeDeleted deleted, Instant now) {
-        if (appliedTree == null || !appliedTree.getMetadata().getName().equals(deleted.name())) {
+    private List<QuotaDecision> deleteTree(QuotaTreeDeleted deleted, MusterEvent cause, Instant now, List<MusterEvent> out) {
+        ConfigRef object = new ConfigRef(ElasticQuotaTree.KIND, deleted.namespace(), deleted.name());
+        if (appliedTree == null || !treeRef(appliedTree).equals(object)) {
+            // Not the tree in force (a refused second tree, say): its refusal goes with it.
+            if (refusals.remove(object.key()) != null) {
+                pendingState.put(QueueState.refusedKey(object.key()), null);
+            }
             return List.of();
         }
         try {
             List<QuotaDecision> decisions = quota.removeTree(now);
             appliedTree = null;
             pendingState.put(QueueState.TREE, null);
+            out.add(accept(object, true, Map.of(), now, cause));
             return decisions;
         } catch (TreeChangeRejectedException e) {
-            throw new RejectedEventException(e.getMessage());
+            out.add(refuse(object, List.of(e.getMessage()), now, cause));
+            return List.of();
         }
+    }
+
+    /** The change is in force: any earlier refusal of the object is over. */
+    private ConfigEvent accept(ConfigRef object, boolean deleted, Map<String, String> queues, Instant now, MusterEvent cause) {
+        if (refusals.remove(object.key()) != null) {
+            pendingState.put(QueueState.refusedKey(object.key()), null);
+        }
+        return configFollowUp(cause, now, new ConfigAccepted(object, deleted, queues));
+    }
+
+    /** The change is refused with its reasons and recorded for the views; what was in force stays in force. */
+    private ConfigEvent refuse(ConfigRef object, List<String> reasons, Instant now, MusterEvent cause) {
+        QueueState.ConfigRefusal refusal = new QueueState.ConfigRefusal(object, reasons, now);
+        refusals.put(object.key(), refusal);
+        pendingState.put(QueueState.refusedKey(object.key()), QueueState.encode(refusal));
+        return configFollowUp(cause, now, new ConfigRejected(object, reasons, inForce(object)));
+    }
+
+    /** What stays in force when a change to the object is refused. */
+    private String inForce(ConfigRef object) {
+        if (ElasticQuotaTree.KIND.equals(object.kind())) {
+            return appliedTree == null ? "no ElasticQuotaTree (every queued job waits with " + QuotaAdmission.NO_QUOTA_FOR_NAMESPACE + ")"
+                    : treeRef(appliedTree) + " as last accepted (resourceVersion " + appliedTree.getMetadata().getResourceVersion() + ")";
+        }
+        return policies.policy(object.namespace(), object.name())
+                .map(policy -> object + " as last accepted (resourceVersion " + policy.getMetadata().getResourceVersion() + ")")
+                .orElse("no version of " + object + " (jobs it would select are matched against the other policies)");
+    }
+
+    private static ConfigRef treeRef(ElasticQuotaTree tree) {
+        return new ConfigRef(ElasticQuotaTree.KIND, tree.getMetadata().getNamespace(), tree.getMetadata().getName());
+    }
+
+    /** An event about a configuration object caused by another event (null for a record that could not be read). */
+    private static ConfigEvent configFollowUp(MusterEvent cause, Instant now, ConfigEventData data) {
+        String seed = (cause == null ? "unreadable|" + now : cause.id()) + "|" + data.key() + "|" + EventType.of(data).cloudEventType();
+        return new ConfigEvent(java.util.UUID.nameUUIDFromBytes(seed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(), SOURCE,
+                now, data);
     }
 
     // --- decisions to events and state ------------------------------------------------------------------------
 
-    private List<JobEvent> toEvents(List<QuotaDecision> decisions, MusterEvent cause, Instant now) {
-        List<JobEvent> events = new ArrayList<>(decisions.size());
+    private List<MusterEvent> toEvents(List<QuotaDecision> decisions, MusterEvent cause, Instant now) {
+        List<MusterEvent> events = new ArrayList<>(decisions.size());
         for (QuotaDecision decision : decisions) {
             TrackedJob tracked = jobs.get(decision.job().uid());
             if (tracked == null) {

@@ -1,5 +1,6 @@
 package dev.muster.queue.core.queueing;
 
+import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.job.JobManifest;
 import dev.muster.model.json.MusterJson;
@@ -10,8 +11,10 @@ import dev.muster.queue.core.quota.JobStanding;
 
 /**
  * The queue service's state as records of its compacted state topic: the applied tree ({@value #TREE}), each
- * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}) and each job that finished
- * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again). A null value
+ * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}), each job that finished
+ * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again), the name each
+ * job holds until deleted ({@code name/<uid>}) and the last refused change of each configuration object
+ * ({@code refused/<Kind>/<namespace>/<name>}). A null value
  * removes a key.
  */
 public final class QueueState {
@@ -20,6 +23,8 @@ public final class QueueState {
     private static final String POLICY_PREFIX = "policy/";
     private static final String JOB_PREFIX = "job/";
     private static final String FINISHED_PREFIX = "finished/";
+    private static final String NAME_PREFIX = "name/";
+    private static final String REFUSED_PREFIX = "refused/";
 
     private QueueState() {
     }
@@ -36,6 +41,13 @@ public final class QueueState {
      * @param standing its standing in quota; null while no policy matches
      */
     public record TrackedJob(JobRef ref, JobManifest job, PropagationPolicy policy, ResourceList demand, JobStanding standing) {
+    }
+
+    /**
+     * The last change to a configuration object that the queue refused, with why and when: the views show it beside
+     * what stays in force.
+     */
+    public record ConfigRefusal(ConfigRef object, java.util.List<String> reasons, java.time.Instant at) {
     }
 
     static String policyKey(String namespace, String name) {
@@ -56,6 +68,32 @@ public final class QueueState {
 
     static JobRef finished(byte[] value) {
         return decode(value, JobRef.class);
+    }
+
+    /** The name a job holds until it is deleted, keyed by its UID. */
+    static String nameKey(String uid) {
+        return NAME_PREFIX + uid;
+    }
+
+    static boolean isName(String key) {
+        return key.startsWith(NAME_PREFIX);
+    }
+
+    static JobRef name(byte[] value) {
+        return decode(value, JobRef.class);
+    }
+
+    /** The last refused change of a configuration object, keyed by {@code Kind/namespace/name}. */
+    static String refusedKey(String objectKey) {
+        return REFUSED_PREFIX + objectKey;
+    }
+
+    static boolean isRefused(String key) {
+        return key.startsWith(REFUSED_PREFIX);
+    }
+
+    static ConfigRefusal refusal(byte[] value) {
+        return decode(value, ConfigRefusal.class);
     }
 
     static boolean isPolicy(String key) {

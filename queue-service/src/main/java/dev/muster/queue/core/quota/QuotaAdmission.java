@@ -51,6 +51,7 @@ public final class QuotaAdmission {
     public static final String BEHIND_STRICT_HEAD = "BehindStrictHead";
     public static final String BACKOFF = "Backoff";
 
+    private static final ResourceList ONE_JOB = ResourceList.of(ResourceNames.MAX_JOBS, BigDecimal.ONE);
     /** The key of {@link #queues} for the jobs bound to no leaf; no node name is empty. */
     private static final String UNBOUND = "";
 
@@ -146,6 +147,23 @@ public final class QuotaAdmission {
         }
         putWaiting(job.uid(), new Wait(job, leafOf(job), null, null, 0, null, null));
         return evaluate(now);
+    }
+
+    /**
+     * Why a job of this demand in this namespace could never be admitted under the tree in force (a node's max is
+     * smaller than the demand); empty when it could, or when no tree or leaf says yet.
+     */
+    public Optional<String> neverFits(String namespace, ResourceList demand) {
+        if (tree == null) {
+            return Optional.empty();
+        }
+        return tree.leafFor(namespace).flatMap(leaf -> firstShortfall(tree.pathToRoot(leaf), demand.plus(ONE_JOB), Map.of(), Map.of(), Map.of()))
+                .map(QuotaAdmission::neverMessage);
+    }
+
+    private static String neverMessage(Shortfall limit) {
+        return limit.node().pathText() + ": " + limit.resource() + " max " + Quantities.format(limit.resource(), limit.max())
+                + ", job needs " + Quantities.format(limit.resource(), limit.need()) + "; it can never be admitted under this tree";
     }
 
     /** A job finished, failed for good or was deleted: its quota is released and waiting jobs are re-evaluated. */
@@ -311,6 +329,19 @@ public final class QuotaAdmission {
         return Optional.ofNullable(tree);
     }
 
+    /**
+     * Why a waiting job waits, with the numbers of now: the reason told on the job keeps those of when it was told
+     * (see {@link #report}), which the views must not show as current. Empty for a job not waiting on a quota limit.
+     */
+    public Optional<String> currentMessage(String uid) {
+        Wait wait = waiting.get(uid);
+        if (wait == null || tree == null || wait.leaf() == null || !QUOTA_EXCEEDED.equals(wait.reason())) {
+            return Optional.empty();
+        }
+        return tree.node(wait.leaf()).flatMap(leaf -> firstShortfall(tree.pathToRoot(leaf), wait.job().charge(), used, Map.of(), Map.of()))
+                .map(Shortfall::message);
+    }
+
     /** The job's standing, if quota knows the job. */
     public Optional<JobStanding> standing(String uid) {
         Admission admission = admitted.get(uid);
@@ -427,10 +458,7 @@ public final class QuotaAdmission {
             ResourceList charge = wait.job().charge();
             Optional<Shortfall> never = firstShortfall(cursor.path, charge, Map.of(), Map.of(), Map.of());
             if (never.isPresent()) {
-                Shortfall limit = never.get();
-                return new Verdict(QUOTA_NEVER_FITS, true, limit.node().pathText() + ": " + limit.resource() + " max "
-                        + Quantities.format(limit.resource(), limit.max()) + ", job needs "
-                        + Quantities.format(limit.resource(), limit.need()) + "; it can never be admitted under this tree", null);
+                return new Verdict(QUOTA_NEVER_FITS, true, neverMessage(never.get()), null);
             }
             return firstShortfall(cursor.path, charge, used, held, holders)
                     .map(limit -> new Verdict(limit.causedByHeldCapacity() ? HELD_FOR_STARVING_JOB : QUOTA_EXCEEDED,

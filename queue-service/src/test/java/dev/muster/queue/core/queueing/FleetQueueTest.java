@@ -12,7 +12,10 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.event.ConfigAccepted;
 import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.ConfigRef;
+import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
@@ -20,6 +23,7 @@ import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.RejectedEventException;
@@ -67,9 +71,9 @@ class FleetQueueTest {
         queue.handle(seedTree());
         queue.handle(policy("propagation-policy-gang-queue.yaml"));
 
-        List<JobEvent> first = queue.handle(submitted("pytorch-test", 1));
-        List<JobEvent> second = queue.handle(submitted("pytorch-test-2", 2));
-        List<JobEvent> afterFinish = queue.handle(finished("pytorch-test"));
+        List<JobEvent> first = jobEvents(queue.handle(submitted("pytorch-test", 1)));
+        List<JobEvent> second = jobEvents(queue.handle(submitted("pytorch-test-2", 2)));
+        List<JobEvent> afterFinish = jobEvents(queue.handle(finished("pytorch-test")));
 
         assertThat(first).singleElement().satisfies(event -> {
             assertThat(event.job().name()).isEqualTo("pytorch-test");
@@ -96,7 +100,7 @@ class FleetQueueTest {
     void aPolicyWithoutSuspensionSendsTheJobStraightToPlacement() {
         queue.handle(policy("propagation-policy-gang.yaml"));
 
-        assertThat(queue.handle(submitted("pytorch-test", 1))).singleElement().extracting(JobEvent::data)
+        assertThat(jobEvents(queue.handle(submitted("pytorch-test", 1)))).singleElement().extracting(JobEvent::data)
                 .isInstanceOfSatisfying(JobAdmitted.class, admitted -> assertThat(admitted.quotaLeaf()).isNull());
         assertThat(queue.jobs()).isEmpty();
     }
@@ -105,10 +109,12 @@ class FleetQueueTest {
     void aJobNoPolicyMatchesProducesNothingUntilAPolicyArrives() {
         assertThat(queue.handle(submitted("pytorch-test", 1))).isEmpty();
 
-        List<JobEvent> onPolicy = queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        List<MusterEvent> onPolicy = queue.handle(policy("propagation-policy-gang-queue.yaml"));
 
-        assertThat(onPolicy).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobQueued.class, queued ->
-                assertThat(queued.reason()).isEqualTo("NoQuotaForNamespace"));
+        assertThat(onPolicy).filteredOn(JobEvent.class::isInstance).singleElement().extracting(event -> ((JobEvent) event).data())
+                .isInstanceOfSatisfying(JobQueued.class, queued -> assertThat(queued.reason()).isEqualTo("NoQuotaForNamespace"));
+        assertThat(onPolicy).filteredOn(ConfigEvent.class::isInstance).singleElement().extracting(event -> ((ConfigEvent) event).data())
+                .isEqualTo(new ConfigAccepted(new ConfigRef("PropagationPolicy", "default", "example-policy"), false, java.util.Map.of()));
     }
 
     @Test
@@ -136,13 +142,30 @@ class FleetQueueTest {
         ElasticQuotaTree invalid = Manifests.read(seed("elastic-quota-tree.yaml").replace("kube-queue/max-jobs: 1 ", "kube-queue/max-jobs: -1 "), ElasticQuotaTree.class);
         ElasticQuotaTree renamedLeaf = Manifests.read(seed("elastic-quota-tree.yaml").replace("- name: child-2", "- name: child-3"), ElasticQuotaTree.class);
 
-        assertThatThrownBy(() -> queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(other))))
-                .isInstanceOf(RejectedEventException.class)
-                .hasMessage("ElasticQuotaTree kube-system/other rejected: only one tree is supported and kube-system/elasticquotatree is applied");
-        assertThatThrownBy(() -> queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(invalid))))
-                .hasMessage("ElasticQuotaTree elasticquotatree is invalid: spec.root.children[0].max.kube-queue/max-jobs: must not be negative, got -1");
-        assertThatThrownBy(() -> queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(renamedLeaf))))
-                .hasMessage("ElasticQuotaTree kube-system/elasticquotatree rejected: cannot remove quota leaf \"child-2\": 1 admitted job(s) charged to it (default/pytorch-test)");
+        assertThat(refusal(queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(other))))).isEqualTo(new ConfigRejected(
+                new ConfigRef("ElasticQuotaTree", "kube-system", "other"),
+                List.of("only one ElasticQuotaTree is supported and ElasticQuotaTree kube-system/elasticquotatree is in force"), IN_FORCE));
+        assertThat(refusal(queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(invalid))))).isEqualTo(new ConfigRejected(
+                new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"),
+                List.of("spec.root.children[0].max.kube-queue/max-jobs: must not be negative, got -1"), IN_FORCE));
+        assertThat(refusal(queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(renamedLeaf))))).isEqualTo(new ConfigRejected(
+                new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"),
+                List.of("cannot remove quota leaf \"child-2\": 1 admitted job(s) charged to it (default/pytorch-test)"), IN_FORCE));
+        // The tree accepted first stays in force, and each object's last refusal is there for the views.
+        assertThat(queue.treeInForce()).get().extracting(tree -> tree.getMetadata().getName()).isEqualTo("elasticquotatree");
+        assertThat(queue.refusals()).extracting(refusal -> refusal.object().name()).containsExactlyInAnyOrder("other", "elasticquotatree");
+    }
+
+    private static final String IN_FORCE = "ElasticQuotaTree kube-system/elasticquotatree as last accepted (resourceVersion null)";
+
+    /** The job events among a core's decisions. */
+    private static List<JobEvent> jobEvents(List<MusterEvent> events) {
+        return events.stream().filter(JobEvent.class::isInstance).map(JobEvent.class::cast).toList();
+    }
+
+    private static ConfigRejected refusal(List<MusterEvent> events) {
+        return events.stream().filter(ConfigEvent.class::isInstance).map(event -> ((ConfigEvent) event).data())
+                .filter(ConfigRejected.class::isInstance).map(ConfigRejected.class::cast).findFirst().orElseThrow();
     }
 
     @Test
@@ -152,8 +175,8 @@ class FleetQueueTest {
         queue.handle(submitted("pytorch-test", 1));
         queue.handle(submitted("pytorch-test-2", 2));
 
-        List<JobEvent> givenBack = queue.handle(JobEvent.create("/muster/placement-service",
-                new JobRef("default", "pytorch-test", "pytorch-test-uid"), T0, new dev.muster.model.event.JobGivenBack("fits nowhere")));
+        List<JobEvent> givenBack = jobEvents(queue.handle(JobEvent.create("/muster/placement-service",
+                new JobRef("default", "pytorch-test", "pytorch-test-uid"), T0, new dev.muster.model.event.JobGivenBack("fits nowhere"))));
 
         assertThat(givenBack).extracting(event -> event.job().name() + " " + event.data().getClass().getSimpleName())
                 .containsExactlyInAnyOrder("pytorch-test-2 JobAdmitted", "pytorch-test JobQueued");
@@ -192,7 +215,7 @@ class FleetQueueTest {
         queue.handle(submitted("pytorch-test", 1));
         queue.handle(submitted("pytorch-test-2", 2));
 
-        List<JobEvent> deleted = queue.handle(JobEvent.create("/t", new JobRef("default", "pytorch-test-2", "pytorch-test-2-uid"), T0, new JobDeleted("owner")));
+        List<JobEvent> deleted = jobEvents(queue.handle(JobEvent.create("/t", new JobRef("default", "pytorch-test-2", "pytorch-test-2-uid"), T0, new JobDeleted("owner"))));
 
         assertThat(deleted).isEmpty();
         assertThat(queue.handle(finished("pytorch-test"))).isEmpty();

@@ -1,0 +1,75 @@
+package dev.muster.fleetclient.watch;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Supplier;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+
+/**
+ * The Kubernetes watches a service depends on: it starts them supervised ({@link SupervisedInformer}) and says,
+ * for readiness, which of them do not run. A source of watches that come and go (one set per member cluster)
+ * registers itself and answers for its own.
+ */
+@ApplicationScoped
+public class Watches {
+
+    /** A set of watches that answers for itself: those it lists are the ones that must run now. */
+    @FunctionalInterface
+    public interface Source {
+        List<WatchStatus> statuses();
+    }
+
+    private final WatchSettings settings;
+    private final Clock clock = Clock.systemUTC();
+    private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "watch-restarts");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final List<Source> sources = new CopyOnWriteArrayList<>();
+
+    Watches(WatchConfig config) {
+        this.settings = WatchSettings.of(config);
+    }
+
+    /** A supervised informer, started; it counts for readiness until closed. */
+    public <T extends HasMetadata> SupervisedInformer<T> start(String name, Supplier<SharedIndexInformer<T>> factory, Supplier<ItemStore<T>> stores,
+                                                               ResourceEventHandler<? super T> handler) {
+        SupervisedInformer<T> informer = supervise(name, factory, stores, handler);
+        sources.add(() -> List.of(informer.status()));
+        return informer.start();
+    }
+
+    /** A supervised informer, not started and not counted for readiness: for a {@link Source} that answers for it. */
+    public <T extends HasMetadata> SupervisedInformer<T> supervise(String name, Supplier<SharedIndexInformer<T>> factory,
+                                                                   Supplier<ItemStore<T>> stores, ResourceEventHandler<? super T> handler) {
+        return new SupervisedInformer<>(name, factory, stores, handler, restarts, settings, clock);
+    }
+
+    public void register(Source source) {
+        sources.add(source);
+    }
+
+    /** Every watch that must run now, and whether it does. */
+    public List<WatchStatus> statuses() {
+        List<WatchStatus> all = new ArrayList<>();
+        sources.forEach(source -> all.addAll(source.statuses()));
+        return all;
+    }
+
+    @PreDestroy
+    void stop() {
+        restarts.shutdownNow();
+    }
+}
