@@ -92,11 +92,15 @@ public final class EventSerde {
         String typeName = required(node, "type");
         EventType type = EventType.fromCloudEventType(typeName)
                 .orElseThrow(() -> new MalformedEventException("unknown event type \"" + typeName + "\""));
-        schemaVersion(node.get("schemaversion"), typeName);
         String id = required(node, "id");
         String source = required(node, "source");
         String subject = required(node, "subject");
         JobRef job = type.isJobEvent() ? job(subject, required(node, "jobuid")) : null;
+        try {
+            schemaVersion(node.get("schemaversion"), typeName);
+        } catch (MalformedEventException e) {
+            throw new MalformedEventException(job, e.getMessage());
+        }
         Instant time;
         try {
             time = time(required(node, "time"));

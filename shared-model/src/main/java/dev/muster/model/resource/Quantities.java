@@ -50,13 +50,19 @@ public final class Quantities {
             // million digits. fabric8's own result goes through double for large suffixes, so the exact amount is computed
             // here from the parts fabric8 split it into (an unscaled value and a scale: no digits are written out).
             amount = new BigDecimal(quantity.getAmount()).multiply(multiplier(quantity.getFormat()));
+        } catch (ArithmeticException e) {
+            throw outOfRange(text);
         } catch (RuntimeException e) {
             throw new InvalidQuantityException(text);
         }
         if (amount.abs().compareTo(Limits.MAX_QUANTITY) > 0) {
-            throw new InvalidQuantityException(text, "must be at most " + Limits.MAX_QUANTITY.toPlainString() + " (2^63-1), as in Kubernetes");
+            throw outOfRange(text);
         }
         return amount.stripTrailingZeros();
+    }
+
+    private static InvalidQuantityException outOfRange(String text) {
+        return new InvalidQuantityException(text, "must be at most " + Limits.MAX_QUANTITY.toPlainString() + " (2^63-1), as in Kubernetes");
     }
 
     private static BigDecimal multiplier(String suffix) {
@@ -74,7 +80,7 @@ public final class Quantities {
         if (suffix.charAt(0) == 'e' || suffix.charAt(0) == 'E') {
             int exponent = Integer.parseInt(suffix.substring(1));
             if (Math.abs(exponent) > MAX_EXPONENT) {
-                throw new IllegalArgumentException("exponent " + exponent + " out of range");
+                throw new ArithmeticException("exponent " + exponent + " out of range");
             }
             return BigDecimal.ONE.scaleByPowerOfTen(exponent);
         }

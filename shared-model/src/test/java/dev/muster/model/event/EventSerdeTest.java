@@ -201,7 +201,7 @@ class EventSerdeTest {
             "[1,2]| a CloudEvent must be a JSON object",
             "{\"specversion\":\"0.3\"}| unsupported CloudEvents specversion \"0.3\", expected \"1.0\"",
             "{\"specversion\":\"1.0\",\"type\":\"com.example.other\"}| unknown event type \"com.example.other\"",
-            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"schemaversion\":2}| unsupported schemaversion 2 of dev.muster.job.deleted; this build reads 1 to 1",
+            "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"a/b\",\"jobuid\":\"u\",\"schemaversion\":2}| unsupported schemaversion 2 of dev.muster.job.deleted; this build reads 1 to 1",
             "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\"}| missing CloudEvents attribute \"id\"",
             "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"pytorch-test\",\"jobuid\":\"u\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":{}}| subject must be namespace/name, got \"pytorch-test\"",
             "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"s\",\"subject\":\"a/b\",\"jobuid\":\"u\",\"time\":\"yesterday\",\"data\":{}}| time must be RFC 3339, got \"yesterday\"",

@@ -81,4 +81,14 @@ class ManifestsTest {
         assertThatThrownBy(() -> Manifests.read(SeedManifests.text(SeedManifests.PYTORCH_JOB), ElasticQuotaTree.class))
                 .hasMessage("expected kind ElasticQuotaTree, got PyTorchJob");
     }
+
+    @Test
+    void yamlWrittenForAJobReadsBackAsTheSameJobStringsThatLookLikeNumbersStayStrings() {
+        PyTorchJob job = Manifests.read(SeedManifests.text(SeedManifests.PYTORCH_JOB), PyTorchJob.class);
+
+        String yaml = Manifests.toYaml(job);
+
+        assertThat(yaml).contains("value: \"0\"", "value: \"8\"");
+        assertThat(Manifests.toJson(Manifests.read(yaml, PyTorchJob.class))).isEqualTo(Manifests.toJson(job));
+    }
 }

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.ConfigAccepted;
@@ -241,6 +242,122 @@ class FleetQueueTest {
         // Every job record carries its policy; restored, the jobs one policy selected share one copy of it again.
         assertThat(restored.jobs()).extracting(QueueState.TrackedJob::policy).hasSizeGreaterThan(1)
                 .allSatisfy(policy -> assertThat(policy).isSameAs(restored.jobs().iterator().next().policy()));
+    }
+
+    @Nested
+    class OneNameOneJob {
+
+        private JobEvent submittedAs(String name, String uid) {
+            PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
+            job.getMetadata().setName(name);
+            return JobEvent.create("/kafka-producer", new JobRef("default", name, uid), T0, new JobSubmitted(job));
+        }
+
+        @Test
+        void aSecondJobOfTheSameNameIsRejectedWithTheFirstOneNamedUntilTheFirstIsDeleted() {
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            assertThat(queue.handle(submittedAs("h-f091", "uid-1"))).hasSize(1);
+
+            assertThatThrownBy(() -> queue.handle(submittedAs("h-f091", "uid-2"))).isInstanceOfSatisfying(RejectedEventException.class,
+                    rejected -> assertThat(rejected.reasons()).containsExactly("job default/h-f091 exists already (uid uid-1); one name in a"
+                            + " namespace is one job: delete it first, or submit this one under another name"));
+            queue.handle(finished("h-f091", "uid-1"));
+            assertThatThrownBy(() -> queue.handle(submittedAs("h-f091", "uid-3"))).as("a finished job keeps its name until deleted")
+                    .isInstanceOf(RejectedEventException.class);
+
+            queue.handle(JobEvent.create("/t", new JobRef("default", "h-f091", "uid-1"), T0, new JobDeleted("owner")));
+
+            assertThat(jobEvents(queue.handle(submittedAs("h-f091", "uid-4")))).singleElement().extracting(JobEvent::data)
+                    .isInstanceOf(JobAdmitted.class);
+        }
+
+        @Test
+        void aJobUidUsedAgainForAnotherNameIsRejected() {
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            queue.handle(submittedAs("first", "same-uid"));
+
+            assertThatThrownBy(() -> queue.handle(submittedAs("second", "same-uid"))).isInstanceOfSatisfying(RejectedEventException.class,
+                    rejected -> assertThat(rejected.reasons()).containsExactly("jobuid same-uid is job default/first already; a job keeps"
+                            + " its uid and its name"));
+        }
+
+        @Test
+        void aRejectedJobHoldsItsNameAsItsObjectDoes() {
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            JobEvent invalid = submittedAs("broken", "uid-1");
+            ((JobSubmitted) invalid.data()).job().getSpec().pytorchReplicaSpecs().remove("Master");
+            ((JobSubmitted) invalid.data()).job().getSpec().pytorchReplicaSpecs().remove("Worker");
+            assertThatThrownBy(() -> queue.handle(invalid)).isInstanceOf(RejectedEventException.class);
+
+            assertThatThrownBy(() -> queue.handle(submittedAs("broken", "uid-2"))).hasMessageContaining("exists already (uid uid-1)");
+            assertThat(queue.drainState()).extracting(Entry::key).contains("name/uid-1");
+        }
+
+        @Test
+        void aDeletionOfAJobMusterNeverHadIsRefusedOnTheKafkaPathAndPassedOverFromTheFleetApi() {
+            JobRef never = new JobRef("default", "never-existed", "uid-x");
+
+            assertThatThrownBy(() -> queue.handle(JobEvent.create("/kafka-producer", never, T0, new JobDeleted("owner"))))
+                    .isInstanceOfSatisfying(RejectedEventException.class, rejected -> assertThat(rejected.reasons())
+                            .containsExactly("deletion refused: Muster has no job default/never-existed with jobuid uid-x"));
+            assertThat(queue.handle(JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, never, T0, new JobDeleted("owner"))))
+                    .as("an object the fleet API deleted existed, even if its submission could not be read").isEmpty();
+        }
+
+        @Test
+        void namesSurviveARestart() {
+            Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            queue.handle(submittedAs("h-f091", "uid-1"));
+            compact(stateTopic, queue.drainState());
+
+            FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of(), CLOCK,
+                    stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+
+            assertThat(restored.handle(submittedAs("h-f091", "uid-1"))).as("the same job listed again").isEmpty();
+            assertThatThrownBy(() -> restored.handle(submittedAs("h-f091", "uid-2"))).isInstanceOf(RejectedEventException.class);
+        }
+
+        private JobEvent finished(String name, String uid) {
+            return JobEvent.create("/t", new JobRef("default", name, uid), T0, new JobFinished("cluster-a", "Succeeded", null));
+        }
+    }
+
+    @Test
+    void aJobWhoseDemandNoQuotaNodeCouldEverHoldIsRejectedAtSubmissionWithTheLimitNamed() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent huge = submitted("huge", 1);
+        ((JobSubmitted) huge.data()).job().getSpec().pytorchReplicaSpecs().get("Worker").template().getSpec().getContainers().get(0)
+                .getResources().getRequests().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("20000"));
+        ((JobSubmitted) huge.data()).job().getSpec().pytorchReplicaSpecs().get("Worker").template().getSpec().getContainers().get(0)
+                .getResources().getLimits().put("cpu", new io.fabric8.kubernetes.api.model.Quantity("20000"));
+
+        assertThatThrownBy(() -> queue.handle(huge)).isInstanceOfSatisfying(RejectedEventException.class, rejected ->
+                assertThat(rejected.reasons()).containsExactly("root/child-2: cpu max 10000, job needs 40000010m; it can never be admitted"
+                        + " under this tree"));
+        assertThat(queue.quota().isWaiting("huge-uid")).as("it holds no place in the queue").isFalse();
+    }
+
+    @Test
+    void aRefusedTreeIsRememberedAcrossARestartAndForgottenOnceAcceptedAgain() {
+        Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+        queue.handle(seedTree());
+        ElasticQuotaTree invalid = Manifests.read(seed("elastic-quota-tree.yaml").replace("kube-queue/max-jobs: 1 ", "kube-queue/max-jobs: -1 "),
+                ElasticQuotaTree.class);
+        queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(invalid)));
+        compact(stateTopic, queue.drainState());
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of(), CLOCK,
+                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+
+        assertThat(restored.refusals()).singleElement().satisfies(refusal -> assertThat(refusal.reasons())
+                .containsExactly("spec.root.children[0].max.kube-queue/max-jobs: must not be negative, got -1"));
+        List<MusterEvent> accepted = restored.handle(seedTree());
+
+        assertThat(restored.refusals()).isEmpty();
+        assertThat(accepted).filteredOn(ConfigEvent.class::isInstance).singleElement()
+                .satisfies(event -> assertThat(((ConfigEvent) event).data()).isInstanceOfSatisfying(ConfigAccepted.class,
+                        data -> assertThat(data.queues()).containsOnlyKeys("root", "child-2")));
     }
 
     private static void compact(Map<String, byte[]> topic, List<Entry> records) {

@@ -1,0 +1,73 @@
+package dev.muster.model.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobValidator;
+import dev.muster.model.json.ManifestException;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.json.SeedManifests;
+import dev.muster.model.resource.InvalidQuantityException;
+import dev.muster.model.resource.Quantities;
+
+/** Inputs whose demand could never fit, or whose reading alone would exhaust a service, are refused at once with the limit named. */
+class SubmissionLimitsTest {
+
+    private static String seedJob() {
+        return SeedManifests.text(SeedManifests.PYTORCH_JOB);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1e400", "99999999999999999999999Ei", "9223372036854775808", "10E"})
+    void aQuantityBeyondWhatKubernetesHoldsIsRefusedNamingTheLimit(String text) {
+        assertThatThrownBy(() -> Quantities.parse(text)).isInstanceOf(InvalidQuantityException.class)
+                .hasMessage("quantity \"" + text + "\" must be at most 9223372036854775807 (2^63-1), as in Kubernetes");
+    }
+
+    // Building this number would take minutes and gigabytes; refusing it, nothing. The timeout only keeps a regression from hanging the build.
+    @Test
+    @Timeout(30)
+    void aQuantityWithAHugeExponentIsRefusedWithoutWorkingItOut() {
+        assertThatThrownBy(() -> Quantities.parse("1e100000000")).isInstanceOf(InvalidQuantityException.class);
+        assertThat(Quantities.parse("9223372036854775807").toPlainString()).isEqualTo("9223372036854775807");
+    }
+
+    @Test
+    void replicasThatAreNotAWholeNumberAreAnErrorNotRoundedDown() {
+        String text = seedJob().replaceFirst("replicas: 2", "replicas: 1.5");
+
+        assertThatThrownBy(() -> Manifests.read(text, PyTorchJob.class)).isInstanceOf(ManifestException.class)
+                .hasMessageContaining("spec.pytorchReplicaSpecs.Worker.replicas: expected an integer");
+    }
+
+    @Test
+    void aGangOfMoreThanTheLimitOfPodsIsRefusedBeforeAnyPodIsBuilt() {
+        PyTorchJob job = Manifests.read(seedJob().replaceFirst("replicas: 2", "replicas: 2147483647"), PyTorchJob.class);
+
+        assertThat(PyTorchJobValidator.validate(job)).extracting(Violation::toString).contains(
+                "spec.pytorchReplicaSpecs.Worker.replicas: must be at most 10000 (Muster's limit of pods per gang), got 2147483647",
+                "spec.pytorchReplicaSpecs: total replicas must be at most 10000 (Muster's limit of pods per gang), got 2147483648");
+    }
+
+    @Test
+    void aNamespaceThatIsNotADnsLabelIsRefused() {
+        PyTorchJob job = Manifests.read(seedJob(), PyTorchJob.class);
+        job.getMetadata().setNamespace("Team A");
+
+        assertThat(PyTorchJobValidator.validate(job)).extracting(Violation::path).containsExactly("metadata.namespace");
+    }
+
+    @Test
+    void manifestsNestedDeeperThanTheLimitAreRefusedAsTheyAreRead() {
+        String deep = "{\"apiVersion\":\"kubeflow.org/v1\",\"kind\":\"PyTorchJob\",\"metadata\":{\"name\":\"x\"},\"spec\":"
+                + "{\"a\":".repeat(200) + "1" + "}".repeat(200) + "}";
+
+        assertThatThrownBy(() -> Manifests.read(deep)).isInstanceOf(ManifestException.class).hasMessageContaining("nesting depth");
+    }
+}
