@@ -1,32 +1,64 @@
 package dev.muster.fleetclient;
 
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
+
+import org.jboss.logging.Logger;
 
 /**
  * Runs Kubernetes API writes for different jobs at once and each job's writes in the order they were handed in: a
  * fixed set of single-threaded lanes, a job always in the same lane. A write waits for the API server's answer;
  * one lane for all jobs holds every job up by as many round trips as are queued before it (status sync's fleet
  * writes, placement's member writes).
+ * <p>
+ * A write that fails in a way {@link RetryPolicy#retryable} says is passing (the API server unreachable, a 5xx) is
+ * tried again after a doubling, capped backoff, and the writes behind it in its lane wait meanwhile, so that none
+ * overtakes it; a write that fails otherwise completes exceptionally and the lane goes on.
  */
 public final class JobOrderedWrites implements AutoCloseable {
 
-    private final List<ExecutorService> lanes;
+    private static final Logger LOG = Logger.getLogger(JobOrderedWrites.class);
+
+    /** Which failures are worth trying again, and how long to wait between tries. */
+    public record RetryPolicy(Predicate<RuntimeException> retryable, Duration initialBackoff, Duration maxBackoff) {
+
+        /** Every failure is final: the write completes exceptionally at once. */
+        public static final RetryPolicy NONE = new RetryPolicy(failure -> false, Duration.ofSeconds(1), Duration.ofSeconds(1));
+
+        Duration backoff(int failures) {
+            Duration wait = initialBackoff.multipliedBy(1L << Math.min(failures - 1, 20));
+            return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
+        }
+    }
+
+    private final List<Lane> lanes;
+    private final RetryPolicy retries;
     /** For each key with a {@link #submitLatest} write queued, a token of the latest one. */
     private final Map<String, Object> latest = new ConcurrentHashMap<>();
 
     public JobOrderedWrites(int parallel, String threadName) {
+        this(parallel, threadName, RetryPolicy.NONE);
+    }
+
+    public JobOrderedWrites(int parallel, String threadName, RetryPolicy retries) {
         if (parallel < 1) {
             throw new IllegalArgumentException("writes need at least one lane, got " + parallel);
         }
-        this.lanes = IntStream.range(0, parallel).mapToObj(lane -> Executors.newSingleThreadExecutor(daemon(threadName + "-" + lane))).toList();
+        this.retries = retries;
+        this.lanes = IntStream.range(0, parallel).mapToObj(lane -> new Lane(threadName + "-" + lane)).toList();
     }
 
     /** Threads of this name that do not keep the service from stopping (a service's tickers run on them too). */
@@ -44,26 +76,116 @@ public final class JobOrderedWrites implements AutoCloseable {
      * @param key what the write is ordered by, e.g. a job's {@code namespace/name}
      */
     public CompletableFuture<Void> submit(String key, Runnable write) {
-        return CompletableFuture.runAsync(write, lanes.get(Math.floorMod(key.hashCode(), lanes.size())));
+        return lane(key).add(new Task(key, write, () -> true));
     }
 
     /**
      * Runs a write that replaces the whole of what the key's earlier ones of this kind wrote (a job's status): in
-     * order, like {@link #submit}, but skipped when a later one for the key was handed in before it ran. Under
-     * load a job's status passes through several states while its writes wait; only the last is worth a write.
+     * order, like {@link #submit}, but skipped when a later one for the key was handed in before it ran (or before it
+     * is tried again). Under load a job's status passes through several states while its writes wait; only the last is
+     * worth a write.
      */
     public <T> CompletableFuture<Void> submitLatest(String key, T value, Consumer<T> write) {
         Object mine = new Object();
         latest.put(key, mine);
-        return submit(key, () -> {
-            if (latest.remove(key, mine)) {
-                write.accept(value);
-            }
-        });
+        return lane(key).add(new Task(key, () -> {
+            latest.remove(key, mine);
+            write.accept(value);
+        }, () -> {
+            Object newest = latest.get(key);
+            return newest == null || newest == mine;
+        }));
+    }
+
+    private Lane lane(String key) {
+        return lanes.get(Math.floorMod(key.hashCode(), lanes.size()));
     }
 
     @Override
     public void close() {
-        lanes.forEach(ExecutorService::shutdownNow);
+        lanes.forEach(Lane::close);
+    }
+
+    /** One write: what it does, and whether it is still wanted when its turn comes. */
+    private record Task(String key, Runnable write, BooleanSupplier wanted, CompletableFuture<Void> done) {
+
+        Task(String key, Runnable write, BooleanSupplier wanted) {
+            this(key, write, wanted, new CompletableFuture<>());
+        }
+    }
+
+    /** A queue of writes run one at a time on one thread; a write to be tried again stays at the head, waiting. */
+    private final class Lane {
+
+        private final ScheduledExecutorService thread;
+        private final Deque<Task> queue = new ArrayDeque<>();
+        private boolean draining;
+        private int failures;
+
+        Lane(String name) {
+            this.thread = Executors.newSingleThreadScheduledExecutor(daemon(name));
+        }
+
+        CompletableFuture<Void> add(Task task) {
+            synchronized (this) {
+                queue.addLast(task);
+                if (draining) {
+                    return task.done();
+                }
+                draining = true;
+            }
+            thread.execute(this::drain);
+            return task.done();
+        }
+
+        private void drain() {
+            while (true) {
+                Task task;
+                synchronized (this) {
+                    task = queue.peekFirst();
+                    if (task == null) {
+                        draining = false;
+                        return;
+                    }
+                }
+                if (!run(task)) {
+                    Duration wait = retries.backoff(failures);
+                    thread.schedule(this::drain, wait.toMillis(), TimeUnit.MILLISECONDS);
+                    return;
+                }
+                synchronized (this) {
+                    queue.pollFirst();
+                }
+            }
+        }
+
+        /** Runs the head of the queue; false when it is to be tried again after a backoff. */
+        private boolean run(Task task) {
+            if (!task.wanted().getAsBoolean()) {
+                failures = 0;
+                task.done().complete(null);
+                return true;
+            }
+            try {
+                task.write().run();
+                failures = 0;
+                task.done().complete(null);
+                return true;
+            } catch (RuntimeException e) {
+                if (!retries.retryable().test(e) || thread.isShutdown()) {
+                    failures = 0;
+                    task.done().completeExceptionally(e);
+                    return true;
+                }
+                failures++;
+                LOG.warnf("a write for %s failed (%s); trying it again in %s, the writes after it waiting", task.key(), e.getMessage(),
+                        retries.backoff(failures));
+                return false;
+            }
+        }
+
+        void close() {
+            thread.shutdownNow();
+        }
     }
 }

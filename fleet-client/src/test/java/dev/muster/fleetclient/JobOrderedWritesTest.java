@@ -78,4 +78,53 @@ class JobOrderedWritesTest {
         assertThatThrownBy(() -> new JobOrderedWrites(0, "test-writes")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("writes need at least one lane, got 0");
     }
+
+    @Test
+    void aWriteThatFailsInPassingIsTriedAgainAndTheWritesAfterItWaitForIt() throws Exception {
+        List<String> landed = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger tries = new java.util.concurrent.atomic.AtomicInteger();
+        JobOrderedWrites.RetryPolicy passing = new JobOrderedWrites.RetryPolicy(failure -> failure instanceof IllegalStateException,
+                java.time.Duration.ofMillis(10), java.time.Duration.ofMillis(40));
+        try (JobOrderedWrites writes = new JobOrderedWrites(1, "test-writes", passing)) {
+            CompletableFuture<Void> first = writes.submit("default/job", () -> {
+                if (tries.incrementAndGet() < 4) {
+                    throw new IllegalStateException("the API server does not answer");
+                }
+                landed.add("status");
+            });
+            CompletableFuture<Void> second = writes.submit("default/job", () -> landed.add("event"));
+            CompletableFuture<Void> refused = writes.submit("default/other", () -> {
+                throw new IllegalArgumentException("422: invalid");
+            });
+
+            CompletableFuture.allOf(first, second).get(10, TimeUnit.SECONDS);
+            assertThatThrownBy(() -> refused.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalArgumentException.class);
+        }
+        assertThat(tries).hasValue(4);
+        assertThat(landed).containsExactly("status", "event");
+    }
+
+    @Test
+    void aStatusTriedAgainIsDroppedOnceALaterOneIsHandedIn() throws Exception {
+        List<String> written = new CopyOnWriteArrayList<>();
+        CountDownLatch failing = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean down = new java.util.concurrent.atomic.AtomicBoolean(true);
+        JobOrderedWrites.RetryPolicy passing = new JobOrderedWrites.RetryPolicy(failure -> true, java.time.Duration.ofMillis(50),
+                java.time.Duration.ofMillis(50));
+        try (JobOrderedWrites writes = new JobOrderedWrites(1, "test-writes", passing)) {
+            writes.submitLatest("default/job", "Created", status -> {
+                if (down.get()) {
+                    failing.countDown();
+                    throw new IllegalStateException("down");
+                }
+                written.add(status);
+            });
+            failing.await(10, TimeUnit.SECONDS);
+            CompletableFuture<Void> running = writes.submitLatest("default/job", "Running", written::add);
+            down.set(false);
+
+            running.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(written).containsExactly("Running");
+    }
 }

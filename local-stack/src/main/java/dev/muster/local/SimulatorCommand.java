@@ -30,7 +30,8 @@ import dev.muster.model.json.MusterJson;
 public final class SimulatorCommand {
 
     static final String USAGE = """
-            usage: ./muster fault CLUSTER unreachable|heal|slow LATENCY|scheduler-stop|scheduler-start|node-not-ready NODE|node-ready NODE [--home DIR]
+            usage: ./muster fault CLUSTER unreachable|heal|slow LATENCY|scheduler-stop|scheduler-start|node-not-ready NODE|node-ready NODE
+                                        |reservations-stop|reservations-start|list-fail RESOURCE [COUNT] [--home DIR]
                    ./muster complete JOB [-n NAMESPACE] [--home DIR]   the job's programs finish: its pods exit 0""";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -98,6 +99,14 @@ public final class SimulatorCommand {
             case "slow" -> cluster + "/slow?latency=" + encode(one(rest, fault, "a latency such as 2s"));
             case "node-not-ready" -> cluster + "/nodes/" + encode(one(rest, fault, "a node")) + "/not-ready";
             case "node-ready" -> cluster + "/nodes/" + encode(one(rest, fault, "a node")) + "/ready";
+            case "reservations-stop" -> none(rest, fault, cluster + "/reservations/stop");
+            case "reservations-start" -> none(rest, fault, cluster + "/reservations/start");
+            case "list-fail" -> {
+                if (rest.isEmpty() || rest.size() > 2) {
+                    throw new IllegalArgumentException("list-fail takes a resource such as pytorchjobs, and how many lists fail (default 1)");
+                }
+                yield cluster + "/lists/" + encode(rest.get(0)) + "/fail?count=" + encode(rest.size() == 2 ? rest.get(1) : "1");
+            }
             default -> throw new IllegalArgumentException("unknown fault " + fault);
         };
     }
@@ -183,6 +192,11 @@ public final class SimulatorCommand {
         if (faults.path("schedulerStopped").asBoolean()) {
             active.add("scheduler stopped");
         }
+        if (faults.path("reservationsUnconfirmed").asBoolean()) {
+            active.add("reservations not confirmed");
+        }
+        faults.path("failingLists").fields().forEachRemaining(list -> active.add("the next " + list.getValue().asInt() + " lists of "
+                + list.getKey() + " fail"));
         return cluster.path("name").asText() + ": " + (active.isEmpty() ? "no faults" : String.join(", ", active));
     }
 

@@ -46,6 +46,7 @@ import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.statussync.kubernetes.MemberJobCache;
 import dev.muster.statussync.kubernetes.MemberPodCache;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -79,7 +80,7 @@ public final class MemoryFootprint {
         measure("queue service: the same, as its fleet informer keeps them", () -> {
             JobIdentityStore store = new JobIdentityStore();
             for (int i = 0; i < JOBS; i++) {
-                PyTorchJob job = seedJob(seedJob, i);
+                GenericKubernetesResource job = raw(seedJob(seedJob, i));
                 store.put(store.getKey(job), job);
             }
             return store;
@@ -95,7 +96,12 @@ public final class MemoryFootprint {
         measure("status sync: the same, as its member pod cache keeps them", () -> memberPods(runningPods, MemberPodCache::reduced));
         measure("status sync: 100,000 member PyTorchJob copies, as parsed", () -> seedJobs(seedJob, MemoryFootprint::memberCopy));
         measure("status sync: the same, as its member job cache keeps them", () -> seedJobs(seedJob,
-                job -> MemberJobCache.reduced(memberCopy(job))));
+                job -> MemberJobCache.reduced(raw(memberCopy(job)))));
+    }
+
+    /** The job as the informers read it: raw. */
+    private static GenericKubernetesResource raw(PyTorchJob job) {
+        return dev.muster.model.json.MusterJson.json().convertValue(job, GenericKubernetesResource.class);
     }
 
     /** The placement core with every job bound on one member: what it keeps of a running job, its promises included. */

@@ -34,6 +34,9 @@ import dev.muster.simulator.fault.ClusterFaults;
  * POST /clusters/{cluster}/pods/{ns}/{pod}/fail?exitCode=137   kill the pod's containers
  * POST /clusters/{cluster}/scheduler/stop             the member's scheduler stops deciding
  * POST /clusters/{cluster}/scheduler/start            ... and runs again
+ * POST /clusters/{cluster}/reservations/stop          the scheduler confirms no reservation (it still binds pods)
+ * POST /clusters/{cluster}/reservations/start         ... and confirms them again
+ * POST /clusters/{cluster}/lists/{resource}/fail?count=3   the next lists of the resource fail with 503
  * POST /clusters/{cluster}/heal                       end every fault of the cluster
  * POST /jobs/{ns}/{job}/complete                      the job's programs finish: its running pods exit 0, wherever they run
  * </pre>
@@ -133,6 +136,12 @@ public final class AdminServer implements AutoCloseable {
             faults.stopScheduler();
         } else if ("scheduler/start".equals(action)) {
             faults.startScheduler();
+        } else if ("reservations/stop".equals(action)) {
+            faults.stopReservations();
+        } else if ("reservations/start".equals(action)) {
+            faults.startReservations();
+        } else if (path.length == 5 && "lists".equals(path[2]) && "fail".equals(path[4])) {
+            faults.failLists(path[3], count(query.getOrDefault("count", "1")));
         } else if ("heal".equals(action)) {
             faults.heal();
         } else if (path.length == 5 && "nodes".equals(path[2]) && "not-ready".equals(path[4])) {
@@ -145,6 +154,14 @@ public final class AdminServer implements AutoCloseable {
             throw new NoSuchElementException("no such fault: " + action);
         }
         return describe(cluster);
+    }
+
+    private static int count(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("count must be a whole number, got \"" + text + "\"");
+        }
     }
 
     private Map<String, Object> complete(String namespace, String job) {

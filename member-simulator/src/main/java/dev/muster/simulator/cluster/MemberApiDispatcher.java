@@ -34,6 +34,7 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
     private final IndexedCrudDispatcher crud = new IndexedCrudDispatcher();
     private final PodBindings bindings = new PodBindings(crud, Clock.systemUTC());
     private final Set<String> unservedGroups;
+    private final ListFaults listFaults = new ListFaults();
 
     MemberApiDispatcher(Map<ServerRequest, Queue<ServerResponse>> responses, Set<String> unservedGroups) {
         this.responses = responses;
@@ -49,6 +50,10 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
                 return ApiStatus.failure(404, "NotFound", "the server could not find the requested resource");
             }
         }
+        MockResponse failed = listFaults.failure(request);
+        if (failed != null) {
+            return failed;
+        }
         Queue<ServerResponse> expected = responses.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), path));
         if (expected != null && !expected.isEmpty()) {
             return expectations.dispatch(request);
@@ -63,6 +68,11 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
             // the client waits for an answer that never comes; an API server refuses the patch as invalid.
             return ApiStatus.failure(422, "Invalid", "the JSON patch cannot be applied: " + e.getMessage());
         }
+    }
+
+    /** The lists this member's API fails on purpose. */
+    ListFaults listFaults() {
+        return listFaults;
     }
 
     @Override

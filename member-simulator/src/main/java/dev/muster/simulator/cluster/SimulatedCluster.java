@@ -99,8 +99,8 @@ public final class SimulatedCluster implements AutoCloseable {
      */
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder, SimulatedTime time) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        KubernetesMockServer server = MockApiServers.create(responses,
-                new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP)), version(spec.kubernetesVersion()));
+        MemberApiDispatcher dispatcher = new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP));
+        KubernetesMockServer server = MockApiServers.create(responses, dispatcher, version(spec.kubernetesVersion()));
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient();
         SimulatedCluster cluster = new SimulatedCluster(spec, server, client,
@@ -114,7 +114,7 @@ public final class SimulatedCluster implements AutoCloseable {
             cluster.scheduler = SchedulerController.start(client, spec.name(), spec.supportsReservation(), time);
             cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY, time);
             cluster.operator = TrainingOperator.start(client, spec.name());
-            cluster.faults = new ClusterFaults(spec.name(), client, cluster.scheduler, cluster.kubelets, cluster.proxy, time);
+            cluster.faults = new ClusterFaults(spec.name(), client, cluster.scheduler, cluster.kubelets, cluster.proxy, dispatcher.listFaults(), time);
             Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
         } catch (IOException | RuntimeException e) {
             cluster.close();

@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.muster.simulator.cluster.ListFaults;
 import dev.muster.simulator.kubelet.KubeletController;
 import dev.muster.simulator.scheduling.SchedulerController;
 import dev.muster.simulator.time.SimulatedTime;
@@ -34,7 +35,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * a real cluster: a crashed pod's container terminates with its exit code; a node whose kubelet stops reporting
  * turns {@code Ready=Unknown}, gets the {@code node.kubernetes.io/unreachable} taints, its pods turn not ready and
  * after the default five minutes (at the simulation's speed) are evicted; an unreachable API refuses
- * connections; a slow one answers late; a stopped scheduler leaves new pods Pending and reservations unconfirmed.
+ * connections; a slow one answers late; a stopped scheduler leaves new pods Pending and reservations unconfirmed; a
+ * scheduler that confirms no reservations still binds pods; an API under load fails lists of a resource.
  */
 public final class ClusterFaults implements AutoCloseable {
 
@@ -50,12 +52,14 @@ public final class ClusterFaults implements AutoCloseable {
     private final KubeletController kubelets;
     private final SchedulerController scheduler;
     private final ApiProxy proxy;
+    private final ListFaults lists;
     private final SimulatedTime time;
     private final ScheduledExecutorService evictions;
     private final Map<String, ScheduledFuture<?>> downNodes = new ConcurrentHashMap<>();
 
     public ClusterFaults(String cluster, KubernetesClient client, SchedulerController scheduler, KubeletController kubelets, ApiProxy proxy,
-                         SimulatedTime time) {
+                         ListFaults lists, SimulatedTime time) {
+        this.lists = lists;
         this.cluster = cluster;
         this.client = client;
         this.scheduler = scheduler;
@@ -70,11 +74,31 @@ public final class ClusterFaults implements AutoCloseable {
     }
 
     /** The faults in force now. */
-    public record Active(boolean unreachable, long latencyMillis, Set<String> notReadyNodes, boolean schedulerStopped) {
+    public record Active(boolean unreachable, long latencyMillis, Set<String> notReadyNodes, boolean schedulerStopped,
+                         boolean reservationsUnconfirmed, Map<String, Integer> failingLists) {
     }
 
     public Active active() {
-        return new Active(proxy.isUnreachable(), proxy.latency().toMillis(), new TreeSet<>(downNodes.keySet()), scheduler.isPaused());
+        return new Active(proxy.isUnreachable(), proxy.latency().toMillis(), new TreeSet<>(downNodes.keySet()), scheduler.isPaused(),
+                scheduler.reservationsPaused(), lists.active());
+    }
+
+    /** The member's scheduler confirms no reservation any more, but still binds pods: Muster's reservations time out. */
+    public void stopReservations() {
+        scheduler.pauseReservations();
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault: reservations no longer confirmed (pods still bound)");
+    }
+
+    /** The member's scheduler confirms reservations again. */
+    public void startReservations() {
+        scheduler.resumeReservations();
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: reservations confirmed again");
+    }
+
+    /** The next {@code count} lists of the resource fail with 503, as from an API server under load. */
+    public void failLists(String resource, int count) {
+        lists.failNext(resource, count);
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault: the next " + count + " lists of " + resource + " fail");
     }
 
     /** The member's scheduler stops: new pods stay Pending and new reservations unconfirmed, with no reason given. */
@@ -170,6 +194,10 @@ public final class ClusterFaults implements AutoCloseable {
         if (scheduler.isPaused()) {
             startScheduler();
         }
+        if (scheduler.reservationsPaused()) {
+            startReservations();
+        }
+        lists.heal();
         try {
             proxy.heal();
         } catch (IOException e) {

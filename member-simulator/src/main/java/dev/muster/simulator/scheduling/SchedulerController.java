@@ -64,6 +64,7 @@ public final class SchedulerController implements AutoCloseable {
     private final ExecutorService binders;
     private final AtomicBoolean requested = new AtomicBoolean();
     private volatile boolean paused;
+    private volatile boolean reservationsPaused;
     private final SharedIndexInformer<Pod> pods;
     private final SharedIndexInformer<Node> nodes;
     private final SharedIndexInformer<Reservation> reservations;
@@ -172,6 +173,20 @@ public final class SchedulerController implements AutoCloseable {
         return paused;
     }
 
+    /** Confirms no reservation (they stay Pending) while still binding pods, as a reservation plugin that stopped working. */
+    public void pauseReservations() {
+        reservationsPaused = true;
+    }
+
+    public void resumeReservations() {
+        reservationsPaused = false;
+        request();
+    }
+
+    public boolean reservationsPaused() {
+        return reservationsPaused;
+    }
+
     /** The reservation's expiry with its lifetime run at the simulation's speed. */
     private Optional<Instant> expiry(Reservation reservation) {
         String created = reservation.getMetadata().getCreationTimestamp();
@@ -192,7 +207,9 @@ public final class SchedulerController implements AutoCloseable {
             } else if (decision instanceof Unschedulable unschedulable && !alreadySays(unschedulable.pod(), unschedulable.message())) {
                 pod(unschedulable.pod()).editStatus(current -> withScheduled(current, "False", "Unschedulable", unschedulable.message()));
             } else if (decision instanceof Reserve reserve) {
-                reserve(reserve);
+                if (!reservationsPaused) {
+                    reserve(reserve);
+                }
             } else if (decision instanceof ReservationUnschedulable unschedulable) {
                 reservationUnschedulable(unschedulable);
             } else if (decision instanceof Expire expire) {

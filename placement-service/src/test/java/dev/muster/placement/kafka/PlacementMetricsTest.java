@@ -31,7 +31,7 @@ class PlacementMetricsTest {
     void eachOfMustersReservationsThatFailsOnTheMemberCountsOnceAsExpired() {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         PlacementMetrics metrics = new PlacementMetrics(registry);
-        ReservationSnapshot ours = new ReservationSnapshot("j-uid1-worker-0", Reservation.FAILED, null, ResourceList.empty(), List.of(), "uid-1");
+        ReservationSnapshot ours = new ReservationSnapshot("j-uid1-worker-0", Reservation.FAILED, null, ResourceList.empty(), List.of(), "uid-1", List.of());
         ReservationSnapshot theirs = new ReservationSnapshot("someone-elses", Reservation.FAILED, null, ResourceList.empty(), List.of());
 
         for (ReservationSnapshot reservation : List.of(ours, ours, theirs)) {

@@ -13,4 +13,10 @@ import java.time.Instant;
  */
 public record DeadLetter(String reason, String topic, int partition, long offset, String key, String payload,
                          String service, Instant time) {
+
+    /** The dead letter of one consumed record, its payload kept as text. */
+    public static DeadLetter of(EventProcessor.Consumed record, String reason, String service, Instant time) {
+        String payload = record.value() == null ? null : new String(record.value(), java.nio.charset.StandardCharsets.UTF_8);
+        return new DeadLetter(reason, record.topic(), record.partition(), record.offset(), record.key(), payload, service, time);
+    }
 }

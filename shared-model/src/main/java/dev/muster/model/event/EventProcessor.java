@@ -222,9 +222,6 @@ public final class EventProcessor {
 
     private Produced deadLetter(Consumed record, String reason) {
         log.log(Level.WARNING, "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + reason);
-        String payload = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
-        DeadLetter letter = new DeadLetter(reason, record.topic(), record.partition(), record.offset(), record.key(),
-                payload, service, clock.instant());
-        return new Produced(Topics.DEAD_LETTER, record.key(), MusterJson.toBytes(letter));
+        return new Produced(Topics.DEAD_LETTER, record.key(), MusterJson.toBytes(DeadLetter.of(record, reason, service, clock.instant())));
     }
 }

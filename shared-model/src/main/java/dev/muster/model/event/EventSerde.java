@@ -202,6 +202,37 @@ public final class EventSerde {
     }
 
     /**
+     * The job a job event is about, read like {@link #peekType}: from the top-level {@code subject} and {@code jobuid}
+     * attributes, the rest skipped unread. Empty when the record names no job.
+     */
+    public static Optional<JobRef> peekJob(byte[] payload) {
+        if (payload == null || payload.length == 0) {
+            return Optional.empty();
+        }
+        String subject = null;
+        String uid = null;
+        try (JsonParser parser = JSON.getFactory().createParser(payload)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return Optional.empty();
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME && (subject == null || uid == null)) {
+                String attribute = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if ("subject".equals(attribute) && value == JsonToken.VALUE_STRING) {
+                    subject = parser.getText();
+                } else if ("jobuid".equals(attribute) && value == JsonToken.VALUE_STRING) {
+                    uid = parser.getText();
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            return subject == null || uid == null ? Optional.empty() : Optional.of(job(subject, uid));
+        } catch (IOException | MalformedEventException | IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * The manifest of a submission. Producers may send it as the data object itself, as JSON or YAML text, or
      * as {@code {"job": manifest}}; a manifest without a name or namespace takes them from the subject.
      */

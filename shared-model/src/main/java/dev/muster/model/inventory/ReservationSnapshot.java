@@ -17,19 +17,21 @@ import dev.muster.model.resource.ResourceList;
  * @param request       what it holds in all, one {@code pods} slot included
  * @param currentOwners the pods using it, as {@code namespace/name}
  * @param fleetJobUid   the fleet job Muster made it for, or null for a reservation Muster did not make
+ * @param podOwners     the pods named as its owners, as {@code namespace/name}: the pods it was made for
  */
 public record ReservationSnapshot(String name, String phase, String node, ResourceList request, List<String> currentOwners,
-                                  String fleetJobUid) {
+                                  String fleetJobUid, List<String> podOwners) {
 
     public ReservationSnapshot {
         Objects.requireNonNull(name, "name");
         request = request == null ? ResourceList.empty() : request;
         currentOwners = currentOwners == null ? List.of() : List.copyOf(currentOwners);
+        podOwners = podOwners == null ? List.of() : List.copyOf(podOwners);
     }
 
     /** A reservation Muster did not make. */
     public ReservationSnapshot(String name, String phase, String node, ResourceList request, List<String> currentOwners) {
-        this(name, phase, node, request, currentOwners, null);
+        this(name, phase, node, request, currentOwners, null, List.of());
     }
 
     public static ReservationSnapshot of(Reservation reservation) {
@@ -40,8 +42,11 @@ public record ReservationSnapshot(String name, String phase, String node, Resour
                 reservation.getStatus() == null ? null : reservation.getStatus().nodeName(),
                 PodRequests.onNode(Reservations.podSpec(reservation)),
                 reservation.getStatus() == null ? List.of() : reservation.getStatus().currentOwners().stream()
-                        .map(owner -> owner.getNamespace() + "/" + owner.getName()).toList(), fleetJobUid);
+                        .map(owner -> owner.getNamespace() + "/" + owner.getName()).toList(), fleetJobUid,
+                reservation.getSpec() == null ? List.of() : reservation.getSpec().owners().stream().filter(owner -> owner.object() != null)
+                        .map(owner -> owner.object().getNamespace() + "/" + owner.object().getName()).toList());
     }
+
 
     /** Whether it holds capacity on a node now. */
     public boolean isHolding() {

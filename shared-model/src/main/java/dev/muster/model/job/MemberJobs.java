@@ -82,7 +82,7 @@ public final class MemberJobs {
     }
 
     /** The fleet job UID a member copy belongs to, or empty for a job Muster does not manage. */
-    public static Optional<String> fleetUid(PyTorchJob memberJob) {
+    public static Optional<String> fleetUid(io.fabric8.kubernetes.api.model.HasMetadata memberJob) {
         Map<String, String> labels = memberJob.getMetadata().getLabels();
         if (labels == null || !MANAGED_BY_MUSTER.equals(labels.get(MANAGED_BY))) {
             return Optional.empty();

@@ -1,5 +1,6 @@
 package dev.muster.model.policy;
 
+import dev.muster.model.config.ConfigStatus;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -12,7 +13,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(PropagationPolicy.VERSION)
 @Kind(PropagationPolicy.KIND)
 @Plural("propagationpolicies")
-public class PropagationPolicy extends CustomResource<PropagationPolicySpec, Void> implements Namespaced {
+public class PropagationPolicy extends CustomResource<PropagationPolicySpec, ConfigStatus> implements Namespaced {
 
     public static final String GROUP = "policy.one.alibabacloud.com";
     public static final String VERSION = "v1alpha1";

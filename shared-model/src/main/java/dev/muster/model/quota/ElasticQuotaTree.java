@@ -1,5 +1,6 @@
 package dev.muster.model.quota;
 
+import dev.muster.model.config.ConfigStatus;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -12,7 +13,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ElasticQuotaTree.VERSION)
 @Kind(ElasticQuotaTree.KIND)
 @Plural("elasticquotatrees")
-public class ElasticQuotaTree extends CustomResource<ElasticQuotaTreeSpec, Void> implements Namespaced {
+public class ElasticQuotaTree extends CustomResource<ElasticQuotaTreeSpec, ConfigStatus> implements Namespaced {
 
     public static final String GROUP = "scheduling.sigs.k8s.io";
     public static final String VERSION = "v1beta1";

@@ -62,6 +62,14 @@ public interface StatusSyncConfig {
          */
         @WithDefault("256")
         int pending();
+
+        /** The wait before a write the fleet API did not answer (or answered 5xx) is tried again; doubles each time. Default 500 ms. */
+        @WithDefault("500ms")
+        java.time.Duration retryBackoff();
+
+        /** The longest wait between tries of one fleet write. Default 30 s. */
+        @WithDefault("30s")
+        java.time.Duration maxRetryBackoff();
     }
 
     /** How jobs are failed over. */

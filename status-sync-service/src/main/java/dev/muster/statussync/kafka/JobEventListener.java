@@ -19,11 +19,14 @@ import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
 /**
- * Consumes what the fleet must show: submissions and deletions ({@link Topics#SUBMISSIONS}), queue decisions
- * ({@link Topics#ADMISSIONS}), placement decisions ({@link Topics#PLACEMENTS}), status sync's own decisions
- * ({@link Topics#MEMBER_STATUS}) and the quota tree ({@link Topics#FLEET_CONFIG}). Each record is acknowledged
- * after its fleet writes, so a crash repeats it; the writes find their earlier selves and change nothing. The
- * next records are read while earlier ones' writes run, up to {@code muster.status-sync.fleet-writes.pending}.
+ * Consumes what the fleet must show: submissions and deletions ({@link Topics#SUBMISSIONS}), queue decisions on jobs
+ * and configuration ({@link Topics#ADMISSIONS}), placement decisions ({@link Topics#PLACEMENTS}) and status sync's own
+ * decisions ({@link Topics#MEMBER_STATUS}). Each record is acknowledged after its fleet writes, so a crash repeats it;
+ * the writes find their earlier selves and change nothing. The next records are read while earlier ones' writes run,
+ * up to {@code muster.status-sync.fleet-writes.pending}.
+ * <p>
+ * No record stops the consumer: one that cannot be read, or that the core fails on, goes to {@link Topics#DEAD_LETTER}
+ * with the reason and its payload, and the next is read.
  */
 @ApplicationScoped
 public class JobEventListener {
@@ -32,12 +35,14 @@ public class JobEventListener {
     private static final Logger LOG = Logger.getLogger(JobEventListener.class);
 
     private final MirrorEngine engine;
+    private final DeadLetters deadLetters;
     private final int pendingLimit;
     /** The writes of consumed records, oldest first; those done are dropped as records come. */
     private final Deque<CompletableFuture<Void>> pending = new ArrayDeque<>();
 
-    JobEventListener(MirrorEngine engine, StatusSyncConfig config) {
+    JobEventListener(MirrorEngine engine, DeadLetters deadLetters, StatusSyncConfig config) {
         this.engine = engine;
+        this.deadLetters = deadLetters;
         this.pendingLimit = config.fleetWrites().pending();
     }
 
@@ -53,11 +58,19 @@ public class JobEventListener {
         try {
             event = EventSerde.deserialize(record.getPayload());
         } catch (MalformedEventException e) {
-            // Written by Muster's own services, which validate what they write; nothing here can repair it.
-            LOG.warnf("skipping an unreadable record (key %s): %s", record.getKey(), e.getMessage());
+            // A producer's bad submission, which the queue service rejects on the job; nothing here can repair it.
+            deadLetters.send(record, e.getMessage());
             return record.ack();
         }
-        CompletableFuture<Void> written = engine.consume(event).handle((done, failure) -> {
+        CompletableFuture<Void> decided;
+        try {
+            decided = engine.consume(event);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "deciding on %s failed", event.describe());
+            deadLetters.send(record, "status sync failed on " + event.type().cloudEventType() + " of " + event.subject() + ": " + e);
+            return record.ack();
+        }
+        CompletableFuture<Void> written = decided.handle((done, failure) -> {
             if (failure != null) {
                 LOG.warnf("writing to the fleet API for %s failed: %s", event.describe(), failure.getMessage());
             }

@@ -46,7 +46,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
  * and the {@link FleetProjection} fed by consumed events, one call at a time. Their events go to
  * {@link Topics#MEMBER_STATUS}; their fleet and member writes run in order for each job (several jobs' at
  * once), so a later status never lands before an earlier one, and a status superseded before its write ran is
- * not written. A write that fails is logged; the next change or tick writes again.
+ * not written. A write the fleet API does not answer is tried again until it lands (see {@link JobOrderedWrites}).
  */
 @ApplicationScoped
 public class MirrorEngine {
@@ -77,7 +77,9 @@ public class MirrorEngine {
         this.purger = purger;
         this.metrics = metrics;
         this.memberStatus = memberStatus;
-        this.writes = new JobOrderedWrites(config.fleetWrites().parallel(), "status-writes");
+        // The fleet API gone for a while loses nothing: a write is tried again until it lands or is refused for good.
+        this.writes = new JobOrderedWrites(config.fleetWrites().parallel(), "status-writes", new JobOrderedWrites.RetryPolicy(
+                MirrorEngine::passing, config.fleetWrites().retryBackoff(), config.fleetWrites().maxRetryBackoff()));
     }
 
     void start(@Observes StartupEvent startup) {
@@ -111,7 +113,12 @@ public class MirrorEngine {
      */
     public CompletableFuture<Void> consume(MusterEvent event) {
         synchronized (lock) {
-            List<FleetWrite> projected = projection.handle(event);
+            // A job whose member copy the mirror already shows (status sync read the member before this event, as after a
+            // restart or with a backlog) keeps that status: a Queuing decided earlier must not overwrite it.
+            List<FleetWrite> projected = projection.handle(event).stream()
+                    .filter(write -> !(write instanceof FleetWrite.SetCondition condition && FleetProjection.QUEUING.equals(condition.type())
+                            && !mirror.mirroredStatus(condition.job().uid()).statuses().isEmpty()))
+                    .toList();
             MirrorDecisions decided = mirror.handle(event);
             // The fleet job of a Kafka submission can be created after its member's status was mirrored (members are
             // watched as they change, events read in turn), when that status had nowhere to go: it is written after it.
@@ -124,7 +131,12 @@ public class MirrorEngine {
             CompletableFuture<Void> written = CompletableFuture.allOf(projected.stream()
                     .collect(Collectors.groupingBy(FleetWrite::orderKey, LinkedHashMap::new, Collectors.toList()))
                     .entrySet().stream()
-                    .map(writesOfKey -> writes.submit(writesOfKey.getKey(), () -> writesOfKey.getValue().forEach(this::writeToFleet)))
+                    .flatMap(writesOfKey -> writesOfKey.getValue().stream().map(write -> writes.submit(writesOfKey.getKey(), () -> fleet.write(write))
+                            .whenComplete((done, failure) -> {
+                                if (failure != null) {
+                                    LOG.warnf("fleet write %s refused: %s", write.getClass().getSimpleName(), failure.getMessage());
+                                }
+                            })))
                     .toArray(CompletableFuture[]::new));
             carryOut(decided);
             return written;
@@ -136,7 +148,11 @@ public class MirrorEngine {
         decisions.events().forEach(this::publish);
         for (FleetStatus status : decisions.statuses()) {
             // Each status write replaces the job's whole status: one decided later makes an earlier one still queued moot.
-            writes.submitLatest(status.job().subject(), status, this::writeStatus);
+            writes.submitLatest(status.job().subject(), status, this::writeStatus).whenComplete((done, failure) -> {
+                if (failure != null) {
+                    LOG.warnf("job %s: its fleet status was refused: %s", status.job(), failure.getMessage());
+                }
+            });
         }
         for (MirrorDecisions.Purge purge : decisions.purges()) {
             writes.submit(purge.job().subject(), () -> metrics.purged(purge.cluster(), purger.purge(purge)));
@@ -144,15 +160,20 @@ public class MirrorEngine {
     }
 
     private void writeStatus(FleetStatus status) {
-        try {
-            if (fleet.status(status.job(), status.status())) {
-                metrics.synced(status.cluster(), Duration.between(changedAt(status), clock.instant()));
-                LOG.infof("job %s: fleet status now %s, as on %s", status.job(), status.status().currentCondition().map(JobCondition::type)
-                        .orElse("-"), status.cluster());
-            }
-        } catch (RuntimeException e) {
-            LOG.warnf("job %s: writing its fleet status failed: %s", status.job(), e.getMessage());
+        if (fleet.status(status.job(), status.status())) {
+            metrics.synced(status.cluster(), Duration.between(changedAt(status), clock.instant()));
+            LOG.infof("job %s: fleet status now %s, as on %s", status.job(), status.status().currentCondition().map(JobCondition::type)
+                    .orElse("-"), status.cluster());
         }
+    }
+
+    /** A failure that passes: the fleet API did not answer, was overloaded, or failed inside; anything else is an answer. */
+    static boolean passing(RuntimeException failure) {
+        if (!(failure instanceof io.fabric8.kubernetes.client.KubernetesClientException client)) {
+            return false;
+        }
+        int code = client.getCode();
+        return code == 0 || code == 408 || code == 409 || code == 429 || code >= 500;
     }
 
     /** When the member changed: its condition's update time when fresh, else when status sync saw it. */
@@ -167,14 +188,6 @@ public class MirrorEngine {
             return java.util.Optional.ofNullable(time).map(Instant::parse);
         } catch (java.time.format.DateTimeParseException e) {
             return java.util.Optional.empty();
-        }
-    }
-
-    private void writeToFleet(FleetWrite write) {
-        try {
-            fleet.write(write);
-        } catch (RuntimeException e) {
-            LOG.warnf("fleet write %s failed: %s", write.getClass().getSimpleName(), e.getMessage());
         }
     }
 

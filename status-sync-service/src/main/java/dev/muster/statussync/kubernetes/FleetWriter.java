@@ -1,10 +1,6 @@
 package dev.muster.statussync.kubernetes;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +64,11 @@ public class FleetWriter {
         }
     });
 
-    FleetWriter(KubernetesClient fleet) {
+    private final ConfigOutcomeWriter configOutcomes;
+
+    FleetWriter(KubernetesClient fleet, ConfigOutcomeWriter configOutcomes) {
         this.fleet = fleet;
+        this.configOutcomes = configOutcomes;
     }
 
     /** Carries out one write decided from a job or configuration event. */
@@ -92,6 +91,8 @@ public class FleetWriter {
             objectUids.remove(unit.job().uid());
         } else if (write instanceof FleetWrite.PutQueues queues) {
             putQueues(queues);
+        } else if (write instanceof FleetWrite.ConfigOutcome outcome) {
+            configOutcomes.write(outcome);
         }
     }
 
@@ -177,7 +178,7 @@ public class FleetWriter {
     private void recordEvent(FleetWrite.RecordEvent write) {
         JobRef job = write.job();
         // Named after the decision: a repeat of it is refused as a conflict, and the Event stays as first written.
-        String name = job.name() + "." + shortHash(write.eventId());
+        String name = EventNames.of(job.name(), write.eventId());
         String time = write.time().toString();
         Event event = new EventBuilder()
                 .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(job.namespace()).build())
@@ -284,15 +285,5 @@ public class FleetWriter {
         }
         objectUids.put(job.uid(), object.getMetadata().getUid());
         return true;
-    }
-
-    /** Sixteen hex digits of the id's SHA-256: event names stay short and a repeat of one decision finds its event. */
-    private static String shortHash(String id) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
     }
 }

@@ -62,7 +62,7 @@ public class MemberPurger {
         int released = 0;
         try {
             for (Reservation reservation : client.resources(Reservation.class).withLabel(MemberJobs.FLEET_JOB_UID, purge.job().uid()).list().getItems()) {
-                if (purge.jobDeleted() || reservation.getMetadata().getName().startsWith(reservationGroup)) {
+                if (purge.jobDeleted() || reservation.getMetadata().getName().startsWith(reservationGroup + "-")) {
                     client.resources(Reservation.class).withName(reservation.getMetadata().getName()).delete();
                     released++;
                 }

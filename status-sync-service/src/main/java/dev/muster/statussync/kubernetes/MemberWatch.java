@@ -3,7 +3,6 @@ package dev.muster.statussync.kubernetes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
@@ -25,7 +25,11 @@ import dev.muster.model.reservation.Reservation;
 import dev.muster.statussync.core.inventory.InventoryReporter;
 import dev.muster.statussync.core.mirror.MemberCopy;
 import dev.muster.statussync.core.mirror.MemberPod;
+import dev.muster.fleetclient.watch.SupervisedInformer;
+import dev.muster.fleetclient.watch.WatchStatus;
+import dev.muster.fleetclient.watch.Watches;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
@@ -33,13 +37,15 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 
 /**
  * Watches one member cluster: its nodes, pods, PyTorchJobs and (where the member serves them) reservations
  * through informers, and its API's reachability by a periodic probe. Inventory changes go to placement through
  * {@link InventoryReporter} (only real changes); jobs, their pods, node readiness and reachability go to the
- * job mirror. Informers reconnect and re-list by themselves after a watch gap.
+ * job mirror. Informers reconnect and re-list by themselves after a watch gap, and are started again if they stop.
  */
 final class MemberWatch implements AutoCloseable {
 
@@ -54,17 +60,22 @@ final class MemberWatch implements AutoCloseable {
     private final MemberObserver observer;
     private final Map<String, String> configuredLabels;
     private final Clock clock;
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
-    private volatile SharedIndexInformer<PyTorchJob> jobs;
-    private volatile SharedIndexInformer<Pod> pods;
-    private volatile SharedIndexInformer<Node> nodes;
+    private final Watches watches;
+    private final List<SupervisedInformer<?>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile SupervisedInformer<GenericKubernetesResource> jobs;
+    private volatile SupervisedInformer<Pod> pods;
+    private volatile SupervisedInformer<Node> nodes;
+    private volatile SupervisedInformer<Reservation> reservations;
+    private volatile long resyncMillis;
     private ScheduledFuture<?> probe;
     private volatile boolean reservationSupported;
     private volatile boolean reachable;
     private volatile Instant lastSeenHealthy;
 
-    MemberWatch(String cluster, KubernetesClient client, MemberObserver observer, Map<String, String> configuredLabels, Clock clock) {
+    MemberWatch(String cluster, KubernetesClient client, MemberObserver observer, Map<String, String> configuredLabels, Watches watches,
+                Clock clock) {
         this.cluster = cluster;
+        this.watches = watches;
         this.client = client;
         this.reporter = new InventoryReporter(cluster);
         this.observer = observer;
@@ -72,10 +83,14 @@ final class MemberWatch implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Probes the member now and every {@code interval}, and starts the informers. */
+    /**
+     * Probes the member now and every {@code interval}, and starts the informers, each supervised: one that stops (a
+     * list that timed out under load, an object it cannot read) is started again, and counts as not watching meanwhile.
+     */
     void start(ScheduledExecutorService probes, Duration interval, Duration resync) {
+        resyncMillis = resync.toMillis();
         probeNow();
-        nodes = inform(client.nodes().runnableInformer(resync.toMillis()), new Handler<>() {
+        nodes = watch("nodes", () -> client.nodes().runnableInformer(resyncMillis), null, new Handler<>() {
             @Override
             void observed(Node node) {
                 NodeSnapshot snapshot = NodeSnapshot.of(node);
@@ -89,8 +104,7 @@ final class MemberWatch implements AutoCloseable {
                 observer.mirror(mirror -> mirror.nodeGone(cluster, node.getMetadata().getName()));
             }
         });
-        informers.add(nodes);
-        pods = inform(client.pods().inAnyNamespace().runnableInformer(resync.toMillis()).itemStore(new MemberPodCache()), new Handler<>() {
+        pods = watch("pods", () -> client.pods().inAnyNamespace().runnableInformer(resyncMillis), MemberPodCache::new, new Handler<>() {
             @Override
             void observed(Pod pod) {
                 reporter.pod(PodSnapshot.of(pod)).ifPresent(observer::inventory);
@@ -103,33 +117,44 @@ final class MemberWatch implements AutoCloseable {
                 observer.mirror(mirror -> mirror.podGone(cluster, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
             }
         });
-        informers.add(pods);
-        jobs = inform(client.resources(PyTorchJob.class).inAnyNamespace().runnableInformer(resync.toMillis()).itemStore(new MemberJobCache()), new Handler<>() {
+        jobs = watch("pytorchjobs", () -> client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(PyTorchJob.class))
+                .inAnyNamespace().runnableInformer(resyncMillis), MemberJobCache::new, new Handler<>() {
             @Override
-            void observed(PyTorchJob job) {
-                MemberCopy.of(cluster, job).ifPresent(copy -> observer.mirror(mirror -> mirror.copyObserved(copy)));
+            void observed(GenericKubernetesResource job) {
+                Optional<PyTorchJob> typed = MemberJobCache.typed(job);
+                if (typed.isEmpty()) {
+                    if (MemberJobs.fleetUid(job).isPresent()) {
+                        LOG.warnf("member %s: the status of job copy %s/%s cannot be read; it is judged again when it changes", cluster,
+                                job.getMetadata().getNamespace(), job.getMetadata().getName());
+                    }
+                    return;
+                }
+                MemberCopy.of(cluster, typed.get()).ifPresent(copy -> observer.mirror(mirror -> mirror.copyObserved(copy)));
             }
 
             @Override
-            void gone(PyTorchJob job) {
+            void gone(GenericKubernetesResource job) {
                 MemberJobs.fleetUid(job).ifPresent(uid -> observer.mirror(mirror -> mirror.copyGone(cluster, uid)));
             }
         });
-        informers.add(jobs);
         if (reservationSupported) {
-            informers.add(inform(client.resources(Reservation.class).runnableInformer(resync.toMillis()), new Handler<>() {
-                @Override
-                void observed(Reservation reservation) {
-                    reporter.reservation(ReservationSnapshot.of(reservation)).ifPresent(observer::inventory);
-                }
-
-                @Override
-                void gone(Reservation reservation) {
-                    reporter.reservationGone(reservation.getMetadata().getName()).ifPresent(observer::inventory);
-                }
-            }));
+            watchReservations(resyncMillis);
         }
         probe = probes.scheduleWithFixedDelay(this::probeNow, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void watchReservations(long resyncMillis) {
+        reservations = watch("reservations", () -> client.resources(Reservation.class).runnableInformer(resyncMillis), null, new Handler<>() {
+            @Override
+            void observed(Reservation reservation) {
+                reporter.reservation(ReservationSnapshot.of(reservation)).ifPresent(observer::inventory);
+            }
+
+            @Override
+            void gone(Reservation reservation) {
+                reporter.reservationGone(reservation.getMetadata().getName()).ifPresent(observer::inventory);
+            }
+        });
     }
 
     /** What to do with an object an informer reports; a resync's unchanged objects are observed again and filtered downstream. */
@@ -155,10 +180,16 @@ final class MemberWatch implements AutoCloseable {
         }
     }
 
-    private <T extends HasMetadata> SharedIndexInformer<T> inform(SharedIndexInformer<T> informer, Handler<T> handler) {
-        informer.addEventHandler(handler);
-        informer.start();
-        return informer;
+    private <T extends HasMetadata> SupervisedInformer<T> watch(String kind, Supplier<SharedIndexInformer<T>> informer,
+                                                                Supplier<ItemStore<T>> store, Handler<T> handler) {
+        SupervisedInformer<T> supervised = watches.supervise(cluster + " " + kind, informer, store, handler);
+        informers.add(supervised);
+        return supervised.start();
+    }
+
+    /** Whether each of the member's watches runs now. */
+    List<WatchStatus> watchStatuses() {
+        return informers.stream().map(SupervisedInformer::status).toList();
     }
 
     /** Asks the member's API for its version and description; reports it reachable or not. */
@@ -173,6 +204,10 @@ final class MemberWatch implements AutoCloseable {
             labels.putAll(configuredLabels);
             if (!reservationSupported) {
                 reservationSupported = servesReservations();
+                if (reservationSupported && probe != null && reservations == null) {
+                    // The member serves reservations only now (the probe failed at start): watch them from now on.
+                    watchReservations(resyncMillis);
+                }
             }
             lastSeenHealthy = clock.instant();
             reachable(true, new MemberSnapshot(cluster, true, reservationSupported, labels, lastSeenHealthy));
@@ -212,12 +247,12 @@ final class MemberWatch implements AutoCloseable {
 
     /** The PyTorchJobs on the member as last observed (the member's own jobs too), with their metadata and status. */
     List<PyTorchJob> jobs() {
-        return jobs == null ? List.of() : jobs.getStore().list();
+        return jobs == null ? List.of() : jobs.list().stream().map(MemberJobCache::typed).flatMap(Optional::stream).toList();
     }
 
     /** The nodes of the member as last observed. */
     List<Node> nodes() {
-        return nodes == null ? List.of() : nodes.getStore().list();
+        return nodes == null ? List.of() : nodes.list();
     }
 
     /** Whether the member serves koordinator's reservations. */
@@ -227,7 +262,7 @@ final class MemberWatch implements AutoCloseable {
 
     /** The pods on the member as last observed, with what status sync reads of them (see {@link MemberPodCache}). */
     List<Pod> pods() {
-        return pods == null ? List.of() : pods.getStore().list();
+        return pods == null ? List.of() : pods.list();
     }
 
     /**
@@ -257,6 +292,6 @@ final class MemberWatch implements AutoCloseable {
             probe.cancel(false);
         }
         // The client belongs to MemberClients, which closes it.
-        informers.forEach(SharedIndexInformer::close);
+        informers.forEach(SupervisedInformer::close);
     }
 }

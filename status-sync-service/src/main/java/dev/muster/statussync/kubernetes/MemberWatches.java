@@ -20,6 +20,8 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
+import dev.muster.fleetclient.watch.WatchStatus;
+import dev.muster.fleetclient.watch.Watches;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
@@ -52,14 +54,19 @@ public class MemberWatches {
     private final MirrorEngine engine;
     private final StatusSyncMetrics metrics;
     private final Emitter<byte[]> inventory;
+    private final Watches supervised;
     private final Clock clock = Clock.systemUTC();
     private final Map<String, MemberWatch> watches = new TreeMap<>();
     private ScheduledExecutorService probes;
     private MemberObserver observer;
 
-    MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorEngine engine, StatusSyncMetrics metrics,
+    MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorEngine engine, StatusSyncMetrics metrics, Watches supervised,
                   @Channel("inventory") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
         this.config = config;
+        this.supervised = supervised;
+        // Readiness counts the watches of every member whose API answers: one that does not is failed over from, as
+        // its jobs' policies say, which is status sync doing its work; a member that answers but is not watched is not.
+        supervised.register(this::watchStatuses);
         this.clients = clients;
         this.engine = engine;
         this.metrics = metrics;
@@ -124,7 +131,8 @@ public class MemberWatches {
 
     private void startWatching(String cluster, Path kubeconfig) {
         try {
-            MemberWatch watch = new MemberWatch(cluster, clients.client(cluster).orElseThrow(), observer, clients.labels(cluster), clock);
+            MemberWatch watch = new MemberWatch(cluster, clients.client(cluster).orElseThrow(), observer, clients.labels(cluster), supervised,
+                    clock);
             watch.start(probes, config.healthInterval(), config.resync());
             metrics.observeMember(cluster, watch::reachable, watch::lastSeenHealthy);
             synchronized (watches) {
@@ -173,6 +181,12 @@ public class MemberWatches {
             return watches.values().stream().map(watch -> new MemberHealth(watch.cluster(), watch.reachable(), watch.lastSeenHealthy(),
                     watch.reservationSupported(), watch.nodes().size(), watch.nodes().stream()
                     .filter(node -> !NodeSnapshot.of(node).ready()).map(node -> node.getMetadata().getName()).sorted().toList())).toList();
+        }
+    }
+
+    private List<WatchStatus> watchStatuses() {
+        synchronized (watches) {
+            return watches.values().stream().filter(MemberWatch::reachable).flatMap(watch -> watch.watchStatuses().stream()).toList();
         }
     }
 

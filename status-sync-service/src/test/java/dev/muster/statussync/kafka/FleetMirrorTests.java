@@ -16,6 +16,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.client.ThrottledTokenRefresh;
+import dev.muster.model.event.ConfigAccepted;
+import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
@@ -178,8 +181,9 @@ class FleetMirrorTests {
     @Test
     void aQueuedJobShowsQueuingWithItsReasonAndItsQueueUnitThenIsDequeued() throws Exception {
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
-            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
             Map<String, String> queues = QueueNames.ofTree(Seed.tree().getSpec().root());
+            client.send(Topics.ADMISSIONS, new ConfigEvent(java.util.UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
+                    new ConfigAccepted(new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"), false, queues)));
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleet.resources(Queue.class).inNamespace(Queue.NAMESPACE).list().getItems())
                     .extracting(queue -> queue.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(queues.values()));
 

@@ -41,8 +41,8 @@ class JobEventListenerTests extends ServiceHealthContract {
 
     @Test
     void theChannelsUseTheSharedTopicNames() {
-        assertThat(jobEventTopics).containsExactlyInAnyOrder(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS,
-                Topics.FLEET_CONFIG);
+        // The quota tree is taken from the queue's decision on it (on the admissions topic), never from the tree as applied.
+        assertThat(jobEventTopics).containsExactlyInAnyOrder(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS);
         assertThat(memberStatusTopic).isEqualTo(Topics.MEMBER_STATUS);
     }
 

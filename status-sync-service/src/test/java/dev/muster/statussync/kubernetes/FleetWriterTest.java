@@ -74,7 +74,7 @@ class FleetWriterTest {
 
     @Test
     void eachStatusInTurnIsWhatTheFleetJobReads() {
-        FleetWriter writer = new FleetWriter(fleet);
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
         JobRef job = submit("statuses");
         for (String type : List.of("Created", "Running", "Succeeded")) {
             PyTorchJobStatus status = status(type);
@@ -86,7 +86,7 @@ class FleetWriterTest {
 
     @Test
     void theStatusOfAJobWrittenBeforeIsWrittenInOneRequestWithoutReadingTheJob() {
-        FleetWriter writer = new FleetWriter(fleet);
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
         JobRef job = submittedAndRunning(writer, "one-request");
         int before = server.requestCount();
 
@@ -98,7 +98,7 @@ class FleetWriterTest {
 
     @Test
     void aJobReplacedByAnotherOfItsNameIsLeftAsTheNewOneIs() {
-        FleetWriter writer = new FleetWriter(fleet);
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
         JobRef job = submittedAndRunning(writer, "replaced");
 
         delete("replaced");
@@ -113,7 +113,7 @@ class FleetWriterTest {
 
     @Test
     void aDeletedJobIsNotWrittenNorCreatedAgain() {
-        FleetWriter writer = new FleetWriter(fleet);
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
         JobRef job = submittedAndRunning(writer, "deleted");
 
         delete("deleted");

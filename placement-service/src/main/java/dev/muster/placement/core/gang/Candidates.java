@@ -15,6 +15,18 @@ final class Candidates {
     private Candidates() {
     }
 
+    /** Whether the policy's {@code clusterAffinity} lets the job go to the cluster at all. */
+    static boolean matchesAffinity(ClusterInventory cluster, ClusterAffinity affinity) {
+        if (affinity == null) {
+            return true;
+        }
+        if (affinity.clusterNames() != null && !affinity.clusterNames().isEmpty() && !affinity.clusterNames().contains(cluster.cluster())) {
+            return false;
+        }
+        return affinity.labelSelector() == null
+                || LabelSelectors.matches(affinity.labelSelector(), cluster.member().map(MemberSnapshot::labels).orElse(Map.of()));
+    }
+
     /**
      * Why the cluster is not a candidate for the job, or empty when it is: it must answer and have a node
      * that takes pods, match the policy's {@code clusterAffinity}, and not be excluded by a recent failover.

@@ -28,6 +28,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
@@ -82,6 +83,12 @@ public final class GangPlacer {
     private final Map<String, Attempt> attempts = new LinkedHashMap<>();
     private final Map<String, String> bound = new LinkedHashMap<>();
     private final Map<String, String> boundGroups = new LinkedHashMap<>();
+    /** Each bound job by UID, for the member writes still made for it (releasing what its pods do not use). */
+    private final Map<String, JobRef> boundJobs = new LinkedHashMap<>();
+    /** Reservations asked to be released and not yet gone, as {@code cluster/name}: asked once. */
+    private final Set<String> releasing = new java.util.HashSet<>();
+    /** Reservations of bound jobs whose pod runs on their node without owning them, as {@code cluster/name}, and since when. */
+    private final Map<String, Instant> unusedSince = new LinkedHashMap<>();
     /**
      * Every tracked job's admission as its JSON text, bound ones included: a job that fails over is placed again
      * from it, and the state log records it. Text, because placement holds one for every running job and a
@@ -182,6 +189,7 @@ public final class GangPlacer {
         JobEvent admitted = readAdmission(admission);
         bound.remove(uid);
         boundGroups.remove(uid);
+        boundJobs.remove(uid);
         Optional.ofNullable(clusters.get(failover.fromCluster())).ifPresent(cluster -> cluster.release(uid));
         exclusions.computeIfAbsent(uid, key -> new TreeMap<>()).put(failover.fromCluster(), clock.instant().plus(settings.failoverExclusion()));
         generations.merge(uid, 1, Integer::sum);
@@ -205,6 +213,7 @@ public final class GangPlacer {
             attempts.remove(result.job().uid());
             bound.put(result.job().uid(), attempt.cluster());
             boundGroups.put(result.job().uid(), attempt.reservationGroup());
+            boundJobs.put(result.job().uid(), result.job());
             changed.add(result.job().uid());
             JobAdmitted admitted = (JobAdmitted) attempt.admitted().data();
             JobBound jobBound = JobBound.of(attempt.cluster(), attempt.reservationGroup(), JobDemand.of(admitted.job()).podCounts());
@@ -227,7 +236,7 @@ public final class GangPlacer {
                 decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
             }
         }
-        return decisions.and(retryWaiting(now));
+        return decisions.and(releaseUnusedAfterGrace()).and(retryWaiting(now));
     }
 
     private Decisions observe(MemberEventData data) {
@@ -243,14 +252,23 @@ public final class GangPlacer {
             cluster.nodeGone(node.node());
         } else if (data instanceof MemberEventData.PodReported pod) {
             cluster.observe(pod.pod());
+            if (pod.pod().node() != null) {
+                Decisions stranded = Decisions.none();
+                for (ReservationSnapshot made : cluster.reservationsFor(pod.pod().key())) {
+                    stranded = stranded.and(releaseIfStranded(data.cluster(), made));
+                }
+                return stranded.and(retryWaiting(clock.instant()));
+            }
         } else if (data instanceof MemberEventData.PodRemoved pod) {
             cluster.podGone(pod.namespace(), pod.name());
         } else if (data instanceof MemberEventData.ReservationReported reservation) {
             cluster.observe(reservation.reservation());
             Decisions progress = reservationProgress(data.cluster(), reservation.reservation());
-            return progress.and(retryWaiting(clock.instant()));
+            return progress.and(releaseIfStranded(data.cluster(), reservation.reservation())).and(retryWaiting(clock.instant()));
         } else if (data instanceof MemberEventData.ReservationRemoved reservation) {
             cluster.reservationGone(reservation.reservation());
+            releasing.remove(data.cluster() + "/" + reservation.reservation());
+            unusedSince.remove(data.cluster() + "/" + reservation.reservation());
         }
         return retryWaiting(clock.instant());
     }
@@ -295,6 +313,67 @@ public final class GangPlacer {
         return Decisions.none();
     }
 
+    /**
+     * Releases a reservation of a bound job that holds capacity nobody will use: one made for another placement of the
+     * job (an earlier cluster or generation), or one whose pod is bound without it, to another node at once, or to its
+     * node and still not its owner after the reservation timeout (the scheduler writes the pod's binding and the
+     * reservation's owner one after the other). Otherwise the capacity counts twice, on the member and for placement,
+     * until the reservation's TTL.
+     */
+    private Decisions releaseIfStranded(String clusterName, ReservationSnapshot reservation) {
+        String uid = reservation.fleetJobUid();
+        String boundTo = uid == null ? null : bound.get(uid);
+        String key = clusterName + "/" + reservation.name();
+        if (boundTo == null || Reservation.SUCCEEDED.equals(reservation.phase()) || Reservation.FAILED.equals(reservation.phase())
+                || releasing.contains(key)) {
+            unusedSince.remove(key);
+            return Decisions.none();
+        }
+        String group = boundGroups.get(uid);
+        boolean otherPlacement = !clusterName.equals(boundTo) || group == null || !reservation.name().startsWith(group + "-");
+        if (!otherPlacement) {
+            if (!reservation.isHolding() || !reservation.currentOwners().isEmpty() || reservation.podOwners().isEmpty()) {
+                unusedSince.remove(key);
+                return Decisions.none();
+            }
+            ClusterInventory inventory = clusters.get(clusterName);
+            boolean elsewhere = false;
+            for (String owner : reservation.podOwners()) {
+                Optional<String> node = inventory.boundNode(owner);
+                if (node.isEmpty()) {
+                    unusedSince.remove(key);
+                    return Decisions.none();
+                }
+                elsewhere |= !node.get().equals(reservation.node());
+            }
+            Instant now = clock.instant();
+            Instant since = unusedSince.computeIfAbsent(key, ignored -> now);
+            if (!elsewhere && now.isBefore(since.plus(settings.reservationTimeout()))) {
+                return Decisions.none();
+            }
+        }
+        unusedSince.remove(key);
+        releasing.add(key);
+        return new Decisions(List.of(), List.of(new MemberCommand.Release(clusterName, boundJobs.getOrDefault(uid, jobRef(uid)),
+                List.of(reservation.name()))));
+    }
+
+    /** Reservations whose pod runs on their node without them, looked at again once the grace is over. */
+    private Decisions releaseUnusedAfterGrace() {
+        Decisions decisions = Decisions.none();
+        for (String key : List.copyOf(unusedSince.keySet())) {
+            int slash = key.indexOf('/');
+            ClusterInventory inventory = clusters.get(key.substring(0, slash));
+            Optional<ReservationSnapshot> reservation = inventory == null ? Optional.empty() : inventory.reservation(key.substring(slash + 1));
+            if (reservation.isEmpty()) {
+                unusedSince.remove(key);
+            } else {
+                decisions = decisions.and(releaseIfStranded(key.substring(0, slash), reservation.get()));
+            }
+        }
+        return decisions;
+    }
+
     /** Tries the job on the best cluster it fits now, skipping those already failed for it. */
     private Decisions place(JobEvent admittedEvent, Map<String, String> failed, int tries) {
         JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
@@ -305,6 +384,13 @@ public final class GangPlacer {
                 exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode);
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {
+            Optional<String> never = NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values());
+            if (never.isPresent()) {
+                // Waiting would hold its quota for good: the job is told why, and its quota goes back.
+                forget(job.uid());
+                return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new JobRejected(List.of(never.get())),
+                        step(job.uid(), "never fits"))), List.of());
+            }
             Map<String, String> reasons = new TreeMap<>(options.reasons());
             reasons.putAll(failed);
             Waiting previous = waiting.get(job.uid());
@@ -324,7 +410,7 @@ public final class GangPlacer {
         Fits fits = best.get();
         ClusterInventory cluster = clusters.get(fits.cluster());
         boolean reserve = cluster.member().map(member -> member.reservationSupported()).orElse(false) && !fits.plan().isEmpty();
-        String group = reserve ? reservationGroup(job) : null;
+        String group = reserve ? reservationGroup(job, generations.getOrDefault(job.uid(), 0), failed.size()) : null;
         List<Reservation> reservations = promise(cluster, admittedEvent, fits.plan(), group);
         List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
         attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
@@ -413,6 +499,9 @@ public final class GangPlacer {
                 case BOUND -> {
                     bound.put(uid, record.cluster());
                     boundGroups.put(uid, record.reservationGroup());
+                    if (record.admitted() != null) {
+                        EventSerde.peekJob(record.admitted().getBytes(StandardCharsets.UTF_8)).ifPresent(job -> boundJobs.put(uid, job));
+                    }
                 }
                 case WAITING -> waiting.put(uid, new Waiting(admitted, record.since(), record.tries(), record.notBefore(), record.reasons()));
                 default -> {
@@ -456,9 +545,10 @@ public final class GangPlacer {
             }
             waiting.remove(uid);
             List<String> reservedHere = holdings.reservationsOf(uid);
-            String group = reservedHere.isEmpty() ? null : reservationGroup(admitted.job());
+            String group = reservedHere.isEmpty() ? null : groupOf(reservedHere.get(0));
             bound.put(uid, cluster);
             boundGroups.put(uid, group);
+            boundJobs.put(uid, admitted.job());
             changed.add(uid);
             JobBound jobBound = JobBound.of(cluster, group, JobDemand.of(((JobAdmitted) admitted.data()).job()).podCounts());
             decisions = decisions.and(new Decisions(List.of(admitted.followUp(SOURCE, admitted.job(), clock.instant(), jobBound,
@@ -468,7 +558,7 @@ public final class GangPlacer {
         holdings.reservations().forEach((name, uid) -> {
             Attempt attempt = attempts.get(uid);
             boolean inUse = attempt != null && attempt.cluster().equals(cluster) && attempt.reservations().contains(name)
-                    || cluster.equals(bound.get(uid)) && boundGroups.get(uid) != null && name.startsWith(boundGroups.get(uid));
+                    || cluster.equals(bound.get(uid)) && boundGroups.get(uid) != null && name.startsWith(boundGroups.get(uid) + "-");
             if (!inUse) {
                 leaked.computeIfAbsent(uid, key -> new ArrayList<>()).add(name);
             }
@@ -506,8 +596,12 @@ public final class GangPlacer {
         clusters.get(attempt.cluster()).release(job.uid());
         Map<String, String> failed = new TreeMap<>(attempt.failed());
         failed.put(attempt.cluster(), reason);
-        Decisions release = attempt.reservations().isEmpty() ? Decisions.none()
-                : new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), job, attempt.reservations())));
+        // The job is told that this cluster was given up on and why, whether or not the next one takes it.
+        JobEvent gaveUp = attempt.admitted().followUp(SOURCE, job, clock.instant(), new PlacementFailed(Map.of(attempt.cluster(), reason),
+                "gave up on member cluster " + attempt.cluster() + (attempt.reservations().isEmpty() ? "" : " and released its reservations")
+                        + "; trying the next cluster"), step(job.uid(), "gave up on " + attempt.cluster() + " " + failed.size()));
+        Decisions release = attempt.reservations().isEmpty() ? new Decisions(List.of(gaveUp), List.of())
+                : new Decisions(List.of(gaveUp), List.of(new MemberCommand.Release(attempt.cluster(), job, attempt.reservations())));
         return release.and(place(attempt.admitted(), failed, 0));
     }
 
@@ -549,6 +643,7 @@ public final class GangPlacer {
         waiting.remove(uid);
         bound.remove(uid);
         boundGroups.remove(uid);
+        boundJobs.remove(uid);
         clusters.values().forEach(cluster -> cluster.release(uid));
         Attempt attempt = attempts.remove(uid);
         if (attempt != null && !attempt.reservations().isEmpty()) {
@@ -579,10 +674,21 @@ public final class GangPlacer {
         return reservation;
     }
 
-    /** Reservation names start with the job's name and a stable part of its UID, so a retry finds its own. */
-    private static String reservationGroup(JobRef job) {
+    /**
+     * Reservation names start with the job's name, a stable part of its UID and which placement of the job they are for
+     * (its generation, and how many clusters it gave up on before): a retry of one attempt finds its own, and no later
+     * attempt takes an earlier one's reservations, pinned to other nodes, for its own.
+     */
+    private static String reservationGroup(JobRef job, int generation, int attempt) {
         String uid = job.uid().replaceAll("[^a-z0-9]", "");
-        return job.name() + "-" + uid.substring(0, Math.min(8, uid.length()));
+        return job.name() + "-" + uid.substring(0, Math.min(8, uid.length())) + "-" + generation + "-" + attempt;
+    }
+
+    /** The group a reservation's name belongs to: all of it but its last two parts, the replica type and index. */
+    private static String groupOf(String reservationName) {
+        int index = reservationName.lastIndexOf('-');
+        int type = index <= 0 ? -1 : reservationName.lastIndexOf('-', index - 1);
+        return type <= 0 ? reservationName : reservationName.substring(0, type);
     }
 
     private Duration backoff(int tries) {

@@ -150,7 +150,7 @@ public final class GangPlanner {
         }
     }
 
-    private static ClusterAffinity affinity(PropagationPolicy policy) {
+    static ClusterAffinity affinity(PropagationPolicy policy) {
         return policy == null || policy.getSpec() == null || policy.getSpec().placement() == null ? null
                 : policy.getSpec().placement().clusterAffinity();
     }

@@ -58,10 +58,13 @@ public final class ClusterInventory {
     /** The job each planned pod is promised to, by pod key and by the reservation made for it. */
     private final Map<String, PromisedPod> promisedPods = new HashMap<>();
     private final Map<String, Set<String>> promisedPodsByReservation = new HashMap<>();
+    /** The reservations made for each pod, by pod key, as their owners name it. */
+    private final Map<String, Set<String>> reservationsByPodOwner = new HashMap<>();
     /** Each node's state as of the last read, and the nodes changed since. */
     private final Map<String, NodeState> states = new TreeMap<>();
     private final Set<String> changedNodes = new HashSet<>();
     private NodeIndex cachedIndex;
+    private NodeIndex cachedEmptyIndex;
     /** The last index built, whose work on the nodes that did not change the next one reuses. */
     private NodeIndex previousIndex;
 
@@ -105,12 +108,16 @@ public final class ClusterInventory {
     }
 
     public void observe(NodeSnapshot node) {
-        nodes.put(node.name(), node);
+        NodeSnapshot previous = nodes.put(node.name(), node);
+        if (!node.equals(previous)) {
+            cachedEmptyIndex = null;
+        }
         changed(node.name());
     }
 
     public void nodeGone(String name) {
         nodes.remove(name);
+        cachedEmptyIndex = null;
         changed(name);
     }
 
@@ -145,8 +152,10 @@ public final class ClusterInventory {
         ReservationSnapshot previous = reservations.put(reservation.name(), reservation);
         if (previous != null) {
             unindex(reservationsByNode, previous.node(), previous.name());
+            previous.podOwners().forEach(owner -> removeOwned(owner, previous.name()));
         }
         index(reservationsByNode, reservation.node(), reservation.name());
+        reservation.podOwners().forEach(owner -> reservationsByPodOwner.computeIfAbsent(owner, key -> new HashSet<>()).add(reservation.name()));
         changedWithReservation(reservation.name());
     }
 
@@ -154,8 +163,27 @@ public final class ClusterInventory {
         ReservationSnapshot previous = reservations.remove(name);
         if (previous != null) {
             unindex(reservationsByNode, previous.node(), previous.name());
+            previous.podOwners().forEach(owner -> removeOwned(owner, previous.name()));
         }
         changedWithReservation(name);
+    }
+
+    private void removeOwned(String owner, String reservation) {
+        Set<String> names = reservationsByPodOwner.get(owner);
+        if (names != null && names.remove(reservation) && names.isEmpty()) {
+            reservationsByPodOwner.remove(owner);
+        }
+    }
+
+    /** The reservations made for the pod ({@code namespace/name}), as last reported. */
+    public List<ReservationSnapshot> reservationsFor(String podKey) {
+        return reservationsByPodOwner.getOrDefault(podKey, Set.of()).stream().map(reservations::get).filter(java.util.Objects::nonNull).toList();
+    }
+
+    /** The node the member shows the pod ({@code namespace/name}) bound to, if it is bound. */
+    public Optional<String> boundNode(String podKey) {
+        PodSnapshot pod = pods.get(podKey);
+        return pod == null ? Optional.empty() : Optional.ofNullable(pod.node());
     }
 
     /** The reservation as last reported, if it was. */
@@ -225,6 +253,26 @@ public final class ClusterInventory {
             previousIndex = cachedIndex;
         }
         return cachedIndex;
+    }
+
+    /**
+     * The nodes as if nothing ran on them and every one were Ready and schedulable: what the member could hold at
+     * most, to tell a gang that waits for room from one that will never fit. Rebuilt only after a node changed.
+     */
+    public NodeIndex emptyIndex() {
+        if (cachedEmptyIndex == null) {
+            List<NodeState> empty = new ArrayList<>(nodes.size());
+            for (NodeSnapshot node : nodes.values()) {
+                empty.add(new NodeState(node.name(), node.labels(), node.taints(), node.allocatable(), node.allocatable(), true, false));
+            }
+            cachedEmptyIndex = NodeIndex.of(empty);
+        }
+        return cachedEmptyIndex;
+    }
+
+    /** Whether the member has reported any node. */
+    public boolean hasNodes() {
+        return !nodes.isEmpty();
     }
 
     /** Whether the member answers and has at least one node that takes pods. */

@@ -16,6 +16,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.PlacementAttempted;
@@ -58,6 +59,12 @@ class GangPlacerTest {
         for (int i = 0; i < nodes; i++) {
             placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.NodeReported(cluster, Fleets.node(cluster + "-" + i, cpu, "0"))));
         }
+    }
+
+    /** A member whose one node could hold the seed job if it were empty, but whose load leaves 1 cpu free now. */
+    private void busyMember(String cluster) {
+        member(cluster, false, 1, "8");
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.PodReported(cluster, Fleets.load("busy", cluster + "-0", "7", "0"))));
     }
 
     private Decisions reservationReported(String cluster, String name, String phase, String node) {
@@ -111,7 +118,7 @@ class GangPlacerTest {
             assertThat(reservation.getSpec().owners()).singleElement().satisfies(owner -> assertThat(owner.object().getName()).startsWith("pytorch-test-"));
             assertThat(reservation.getSpec().ttl()).isEqualTo("10m");
         });
-        assertThat(reserve.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("cluster-a", "pytorch-test-uid1"));
+        assertThat(reserve.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("cluster-a", "pytorch-test-uid1-0-0"));
 
         List<String> names = command.reservations().stream().map(reservation -> reservation.getMetadata().getName()).toList();
         assertThat(reservationReported("cluster-a", names.get(0), Reservation.AVAILABLE, "cluster-a-0").commands()).isEmpty();
@@ -119,9 +126,9 @@ class GangPlacerTest {
         Decisions create = reservationReported("cluster-a", names.get(2), Reservation.AVAILABLE, "cluster-a-1");
 
         assertThat(create.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class, job ->
-                assertThat(job.memberJob().getMetadata().getAnnotations()).containsEntry(MemberJobs.RESERVATION, "pytorch-test-uid1"));
+                assertThat(job.memberJob().getMetadata().getAnnotations()).containsEntry(MemberJobs.RESERVATION, "pytorch-test-uid1-0-0"));
         assertThat(placer.result(new MemberResult.JobCreated("cluster-a", JOB)).events()).singleElement()
-                .extracting(event -> ((JobBound) event.data()).reservation()).isEqualTo("pytorch-test-uid1");
+                .extracting(event -> ((JobBound) event.data()).reservation()).isEqualTo("pytorch-test-uid1-0-0");
     }
 
     @Test
@@ -143,12 +150,15 @@ class GangPlacerTest {
         });
         assertThat(next.commands().get(1)).isInstanceOfSatisfying(MemberCommand.CreateJob.class, create ->
                 assertThat(create.cluster()).isEqualTo("cluster-b"));
-        assertThat(next.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementAttempted("cluster-b", null));
+        // The job is told which cluster was given up on, and why, before it is tried on the next.
+        assertThat(next.events()).extracting(JobEvent::data).containsExactly(new PlacementFailed(Map.of("cluster-a",
+                "reservations not confirmed within 30s"), "gave up on member cluster cluster-a and released its reservations; trying the next cluster"),
+                new PlacementAttempted("cluster-b", null));
     }
 
     @Test
     void aJobThatFitsNowhereWaitsAndIsTriedAgainWhenInventoryChangesAfterItsBackoff() {
-        member("small", false, 1, "1");
+        busyMember("small");
         Decisions failed = placer.handle(admitted(Seed.job("default", "pytorch-test")));
         assertThat(failed.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(PlacementFailed.class, placement ->
                 assertThat(placement.clusterReasons()).containsEntry("small", "the gang needs 4010m cpu in all, the cluster has 1 free"));
@@ -176,7 +186,7 @@ class GangPlacerTest {
 
     @Test
     void aJobAdmittedUnderQuotaThatWaitsTooLongGivesItsQuotaBack() {
-        member("small", false, 1, "1");
+        busyMember("small");
         placer.handle(admitted(Seed.job("default", "pytorch-test")));
 
         clock.advance(Duration.ofMinutes(4));
@@ -237,7 +247,9 @@ class GangPlacerTest {
         placer.handle(admitted(Seed.job("default", "pytorch-test")));
         placer.result(new MemberResult.JobCreated("cluster-b", JOB));
         JobRef waitingJob = new JobRef("default", "too-big", "uid-2");
-        PyTorchJob big = Fleets.job("too-big", 1, "8");
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.PodReported("cluster-b", Fleets.load("busy", "cluster-b-0", "3", "0"))));
+        // Fits cluster-b empty, not beside the bound job: it waits.
+        PyTorchJob big = Fleets.job("too-big", 1, "0");
         big.getMetadata().setUid("uid-2");
         placer.handle(JobEvent.create("/q", waitingJob, clock.instant(), new JobAdmitted(big, null, "root/child-1", ResourceList.empty())));
 
@@ -263,7 +275,7 @@ class GangPlacerTest {
 
     @Test
     void reconcilingAdoptsAMemberCopyOfAJobTheLogStillHadWaitingAndReleasesLeakedReservations() {
-        member("small", false, 1, "1");
+        busyMember("small");
         placer.handle(admitted(Seed.job("default", "pytorch-test")));
         GangPlacer next = restarted();
 
@@ -351,5 +363,83 @@ class GangPlacerTest {
         assertThat(MemberJobs.generation(create.memberJob())).isZero();
         assertThat(MemberJobs.failover(create.memberJob())).contains(new dev.muster.model.policy.FailoverPolicy(java.time.Duration.ofSeconds(30),
                 dev.muster.model.policy.FailoverPolicy.PurgeMode.IMMEDIATELY));
+    }
+
+    @Test
+    void aGangNoMemberCouldHoldEvenEmptyIsRejectedNamingTheResourceAndTheLargestMember() {
+        member("cluster-a", false, 2, "8");
+        member("cluster-b", false, 1, "8");
+        JobRef huge = new JobRef("default", "huge", "uid-9");
+        PyTorchJob job = Fleets.job("huge", 8, "0");
+        job.getMetadata().setUid("uid-9");
+
+        Decisions decisions = placer.handle(JobEvent.create("/q", huge, clock.instant(), new JobAdmitted(job, null, "root/child-1", ResourceList.empty())));
+
+        assertThat(decisions.commands()).isEmpty();
+        assertThat(decisions.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobRejected(List.of(
+                "no member cluster could hold the whole gang even with nothing else running: the job needs 33 cpu in all; the largest"
+                        + " member, cluster-a, has 16")));
+        assertThat(placer.drainState()).containsEntry("uid-9", null);
+    }
+
+    @Test
+    void aGangThatWouldFitAMemberThatDoesNotAnswerIsNotRejected() {
+        member("cluster-a", false, 1, "8");
+        placer.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.MemberReported(new MemberSnapshot("cluster-big", false, false, Map.of(), clock.instant()))));
+        PyTorchJob job = Fleets.job("huge", 8, "0");
+        job.getMetadata().setUid("uid-9");
+
+        Decisions decisions = placer.handle(JobEvent.create("/q", new JobRef("default", "huge", "uid-9"), clock.instant(),
+                new JobAdmitted(job, null, "root/child-1", ResourceList.empty())));
+
+        assertThat(decisions.events()).singleElement().extracting(JobEvent::data).isInstanceOf(PlacementFailed.class);
+    }
+
+    @Test
+    void reservationsOfABoundJobThatItsPodsDoNotUseAreReleased() {
+        member("cluster-a", true, 2, "8");
+        MemberCommand.Reserve reserve = (MemberCommand.Reserve) placer.handle(admitted(Seed.job("default", "pytorch-test"))).commands().get(0);
+        List<Reservation> made = reserve.reservations();
+        for (Reservation reservation : made) {
+            placer.handle(reservationOf(reservation, Reservation.AVAILABLE, reservation.getSpec().template().getSpec().getNodeName(), List.of()));
+        }
+        placer.result(new MemberResult.JobCreated("cluster-a", JOB));
+        Reservation master = made.stream().filter(reservation -> reservation.getMetadata().getName().endsWith("-master-0")).findFirst().orElseThrow();
+        Reservation worker = made.stream().filter(reservation -> reservation.getMetadata().getName().endsWith("-worker-0")).findFirst().orElseThrow();
+        String otherNode = master.getSpec().template().getSpec().getNodeName().equals("cluster-a-0") ? "cluster-a-1" : "cluster-a-0";
+
+        // Its pod runs on another node than its reservation: released at once.
+        Decisions elsewhere = placer.handle(podBound("pytorch-test-master-0", otherNode));
+        // A pod bound on its reservation's node whose owner is not written yet is given the reservation timeout.
+        Decisions sameNode = placer.handle(podBound("pytorch-test-worker-0", worker.getSpec().template().getSpec().getNodeName()));
+        clock.advance(Duration.ofSeconds(31));
+        Decisions afterGrace = placer.tick();
+        // One from an earlier placement of the job, still held on the member.
+        Decisions earlier = placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationReported("cluster-a",
+                new ReservationSnapshot("pytorch-test-uid1-0-1-worker-1", Reservation.AVAILABLE, "cluster-a-1", ResourceList.empty(), List.of(),
+                        "uid-1", List.of("default/pytorch-test-worker-1")))));
+
+        assertThat(released(elsewhere)).containsExactly(master.getMetadata().getName());
+        assertThat(released(sameNode)).isEmpty();
+        assertThat(released(afterGrace)).containsExactly(worker.getMetadata().getName());
+        assertThat(released(earlier)).containsExactly("pytorch-test-uid1-0-1-worker-1");
+        assertThat(placer.tick().commands()).as("asked once").isEmpty();
+    }
+
+    private MemberEvent reservationOf(Reservation reservation, String phase, String node, List<String> owners) {
+        return MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationReported("cluster-a", new ReservationSnapshot(
+                reservation.getMetadata().getName(), phase, node, ResourceList.empty(), owners, "uid-1",
+                reservation.getSpec().owners().stream().map(owner -> owner.object().getNamespace() + "/" + owner.object().getName()).toList())));
+    }
+
+    private MemberEvent podBound(String pod, String node) {
+        return MemberEvent.create("/test", clock.instant(), new MemberEventData.PodReported("cluster-a",
+                new dev.muster.model.inventory.PodSnapshot("default", pod, node, ResourceList.parse(Map.of("cpu", "10m", "pods", "1")), false)));
+    }
+
+    private static List<String> released(Decisions decisions) {
+        return decisions.commands().stream().filter(MemberCommand.Release.class::isInstance)
+                .flatMap(command -> ((MemberCommand.Release) command).reservations().stream()).toList();
     }
 }

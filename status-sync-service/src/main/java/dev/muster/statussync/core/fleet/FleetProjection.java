@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import dev.muster.model.event.ConfigAccepted;
 import dev.muster.model.event.ConfigEvent;
+import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
@@ -25,11 +27,10 @@ import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PlacementFailed;
-import dev.muster.model.event.QuotaTreeApplied;
-import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.job.FleetJobs;
-import dev.muster.model.quota.QueueNames;
+import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.statussync.core.fleet.FleetWrite.ConfigOutcome;
 import dev.muster.statussync.core.fleet.FleetWrite.CreateJob;
 import dev.muster.statussync.core.fleet.FleetWrite.DeleteQueueUnit;
 import dev.muster.statussync.core.fleet.FleetWrite.PutQueueUnit;
@@ -42,7 +43,8 @@ import dev.muster.statussync.core.fleet.FleetWrite.SetCondition;
  * product expects to find them: a fleet object for each job submitted on the Kafka path, a Kubernetes Event on
  * the job for each lifecycle step, the job's
  * {@code Queuing} state and its reason while it waits (in a queue or for a cluster to fit it), a Kube Queue
- * {@code QueueUnit} per queued job and a {@code Queue} per quota node. Once a job is bound, its status is its
+ * {@code QueueUnit} per queued job, a {@code Queue} per quota node of the tree in force, and on each policy and tree
+ * whether its last change was accepted or refused and why. Once a job is bound, its status is its
  * member copy's (see {@code JobMirror}), until it fails over or is given back. Plain Java.
  */
 public final class FleetProjection {
@@ -143,20 +145,29 @@ public final class FleetProjection {
         lastQueued.remove(uid);
     }
 
+    /**
+     * What the queue service decided of a change of configuration: the Queues of the tree in force (never of a tree it
+     * refused), and the outcome on the policy or tree itself.
+     */
     private List<FleetWrite> configure(ConfigEvent config) {
-        if (config.data() instanceof QuotaTreeApplied applied && applied.tree().getSpec() != null && applied.tree().getSpec().root() != null) {
-            Map<String, String> names = QueueNames.ofTree(applied.tree().getSpec().root());
-            queueOfNode.clear();
-            queueOfNode.putAll(names);
-            Map<String, String> nodeByQueue = new LinkedHashMap<>();
-            names.forEach((node, queue) -> nodeByQueue.put(queue, node));
-            return List.of(new PutQueues(nodeByQueue, List.copyOf(nodeByQueue.keySet())));
+        List<FleetWrite> writes = new ArrayList<>();
+        if (config.data() instanceof ConfigAccepted accepted) {
+            if (ElasticQuotaTree.KIND.equals(accepted.object().kind())) {
+                queueOfNode.clear();
+                queueOfNode.putAll(accepted.queues());
+                Map<String, String> nodeByQueue = new LinkedHashMap<>();
+                accepted.queues().forEach((node, queue) -> nodeByQueue.put(queue, node));
+                writes.add(new PutQueues(nodeByQueue, List.copyOf(nodeByQueue.keySet())));
+            }
+            if (!accepted.deleted()) {
+                writes.add(new ConfigOutcome(accepted.object(), config.id(), true, "Accepted", accepted.queues().isEmpty() ? "in force"
+                        : "in force, with queues " + String.join(", ", accepted.queues().values()), config.time()));
+            }
+        } else if (config.data() instanceof ConfigRejected rejected) {
+            writes.add(new ConfigOutcome(rejected.object(), config.id(), false, "Refused", "refused: " + String.join("; ", rejected.reasons())
+                    + ". In force instead: " + rejected.inForce(), config.time()));
         }
-        if (config.data() instanceof QuotaTreeDeleted) {
-            queueOfNode.clear();
-            return List.of(new PutQueues(Map.of(), List.of()));
-        }
-        return List.of();
+        return writes;
     }
 
     /** The job's Queuing condition, unless it is bound (its member copy's status is shown then). */

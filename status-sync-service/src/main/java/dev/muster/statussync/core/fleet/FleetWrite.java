@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
@@ -60,6 +61,21 @@ public sealed interface FleetWrite {
 
     /** The job's {@code QueueUnit} is deleted with the job. */
     record DeleteQueueUnit(JobRef job) implements OfJob {
+    }
+
+    /**
+     * What the queue service made of the last change to a policy or the tree, on that object: its {@code Accepted}
+     * condition and a Kubernetes Event (named after {@code eventId}, so a repeat finds it there).
+     *
+     * @param accepted whether the change is in force
+     * @param reason   {@code Accepted} or {@code Refused}
+     */
+    record ConfigOutcome(ConfigRef object, String eventId, boolean accepted, String reason, String message, Instant time) implements FleetWrite {
+
+        @Override
+        public String orderKey() {
+            return object.key();
+        }
     }
 
     /**

@@ -9,6 +9,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.ConfigAccepted;
+import dev.muster.model.event.ConfigRef;
+import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
@@ -19,7 +22,6 @@ import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.PlacementFailed;
-import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
@@ -27,6 +29,7 @@ import dev.muster.model.job.ReplicaType;
 import dev.muster.model.quota.QueueNames;
 import dev.muster.statussync.core.fleet.FleetWrite.DeleteQueueUnit;
 import dev.muster.statussync.core.fleet.FleetWrite.PutQueueUnit;
+import dev.muster.statussync.core.fleet.FleetWrite.ConfigOutcome;
 import dev.muster.statussync.core.fleet.FleetWrite.PutQueues;
 import dev.muster.statussync.core.fleet.FleetWrite.RecordEvent;
 import dev.muster.statussync.core.fleet.FleetWrite.SetCondition;
@@ -39,6 +42,10 @@ class FleetProjectionTest {
     private static final String CHILD_QUEUE = QueueNames.of(List.of("root", "child-2"));
 
     private final FleetProjection projection = new FleetProjection();
+    private static final ConfigRef TREE = new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree");
+    /** What the queue says once it accepted the seed's tree. */
+    private static final dev.muster.model.event.ConfigEvent TREE_ACCEPTED = new dev.muster.model.event.ConfigEvent("accepted", "/test",
+            Instant.now(), new ConfigAccepted(TREE, false, QueueNames.ofTree(Seed.tree().getSpec().root())));
 
     private static JobEvent event(JobEventData data) {
         return JobEvent.create("/test", JOB, Instant.parse("2026-11-29T17:00:00Z"), data);
@@ -54,13 +61,34 @@ class FleetProjectionTest {
 
     @Test
     void theTreeGivesOneQueuePerQuotaNodeAndItsDeletionNone() {
-        List<FleetWrite> applied = projection.handle(Seed.treeApplied());
+        List<FleetWrite> applied = projection.handle(TREE_ACCEPTED);
         List<FleetWrite> deleted = projection.handle(new dev.muster.model.event.ConfigEvent("id", "/test", Instant.now(),
-                new QuotaTreeDeleted("kube-system", "elasticquotatree")));
+                new ConfigAccepted(TREE, true, Map.of())));
 
         assertThat(writes(applied, PutQueues.class)).singleElement().satisfies(queues -> assertThat(queues.nodeByQueue())
                 .containsEntry(QueueNames.of(List.of("root")), "root").containsEntry(CHILD_QUEUE, "child-2"));
+        assertThat(writes(applied, ConfigOutcome.class)).singleElement().satisfies(outcome -> {
+            assertThat(outcome.accepted()).isTrue();
+            assertThat(outcome.object()).isEqualTo(TREE);
+        });
         assertThat(writes(deleted, PutQueues.class)).singleElement().satisfies(queues -> assertThat(queues.order()).isEmpty());
+        assertThat(writes(deleted, ConfigOutcome.class)).as("a deleted tree has nothing to show it on").isEmpty();
+    }
+
+    @Test
+    void aRefusedTreeSaysWhyOnItselfAndLeavesTheQueuesOfTheTreeInForce() {
+        projection.handle(TREE_ACCEPTED);
+
+        List<FleetWrite> refused = projection.handle(new dev.muster.model.event.ConfigEvent("id-2", "/test", Instant.now(),
+                new ConfigRejected(TREE, List.of("spec.root.name: is required"), "ElasticQuotaTree kube-system/elasticquotatree as last accepted")));
+
+        assertThat(writes(refused, PutQueues.class)).isEmpty();
+        assertThat(writes(refused, ConfigOutcome.class)).singleElement().satisfies(outcome -> {
+            assertThat(outcome.accepted()).isFalse();
+            assertThat(outcome.reason()).isEqualTo("Refused");
+            assertThat(outcome.message()).isEqualTo("refused: spec.root.name: is required. In force instead: ElasticQuotaTree"
+                    + " kube-system/elasticquotatree as last accepted");
+        });
     }
 
     @Test
@@ -86,7 +114,7 @@ class FleetProjectionTest {
 
     @Test
     void anAdmittedJobIsDequeuedAndPlacedThenShowsItsMemberOnly() {
-        projection.handle(Seed.treeApplied());
+        projection.handle(TREE_ACCEPTED);
         List<FleetWrite> admitted = projection.handle(event(new JobAdmitted(MANIFEST, Seed.queuePolicy("default"), "child-2",
                 JobDemand.of(MANIFEST).total())));
         List<FleetWrite> failed = projection.handle(event(new PlacementFailed(Map.of("cluster-b", "no node has 2 cpu free",

@@ -1,0 +1,39 @@
+package dev.muster.statussync.kafka;
+
+import java.time.Clock;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
+import org.jboss.logging.Logger;
+
+import dev.muster.model.event.DeadLetter;
+import dev.muster.model.event.EventProcessor.Consumed;
+import dev.muster.model.event.Topics;
+import dev.muster.model.json.MusterJson;
+import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
+
+/** Sends the records status sync cannot take to {@link Topics#DEAD_LETTER}, with the reason and the payload. */
+@ApplicationScoped
+public class DeadLetters {
+
+    private static final Logger LOG = Logger.getLogger(DeadLetters.class);
+    private static final String SERVICE = "status-sync-service";
+
+    private final Emitter<byte[]> out;
+    private final Clock clock = Clock.systemUTC();
+
+    DeadLetters(@Channel("member-status") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> out) {
+        this.out = out;
+    }
+
+    void send(KafkaRecord<String, byte[]> record, String reason) {
+        long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
+        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload());
+        LOG.warnf("dead-lettering %s-%d@%d: %s", consumed.topic(), consumed.partition(), offset, reason);
+        out.send(KafkaRecord.of(Topics.DEAD_LETTER, record.getKey(), MusterJson.toBytes(DeadLetter.of(consumed, reason, SERVICE, clock.instant()))));
+    }
+}
