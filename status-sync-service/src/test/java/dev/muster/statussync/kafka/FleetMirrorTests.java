@@ -40,6 +40,7 @@ import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.policy.FailoverPolicy.PurgeMode;
 import dev.muster.model.queue.Queue;
 import dev.muster.model.queue.QueueUnit;
+import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.quota.QueueNames;
 import dev.muster.simulator.cluster.CustomResources;
 import dev.muster.simulator.cluster.SimulatedCluster;
@@ -355,4 +356,73 @@ class FleetMirrorTests {
             });
         }
     }
+
+    @Test
+    void aMemberSeenRunningBeforeTheJobsAdmissionIsReadKeepsShowingRunning() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobRef job = submit("ran-ahead");
+            PyTorchJob manifest = Seed.job("default", "ran-ahead");
+            place(client, job, "cluster-a", 0, Optional.empty());
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetCondition(job)).map(JobCondition::type).contains("Running"));
+
+            // The admission read late, as after a restart or under a backlog, then one more decision of the job after it.
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(),
+                    new JobAdmitted(manifest, Seed.queuePolicy("default"), null, JobDemand.of(manifest).total())));
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(),
+                    new dev.muster.model.event.JobPreempted("default/other", "a marker after the admission")));
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).extracting(Event::getReason).contains("Preempted"));
+            assertThat(fleetCondition(job)).map(JobCondition::type).as("not the Queuing of the late admission").contains("Running");
+        } finally {
+            // Its pods would hold cluster-a's capacity for the tests after it.
+            try (KubernetesClient member = member("cluster-a").connect()) {
+                member.resources(PyTorchJob.class).inNamespace("default").withName("ran-ahead").delete();
+            }
+        }
+    }
+
+    @Test
+    void aRecordStatusSyncCannotReadIsDeadLetteredAndTheNextOneIsShown() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.sendRaw(Topics.ADMISSIONS, "k", "{\"not\": \"an event\"".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            JobRef job = submit("after-a-bad-record");
+            PyTorchJob manifest = Seed.job("default", "after-a-bad-record");
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(),
+                    new JobAdmitted(manifest, Seed.queuePolicy("default"), null, JobDemand.of(manifest).total())));
+
+            dev.muster.model.event.DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER,
+                    dead -> "status-sync-service".equals(dead.service()) && "k".equals(dead.key()), DEADLINE);
+            assertThat(letter.reason()).startsWith("not JSON");
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).extracting(Event::getReason).contains("Admitted"));
+            get("/q/health/live").then().statusCode(200);
+        }
+    }
+
+    @Test
+    void aRefusedTreeSaysSoOnItselfWithAConditionAndAnEvent() throws Exception {
+        fleet.resources(ElasticQuotaTree.class).inNamespace("kube-system").resource(Seed.tree()).createOr(existing -> existing.update());
+        ConfigRef tree = new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.ADMISSIONS, new ConfigEvent(java.util.UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
+                    new dev.muster.model.event.ConfigRejected(tree, List.of("spec.root.name: is required"), "no ElasticQuotaTree")));
+
+            await().atMost(DEADLINE).untilAsserted(() -> {
+                ElasticQuotaTree shown = fleet.resources(ElasticQuotaTree.class).inNamespace("kube-system").withName("elasticquotatree").get();
+                assertThat(shown.getStatus()).isNotNull();
+                assertThat(shown.getStatus().conditions()).singleElement().satisfies(condition -> {
+                    assertThat(condition.getType()).isEqualTo("Accepted");
+                    assertThat(condition.getStatus()).isEqualTo("False");
+                    assertThat(condition.getReason()).isEqualTo("Refused");
+                    assertThat(condition.getMessage()).isEqualTo("refused: spec.root.name: is required. In force instead: no ElasticQuotaTree");
+                });
+                assertThat(fleet.v1().events().inNamespace("kube-system").list().getItems())
+                        .anySatisfy(event -> {
+                            assertThat(event.getInvolvedObject().getName()).isEqualTo("elasticquotatree");
+                            assertThat(event.getType()).isEqualTo("Warning");
+                            assertThat(event.getReason()).isEqualTo("Refused");
+                        });
+            });
+        }
+    }
+
 }

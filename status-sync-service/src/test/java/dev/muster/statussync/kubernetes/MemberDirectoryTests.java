@@ -8,19 +8,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MemberEventData.MemberRemoved;
 import dev.muster.model.event.MemberEventData.MemberReported;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -77,6 +84,34 @@ class MemberDirectoryTests {
             client.await(Topics.INVENTORY, MemberEvent.class, event -> event.data().equals(new MemberRemoved("cluster-b")), DEADLINE);
             assertThat(get("/q/metrics").then().extract().asString()).doesNotContain("muster_status_member_healthy{member=\"cluster-b\"}")
                     .contains("muster_status_member_healthy{member=\"cluster-a\"} 1.0");
+        }
+    }
+
+    /**
+     * A member that answers but fails its first lists of PyTorchJobs, as an API server under load does: fabric8's informer
+     * stopped for good on the first one, and the member's jobs were never seen. Now readiness says so until the lists
+     * answer, and then the jobs are seen.
+     */
+    @Test
+    void aMemberWhoseFirstJobListsFailIsWatchedOnceTheyAnswerAndIsNotReadyMeanwhile() throws Exception {
+        Path elsewhere = Files.createTempDirectory("members-elsewhere");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             SimulatedFleet joining = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "seed-fleet.yaml")), elsewhere);
+             KubernetesClient member = joining.cluster("cluster-b").orElseThrow().connect()) {
+            joining.cluster("cluster-b").orElseThrow().faults().failLists("pytorchjobs", 3);
+            PyTorchJob copy = MemberJobs.forMember(Seed.job("default", "seen-late"), "fleet-uid-seen-late", null, 0, Optional.empty());
+            member.resources(PyTorchJob.class).inNamespace("default").resource(copy).create();
+
+            Files.copy(elsewhere.resolve("cluster-b.kubeconfig"), DIRECTORY.resolve("cluster-late.kubeconfig"),
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+            await().atMost(DEADLINE).untilAsserted(() -> get("/q/health/ready").then().statusCode(503)
+                    .body(org.hamcrest.Matchers.containsString("cluster-late pytorchjobs")));
+            JobEvent seen = client.await(Topics.MEMBER_STATUS, event -> event.job().uid().equals("fleet-uid-seen-late"), DEADLINE);
+            assertThat(((MemberStatusChanged) seen.data()).cluster()).isEqualTo("cluster-late");
+            await().atMost(DEADLINE).untilAsserted(() -> get("/q/health/ready").then().statusCode(200));
+        } finally {
+            Files.deleteIfExists(DIRECTORY.resolve("cluster-late.kubeconfig"));
         }
     }
 }

@@ -7,8 +7,8 @@ import static org.hamcrest.Matchers.hasItem;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every Muster service answers once started: health UP, with its Kafka channels among the readiness
- * checks, and Prometheus metrics. Extended by each service's tests, in-process and against the packaged jar.
+ * What every Muster service answers once started: health UP, with its Kafka channels and its Kubernetes watches
+ * among the readiness checks, and Prometheus metrics. Extended by each service's tests, in-process and against the packaged jar.
  */
 public abstract class ServiceHealthContract {
 
@@ -19,7 +19,8 @@ public abstract class ServiceHealthContract {
                 .body("status", equalTo("UP"));
         given().when().get("/q/health/ready")
                 .then().statusCode(200)
-                .body("checks.name", hasItem("SmallRye Reactive Messaging - readiness check"));
+                .body("checks.name", hasItem("SmallRye Reactive Messaging - readiness check"))
+                .body("checks.name", hasItem("Kubernetes watches"));
     }
 
     @Test
