@@ -37,6 +37,10 @@ final class ApiDiscovery {
             new Resource("secrets", "secret", "Secret", true, List.of()),
             new Resource("nodes", "node", "Node", false, List.of("no")));
 
+    /** Built-in groups users apply objects of beside their jobs. */
+    private static final Map<String, List<Resource>> BUILT_IN = Map.of("scheduling.k8s.io/v1",
+            List.of(new Resource("priorityclasses", "priorityclass", "PriorityClass", false, List.of("pc"))));
+
     private final List<CustomResourceDefinition> definitions;
 
     ApiDiscovery(List<CustomResourceDefinition> definitions) {
@@ -60,6 +64,11 @@ final class ApiDiscovery {
         if (path.equals("/apis/" + EXTENSIONS)) {
             return Optional.of(resourceList(EXTENSIONS, resources().get(EXTENSIONS), false));
         }
+        for (Map.Entry<String, List<Resource>> builtIn : BUILT_IN.entrySet()) {
+            if (path.equals("/apis/" + builtIn.getKey())) {
+                return Optional.of(resourceList(builtIn.getKey(), builtIn.getValue(), false));
+            }
+        }
         Map<String, List<Resource>> byGroupVersion = customResources();
         String groupVersion = path.startsWith("/apis/") ? path.substring("/apis/".length()) : "";
         return Optional.ofNullable(byGroupVersion.get(groupVersion)).map(resources -> resourceList(groupVersion, resources, true));
@@ -69,6 +78,7 @@ final class ApiDiscovery {
         ObjectNode list = JSON.objectNode().put("kind", "APIGroupList").put("apiVersion", "v1");
         ArrayNode groups = list.putArray("groups");
         List<String> groupVersions = new ArrayList<>(customResources().keySet());
+        groupVersions.addAll(0, BUILT_IN.keySet());
         groupVersions.add(0, EXTENSIONS);
         for (String groupVersion : groupVersions) {
             String[] parts = groupVersion.split("/");
@@ -113,6 +123,7 @@ final class ApiDiscovery {
         all.put("v1", CORE);
         all.put(EXTENSIONS, List.of(new Resource("customresourcedefinitions", "customresourcedefinition", "CustomResourceDefinition",
                 false, List.of("crd", "crds"))));
+        all.putAll(BUILT_IN);
         all.putAll(customResources());
         return all;
     }

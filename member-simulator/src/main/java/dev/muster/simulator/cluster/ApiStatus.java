@@ -19,6 +19,22 @@ final class ApiStatus {
         return json(code, failureBody(code, reason, message));
     }
 
+    /**
+     * A {@code 422 Invalid} with the causes in its details, as the API server answers an object that fails its schema or
+     * name rules: kubectl then shows {@code The PyTorchJob "x" is invalid: spec.replicas: Invalid value: ...}.
+     *
+     * @param causes each field and what is wrong with it
+     */
+    static MockResponse invalid(String group, String kind, String name, java.util.List<java.util.Map.Entry<String, String>> causes, String message) {
+        com.fasterxml.jackson.databind.node.ObjectNode status = JsonNodeFactory.instance.objectNode().put("kind", "Status").put("apiVersion", "v1");
+        status.putObject("metadata");
+        status.put("status", "Failure").put("message", message).put("reason", "Invalid").put("code", 422);
+        com.fasterxml.jackson.databind.node.ObjectNode details = status.putObject("details").put("name", name).put("group", group).put("kind", kind);
+        com.fasterxml.jackson.databind.node.ArrayNode list = details.putArray("causes");
+        causes.forEach(cause -> list.addObject().put("reason", "FieldValueInvalid").put("message", cause.getValue()).put("field", cause.getKey()));
+        return json(422, status.toString());
+    }
+
     /** The body of {@link #failure}, for answers that are not the CRUD server's. */
     static String failureBody(int code, String reason, String message) {
         return JsonNodeFactory.instance.objectNode().put("kind", "Status").put("apiVersion", "v1").<com.fasterxml.jackson.databind.node.ObjectNode>set(

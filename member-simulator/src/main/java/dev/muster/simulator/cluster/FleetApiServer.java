@@ -5,10 +5,12 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -25,6 +27,7 @@ import io.fabric8.mockwebserver.ServerResponse;
 public final class FleetApiServer implements AutoCloseable {
 
     public static final String NAME = "fleet";
+    private static final List<String> DEFAULT_NAMESPACES = List.of("default", "kube-system", "kube-public");
 
     private final KubernetesMockServer server;
     private final HttpWatchFront front;
@@ -52,6 +55,10 @@ public final class FleetApiServer implements AutoCloseable {
         FleetApiServer fleet = new FleetApiServer(server, front, Files.createDirectories(kubeconfigFolder).resolve(NAME + ".kubeconfig"));
         try (KubernetesClient client = server.createClient()) {
             CustomResources.registerFleet(client);
+            // As on any cluster: kubectl get ns lists them, and objects of the default namespace need it to exist.
+            for (String namespace : DEFAULT_NAMESPACES) {
+                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
+            }
             Files.writeString(fleet.kubeconfig, Kubeconfigs.text(NAME, fleet.url()));
         } catch (IOException | RuntimeException e) {
             fleet.close();

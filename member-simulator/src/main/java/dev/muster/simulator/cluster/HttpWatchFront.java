@@ -44,6 +44,7 @@ final class HttpWatchFront implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final String TABLE_TYPE = "application/json;as=Table;v=v1;g=meta.k8s.io";
     private static final Duration START = Duration.ofSeconds(20);
+    private static final Duration FORWARD_TIMEOUT = Duration.ofSeconds(60);
     /** Hop-by-hop headers (RFC 9110 §7.6.1) and the ones the WebSocket handshake makes again for each hop. */
     private static final Set<String> HOP_HEADERS = Set.of("connection", "keep-alive", "transfer-encoding", "upgrade", "te", "trailer",
             "proxy-connection", "host", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-accept");
@@ -61,7 +62,9 @@ final class HttpWatchFront implements AutoCloseable {
         this.backendHost = backendHost;
         this.backendPort = backendPort;
         this.tables = tables;
-        this.client = vertx.createHttpClient();
+        // Every request forwarded has an answer in time: a backend that does not answer one is a 504, not a hung client, and
+        // hung requests no longer fill the pool that every other client of the fleet API waits on.
+        this.client = vertx.createHttpClient(new io.vertx.core.http.HttpClientOptions().setMaxPoolSize(64).setConnectTimeout(5_000));
         this.sockets = vertx.createWebSocketClient();
         this.server = vertx.createHttpServer(new HttpServerOptions().setHost(backendHost).setPort(0)).requestHandler(this::handle);
     }
@@ -108,7 +111,7 @@ final class HttpWatchFront implements AutoCloseable {
         MultiMap headers = MultiMap.caseInsensitiveMultiMap();
         copyHeaders(request.headers(), headers);
         RequestOptions options = new RequestOptions().setMethod(request.method()).setHost(backendHost).setPort(backendPort).setURI(request.uri())
-                .setHeaders(headers);
+                .setHeaders(headers).setIdleTimeout(FORWARD_TIMEOUT.toMillis());
         client.request(options)
                 .compose(backend -> backend.send(request))
                 .onSuccess(backend -> {
@@ -232,7 +235,10 @@ final class HttpWatchFront implements AutoCloseable {
         }
         LOG.log(System.Logger.Level.WARNING, "fleet API request " + request.method() + " " + request.uri() + " failed: " + failure.getMessage());
         HttpServerResponse response = request.response();
-        if (!response.headWritten()) {
+        if (!response.headWritten() && failure instanceof java.util.concurrent.TimeoutException) {
+            response.setStatusCode(504).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(ApiStatus.failureBody(504, "Timeout", "the fleet API server's store did not answer within " + FORWARD_TIMEOUT.toSeconds() + "s"));
+        } else if (!response.headWritten()) {
             response.setStatusCode(502).putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
                     .end(ApiStatus.failureBody(502, "BadGateway", "the fleet API server's store did not answer: " + failure.getMessage()));
         } else {

@@ -32,12 +32,28 @@ final class KubectlApiDispatcher extends Dispatcher implements Resetable, Custom
     private final ApiDiscovery discovery;
     private final OpenApiDocuments openApi;
     private final ResourceTables tables;
+    private final FleetAdmission admission;
 
     KubectlApiDispatcher(MemberApiDispatcher crud, List<CustomResourceDefinition> definitions) {
         this.crud = crud;
         this.discovery = new ApiDiscovery(definitions);
-        this.openApi = new OpenApiDocuments(discovery);
+        this.openApi = new OpenApiDocuments(discovery, definitions);
         this.tables = new ResourceTables(definitions);
+        this.admission = new FleetAdmission(definitions, this::stored);
+    }
+
+    /** The object stored at a path now, read from the store as a client would. */
+    private Optional<JsonNode> stored(String path) {
+        MockResponse response = crud.dispatch(new RecordedRequest("HTTP/1.1", io.fabric8.mockwebserver.dsl.HttpMethod.GET, path,
+                io.fabric8.mockwebserver.http.Headers.builder().build(), new io.fabric8.mockwebserver.http.Buffer()));
+        if (response.code() != 200 || response.getBody() == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(MAPPER.readTree(response.getBody().readUtf8()));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -51,6 +67,11 @@ final class KubectlApiDispatcher extends Dispatcher implements Resetable, Custom
                 return document.get();
             }
         }
+        FleetAdmission.Outcome outcome = admission.admit(request);
+        if (outcome instanceof FleetAdmission.Answer answer) {
+            return answer.response();
+        }
+        request = ((FleetAdmission.Store) outcome).request();
         String query = path.contains("?") ? path.substring(path.indexOf('?') + 1) : "";
         boolean readNow = read && !query.contains("watch=");
         Optional<FieldSelector> selector;
@@ -67,6 +88,13 @@ final class KubectlApiDispatcher extends Dispatcher implements Resetable, Custom
                     request.getHeaders(), request.getBody()));
         } else {
             response = crud.dispatch(request);
+        }
+        if (response.code() == 404 && !query.contains("watch=")) {
+            // The store answers 404 with no body; kubectl shows a real server's: pytorchjobs.kubeflow.org "x" not found.
+            Optional<ResourcePath> missing = ResourcePath.parse(bare).filter(resource -> resource.name() != null);
+            if (missing.isPresent()) {
+                return FleetAdmission.notFound(missing.get()).response();
+            }
         }
         if (!readNow || response.code() != 200) {
             return withJsonType(response);

@@ -7,11 +7,14 @@ import java.util.Optional;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.muster.model.json.MusterJson;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+
 /**
- * The OpenAPI v3 documents of the fleet API server ({@code /openapi/v3} and one per group-version): enough for
- * {@code kubectl apply} with its default validation, which reads them to learn that the server validates
- * fields itself ({@code fieldValidation} on every write) instead of downloading schemas. The fleet API server
- * stores what it is given; Muster checks a job when it is submitted and says on the job what is wrong.
+ * The OpenAPI v3 documents of the fleet API server ({@code /openapi/v3} and one per group-version): what
+ * {@code kubectl apply} reads to learn that the server validates fields itself ({@code fieldValidation} on every write),
+ * and what {@code kubectl explain} reads: each custom resource's schema, from its CRD, under the name and
+ * {@code x-kubernetes-group-version-kind} a real API server gives it ({@code org.kubeflow.v1.PyTorchJob}).
  */
 final class OpenApiDocuments {
 
@@ -19,9 +22,12 @@ final class OpenApiDocuments {
     private static final String ROOT = "/openapi/v3";
 
     private final Map<String, List<ApiDiscovery.Resource>> resources;
+    private final Map<String, CustomResourceDefinition> definitions = new java.util.HashMap<>();
 
-    OpenApiDocuments(ApiDiscovery discovery) {
+    OpenApiDocuments(ApiDiscovery discovery, List<CustomResourceDefinition> crds) {
         this.resources = discovery.resources();
+        crds.forEach(crd -> definitions.put(crd.getSpec().getGroup() + "/" + crd.getSpec().getVersions().get(0).getName() + "/"
+                + crd.getSpec().getNames().getKind(), crd));
     }
 
     /** The document for a path (query left out), or empty when the path is not one. */
@@ -37,7 +43,7 @@ final class OpenApiDocuments {
                 .map(groupVersion -> groupVersionDocument(groupVersion, resources.get(groupVersion)));
     }
 
-    private static ObjectNode groupVersionDocument(String groupVersion, List<ApiDiscovery.Resource> served) {
+    private ObjectNode groupVersionDocument(String groupVersion, List<ApiDiscovery.Resource> served) {
         ObjectNode document = JSON.objectNode().put("openapi", "3.0.0");
         document.putObject("info").put("title", "Muster fleet API").put("version", groupVersion);
         ObjectNode paths = document.putObject("paths");
@@ -51,7 +57,16 @@ final class OpenApiDocuments {
             item.set("put", write(gvk, "put"));
             item.set("patch", write(gvk, "patch"));
         }
-        document.putObject("components").putObject("schemas");
+        ObjectNode schemas = document.putObject("components").putObject("schemas");
+        for (ApiDiscovery.Resource resource : served) {
+            CustomResourceDefinition crd = definitions.get(group + "/" + version + "/" + resource.kind());
+            if (crd == null) {
+                continue;
+            }
+            ObjectNode schema = MusterJson.json().valueToTree(crd.getSpec().getVersions().get(0).getSchema().getOpenAPIV3Schema());
+            schema.putArray("x-kubernetes-group-version-kind").addObject().put("group", group).put("version", version).put("kind", resource.kind());
+            schemas.set(schemaName(group, version, resource.kind()), schema);
+        }
         return document;
     }
 
@@ -64,6 +79,13 @@ final class OpenApiDocuments {
         }
         operation.putObject("responses").putObject("200").put("description", "OK");
         return operation;
+    }
+
+    /** The name a real API server gives a custom resource's schema: the group reversed, the version, the kind. */
+    private static String schemaName(String group, String version, String kind) {
+        List<String> parts = new java.util.ArrayList<>(List.of(group.split("\\.")));
+        java.util.Collections.reverse(parts);
+        return String.join(".", parts) + "." + version + "." + kind;
     }
 
     private static String prefix(String groupVersion) {

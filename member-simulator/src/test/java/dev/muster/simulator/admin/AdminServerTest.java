@@ -155,6 +155,6 @@ class AdminServerTest {
                 .isEqualTo("latency must be a duration such as 2s or 500ms, got \"forever\"");
         assertThat(call("GET", "/clusters/cluster-a/heal").statusCode()).isEqualTo(405);
         assertThat(fleet.cluster("cluster-a").orElseThrow().faults().active())
-                .isEqualTo(new dev.muster.simulator.fault.ClusterFaults.Active(false, 0, java.util.Set.of(), false));
+                .isEqualTo(new dev.muster.simulator.fault.ClusterFaults.Active(false, 0, java.util.Set.of(), false, false, java.util.Map.of()));
     }
 }

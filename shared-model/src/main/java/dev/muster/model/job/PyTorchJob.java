@@ -1,5 +1,6 @@
 package dev.muster.model.job;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -12,6 +13,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(PyTorchJob.VERSION)
 @Kind(PyTorchJob.KIND)
 @Plural("pytorchjobs")
+// As Kubeflow's definition declares them: kubectl get pytorchjob shows NAME STATE AGE.
+@AdditionalPrinterColumn(name = "State", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.conditions[-1:].type")
+@AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 public class PyTorchJob extends CustomResource<PyTorchJobSpec, PyTorchJobStatus> implements Namespaced {
 
     public static final String GROUP = "kubeflow.org";

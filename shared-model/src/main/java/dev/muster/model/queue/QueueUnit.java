@@ -1,5 +1,6 @@
 package dev.muster.model.queue;
 
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -12,6 +13,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(Queue.VERSION)
 @Kind(QueueUnit.KIND)
 @Plural("queueunits")
+// As Kube Queue's definition declares them.
+@AdditionalPrinterColumn(name = "Queue", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".spec.queue")
+@AdditionalPrinterColumn(name = "Phase", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.phase")
+@AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
 public class QueueUnit extends CustomResource<QueueUnitSpec, QueueUnitStatus> implements Namespaced {
 
     public static final String KIND = "QueueUnit";

@@ -1,6 +1,7 @@
 package dev.muster.model.quota;
 
 import dev.muster.model.config.ConfigStatus;
+import io.fabric8.crd.generator.annotation.SchemaSwap;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -13,6 +14,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(ElasticQuotaTree.VERSION)
 @Kind(ElasticQuotaTree.KIND)
 @Plural("elasticquotatrees")
+// A structural schema cannot nest without end: below five levels of children, nodes are kept as they come (the queue checks them).
+@SchemaSwap(originalType = QuotaNode.class, fieldName = "children", depth = 5)
 public class ElasticQuotaTree extends CustomResource<ElasticQuotaTreeSpec, ConfigStatus> implements Namespaced {
 
     public static final String GROUP = "scheduling.sigs.k8s.io";
