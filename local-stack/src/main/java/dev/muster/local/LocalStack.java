@@ -45,9 +45,11 @@ public final class LocalStack implements AutoCloseable {
     private AdminServer simulator;
     private final Map<MusterService, ServiceProcess> services = new LinkedHashMap<>();
     private final Map<MusterService, Integer> ports = new LinkedHashMap<>();
+    private final ServiceSupervisor supervisor;
 
-    private LocalStack(LocalStackSettings settings) throws IOException {
+    private LocalStack(LocalStackSettings settings, Consumer<String> progress) throws IOException {
         this.settings = settings;
+        this.supervisor = new ServiceSupervisor(progress, settings.serviceStart(), SERVICE_STOP);
         for (MusterService service : MusterService.values()) {
             ports.put(service, settings.port(service) == 0 ? LoopbackPorts.reserve() : settings.port(service));
         }
@@ -69,7 +71,7 @@ public final class LocalStack implements AutoCloseable {
                 throw new IllegalStateException(settings.jar(service) + " is missing: build Muster first (./mvnw -B -ntp install -DskipTests)");
             }
         }
-        LocalStack stack = new LocalStack(settings);
+        LocalStack stack = new LocalStack(settings, progress);
         try {
             stack.startAll(progress);
             return stack;
@@ -84,26 +86,28 @@ public final class LocalStack implements AutoCloseable {
         // The fleet API server and the members keep their state in memory; the broker starts as empty as they do,
         // or the services would restore jobs that no longer exist anywhere else.
         deleteRecursively(settings.kafkaData());
-        progress.accept("Kafka broker (KRaft), data in " + settings.kafkaData());
+        progress.accept("starting Kafka broker (KRaft), data in " + settings.kafkaData());
         broker = KafkaBroker.start(new KafkaBrokerConfig(Map.of(), KafkaBrokerConfig.TEST_JVM_OPTIONS, Duration.ofSeconds(90),
                 settings.kafkaData(), true));
         started.add(broker);
         MusterTopics.create(broker, TOPIC_PARTITIONS);
-        progress.accept("fleet API server");
+        progress.accept("starting fleet API server");
         fleet = FleetApiServer.start(settings.home());
         started.add(fleet);
         FleetSpec spec = FleetSpec.read(settings.fleetSpec());
-        progress.accept(spec.clusters().size() + " simulated member clusters from " + settings.fleetSpec());
+        progress.accept("starting " + spec.clusters().size() + " simulated member clusters from " + settings.fleetSpec());
         members = SimulatedFleet.start(spec, settings.membersDirectory());
         started.add(members);
-        simulator = AdminServer.start(members, settings.simulatorPort());
+        simulator = AdminServer.start(members, settings.simulatorPort(), List.of(new ServicesAdmin(supervisor)));
         started.add(simulator);
+        started.add(supervisor);
         for (MusterService service : MusterService.values()) {
-            progress.accept(service.artifact() + " on port " + port(service) + ", log " + settings.log(service));
+            progress.accept("starting " + service.artifact() + " on port " + port(service) + ", log " + settings.log(service));
             ServiceProcess process = ServiceProcess.start(settings.jar(service), properties(service), port(service),
                     settings.log(service), settings.serviceStart());
             services.put(service, process);
             started.add(() -> process.stop(SERVICE_STOP));
+            supervisor.supervise(service, process);
         }
         writeEndpoints();
     }
@@ -121,6 +125,8 @@ public final class LocalStack implements AutoCloseable {
 
     private Map<String, String> properties(MusterService service) {
         Map<String, String> properties = new LinkedHashMap<>();
+        // On this machine only: nothing else needs to reach the services, and their views show job manifests.
+        properties.put("quarkus.http.host", "127.0.0.1");
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
         properties.put("quarkus.kubernetes-client.api-server-url", fleet.url());
         switch (service) {
@@ -183,6 +189,8 @@ public final class LocalStack implements AutoCloseable {
     /** Stops everything it started, newest first: services cleanly, then members, the fleet API and the broker. */
     @Override
     public void close() {
+        // First, or the services stopped below would be started again.
+        supervisor.close();
         for (int i = started.size() - 1; i >= 0; i--) {
             try {
                 started.get(i).close();

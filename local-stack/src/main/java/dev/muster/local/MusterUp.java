@@ -56,7 +56,7 @@ public final class MusterUp {
         Instant begin = Instant.now();
         LocalStack stack;
         try {
-            stack = LocalStack.start(settings, step -> System.out.printf("[%5.1fs] starting %s%n",
+            stack = LocalStack.start(settings, step -> System.out.printf("[%5.1fs] %s%n",
                     Duration.between(begin, Instant.now()).toMillis() / 1000.0, step));
         } catch (PortInUseException e) {
             forget(settings);

@@ -23,8 +23,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.muster.model.json.MusterJson;
 
 /**
- * {@code ./muster fault} and {@code ./muster complete}: what happens to the simulated members of a running local
- * stack, through the simulator's admin API, for trying failover and queueing by hand. Exit status 0 when done, 1
+ * {@code ./muster fault}, {@code complete}, {@code restart} and {@code kill}: what happens to the simulated members and
+ * the services of a running local stack, through the simulator's admin API, for trying failover, queueing and crashes by hand. Exit status 0 when done, 1
  * when the stack is not running or refused (with its reason), 64 for a wrong command line.
  */
 public final class SimulatorCommand {
@@ -32,7 +32,9 @@ public final class SimulatorCommand {
     static final String USAGE = """
             usage: ./muster fault CLUSTER unreachable|heal|slow LATENCY|scheduler-stop|scheduler-start|node-not-ready NODE|node-ready NODE
                                         |reservations-stop|reservations-start|list-fail RESOURCE [COUNT] [--home DIR]
-                   ./muster complete JOB [-n NAMESPACE] [--home DIR]   the job's programs finish: its pods exit 0""";
+                   ./muster complete JOB [-n NAMESPACE] [--home DIR]   the job's programs finish: its pods exit 0
+                   ./muster restart SERVICE [--home DIR]   stop a service cleanly and start it again (queue-service, placement-service, status-sync-service)
+                   ./muster kill SERVICE [--home DIR]      kill a service (SIGKILL), as a crash would; it is started again""";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private SimulatorCommand() {
@@ -64,7 +66,8 @@ public final class SimulatorCommand {
         }
         try {
             JsonNode answer = post(simulator(home), path);
-            System.out.println("complete".equals(words.get(0)) ? completed(answer) : faults(answer));
+            System.out.println("complete".equals(words.get(0)) ? completed(answer) : "fault".equals(words.get(0)) ? faults(answer)
+                    : answer.path("service").asText() + ": " + ("kill".equals(words.get(0)) ? "killed; the stack starts it again" : "restarted"));
         } catch (CommandFailedException e) {
             System.err.println("muster: " + e.getMessage());
             System.exit(MusterUp.FAILED);
@@ -82,6 +85,12 @@ public final class SimulatorCommand {
                 throw new IllegalArgumentException("complete takes one job name");
             }
             return "/jobs/" + encode(namespace) + "/" + encode(words.get(1)) + "/complete";
+        }
+        if ("restart".equals(command) || "kill".equals(command)) {
+            if (words.size() != 2) {
+                throw new IllegalArgumentException(command + " takes one service: queue-service, placement-service or status-sync-service");
+            }
+            return "/services/" + encode(words.get(1)) + "/" + command;
         }
         if (!"fault".equals(command)) {
             throw new IllegalArgumentException("unknown command " + command);

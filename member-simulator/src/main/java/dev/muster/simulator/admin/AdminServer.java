@@ -47,13 +47,31 @@ public final class AdminServer implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AdminServer.class.getName());
 
+    /**
+     * More admin resources, served by whoever runs the simulator beside other things (the local stack serves its services
+     * here), under their own first path segment.
+     */
+    public interface Extension {
+
+        /** The first path segment this extension answers, e.g. {@code services}. */
+        String prefix();
+
+        /**
+         * The answer to a request under {@link #prefix()}: throw {@link NoSuchElementException} for 404 and
+         * {@link IllegalArgumentException} for 400, as the simulator's own resources do.
+         */
+        Object route(String method, List<String> path) throws Exception;
+    }
+
     private final SimulatedFleet fleet;
     private final HttpServer server;
     private final ExecutorService executor;
+    private final List<Extension> extensions;
 
-    private AdminServer(SimulatedFleet fleet, HttpServer server) {
+    private AdminServer(SimulatedFleet fleet, HttpServer server, List<Extension> extensions) {
         this.fleet = fleet;
         this.server = server;
+        this.extensions = List.copyOf(extensions);
         this.executor = Executors.newFixedThreadPool(2, runnable -> {
             Thread thread = new Thread(runnable, "simulator-admin");
             thread.setDaemon(true);
@@ -63,8 +81,13 @@ public final class AdminServer implements AutoCloseable {
 
     /** Serves the fleet's admin API on the loopback port (0 for a fresh one). */
     public static AdminServer start(SimulatedFleet fleet, int port) throws IOException {
+        return start(fleet, port, List.of());
+    }
+
+    /** Serves the fleet's admin API and these extensions on the loopback port (0 for a fresh one). */
+    public static AdminServer start(SimulatedFleet fleet, int port, List<Extension> extensions) throws IOException {
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-        AdminServer admin = new AdminServer(fleet, http);
+        AdminServer admin = new AdminServer(fleet, http, extensions);
         http.setExecutor(admin.executor);
         http.createContext("/", admin::handle);
         http.start();
@@ -91,7 +114,7 @@ public final class AdminServer implements AutoCloseable {
             } catch (MethodNotAllowed e) {
                 status = 405;
                 body = Map.of("error", e.getMessage());
-            } catch (RuntimeException e) {
+            } catch (Exception e) {
                 status = 500;
                 body = Map.of("error", String.valueOf(e.getMessage()));
                 LOG.log(System.Logger.Level.WARNING, "admin request " + exchange.getRequestURI() + " failed", e);
@@ -105,8 +128,13 @@ public final class AdminServer implements AutoCloseable {
         }
     }
 
-    private Object route(String method, URI uri) {
+    private Object route(String method, URI uri) throws Exception {
         String[] path = uri.getPath().replaceAll("^/+|/+$", "").split("/");
+        for (Extension extension : extensions) {
+            if (path[0].equals(extension.prefix())) {
+                return extension.route(method, List.of(path).subList(1, path.length));
+            }
+        }
         Map<String, String> query = query(uri);
         if (path.length == 1 && "clusters".equals(path[0])) {
             requireMethod(method, "GET", uri);

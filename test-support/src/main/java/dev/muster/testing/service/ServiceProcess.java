@@ -132,6 +132,17 @@ public final class ServiceProcess implements AutoCloseable {
         return process != null && process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Completes with the exit status when the process running now exits, whatever the reason; null when none was started. */
+    public java.util.concurrent.CompletableFuture<Integer> exited() {
+        Process running = process;
+        return running == null ? java.util.concurrent.CompletableFuture.completedFuture(null) : running.onExit().thenApply(Process::exitValue);
+    }
+
+    /** Whether the process runs now. */
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
     /** The service's combined output, for a failing test to show. */
     public Path log() {
         return log;
