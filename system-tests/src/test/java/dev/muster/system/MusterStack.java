@@ -32,6 +32,16 @@ final class MusterStack implements AutoCloseable {
         return new MusterStack(LocalStack.start(settings, step -> System.out.println("starting " + step)));
     }
 
+    /** Where the stack's Kafka broker listens. */
+    String bootstrapServers() {
+        return stack.broker().bootstrapServers();
+    }
+
+    /** A service's HTTP base address. */
+    String url(MusterService service) {
+        return "http://127.0.0.1:" + stack.port(service);
+    }
+
     SimulatedCluster member(String name) {
         return stack.member(name);
     }

@@ -1,0 +1,258 @@
+package dev.muster.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.local.MusterService;
+import dev.muster.model.config.ConfigStatus;
+import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kubectl.Kubectl;
+import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * An adversarial user on both front doors of a running Muster (the packaged services, a real broker, the fleet API and
+ * simulated members): every hostile input gets its own clear error, on the job, the object or the dead-letter topic,
+ * and nothing else is disturbed: afterwards twenty good jobs on each path all run and show their status on the fleet.
+ */
+class HostileInputIT {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(90);
+    private static final String KUBECTL_NAMESPACE = "kubectl-path";
+    private static final String KAFKA_NAMESPACE = "kafka-path";
+    private static final Path EXAMPLES = Path.of("..", "examples");
+    private static MusterStack stack;
+    private static KubernetesClient fleet;
+    private static Kubectl kubectl;
+    private static JobEventClient kafka;
+
+    @BeforeAll
+    static void startMuster() throws Exception {
+        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"));
+        fleet = stack.fleet.connect();
+        kubectl = new Kubectl(stack.fleet.kubeconfig());
+        kafka = new JobEventClient(stack.bootstrapServers());
+        for (String namespace : List.of(KUBECTL_NAMESPACE, KAFKA_NAMESPACE)) {
+            kubectl.run("create", "namespace", namespace).succeeded();
+            fleet.resources(PropagationPolicy.class).inNamespace(namespace).resource(policy(namespace)).create();
+        }
+        kubectl.run("apply", "-f", EXAMPLES.resolve("elastic-quota-tree.yaml").toString()).succeeded();
+    }
+
+    @AfterAll
+    static void stopMuster() {
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (fleet != null) {
+            fleet.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    /** The seed's gang policy without queueing, in a namespace of its own: its jobs go straight to placement. */
+    private static PropagationPolicy policy(String namespace) {
+        return Manifests.read(Seed.text(Seed.POLICY_GANG).replace("namespace: default", "namespace: " + namespace), PropagationPolicy.class);
+    }
+
+    private static Kubectl.Result apply(String manifest) throws Exception {
+        Path file = Files.createTempFile(Files.createDirectories(Path.of("target")), "hostile", ".yaml");
+        Files.writeString(file, manifest);
+        return kubectl.run("apply", "-f", file.toString());
+    }
+
+    private static String seedJob(String namespace, String name) throws Exception {
+        return Files.readString(EXAMPLES.resolve("pytorch-job.yaml")).replace("name: pytorch-test\n", "name: " + name + "\n")
+                .replace("namespace: default", "namespace: " + namespace);
+    }
+
+    /** A submission on the Kafka path as its JSON, for a test to spoil. */
+    private static String submission(JobRef job, PyTorchJob manifest) {
+        return new String(EventSerde.serialize(JobEvent.create("/hostile", job, Instant.now(), new JobSubmitted(manifest))), StandardCharsets.UTF_8);
+    }
+
+    private static JobRef kafkaJob(String name) {
+        return new JobRef(KAFKA_NAMESPACE, name, UUID.randomUUID().toString());
+    }
+
+    /** The reason the queue rejected the job with. */
+    private static String rejection(JobRef job) {
+        JobEvent rejected = kafka.await(Topics.ADMISSIONS, event -> event.job().uid().equals(job.uid()) && event.data() instanceof JobRejected,
+                DEADLINE);
+        return String.join("; ", ((JobRejected) rejected.data()).reasons());
+    }
+
+    private static Optional<JobCondition> state(String namespace, String name) {
+        PyTorchJob job = fleet.resources(PyTorchJob.class).inNamespace(namespace).withName(name).get();
+        return job == null || job.getStatus() == null ? Optional.empty() : job.getStatus().currentCondition();
+    }
+
+    private static Optional<Condition> accepted(String treeName) {
+        ElasticQuotaTree tree = fleet.resources(ElasticQuotaTree.class).inNamespace("kube-system").withName(treeName).get();
+        return tree == null || tree.getStatus() == null ? Optional.empty()
+                : tree.getStatus().conditions().stream().filter(condition -> ConfigStatus.ACCEPTED.equals(condition.getType())).findFirst();
+    }
+
+    @Test
+    void everyHostileInputGetsItsOwnErrorAndFortyGoodJobsAfterThemAllRun() throws Exception {
+        // --- the kubectl path: what the fleet API refuses at apply, and what the queue refuses on the object ----------------
+        assertThat(apply(seedJob(KUBECTL_NAMESPACE, "bad-two").replaceFirst("replicas: 2", "replicas: \"two\"")).err())
+                .contains("spec.pytorchReplicaSpecs.Worker.replicas in body must be of type integer");
+        assertThat(apply(seedJob(KUBECTL_NAMESPACE, "bad-negative").replaceFirst("replicas: 2", "replicas: -1")).err())
+                .contains("spec.pytorchReplicaSpecs.Worker.replicas: must be >= 0, got -1");
+        String tree = Files.readString(EXAMPLES.resolve("elastic-quota-tree.yaml"));
+        apply(tree.replace("name: elasticquotatree", "name: second-tree")).succeeded();
+        apply(tree.replace("  root:\n    name: root\n", "  root:\n")).succeeded();
+
+        // --- the Kafka path: records that look like events and must not be taken as they are -----------------------------
+        PyTorchJob manifest = Seed.job(KAFKA_NAMESPACE, "x");
+        JobRef noKey = kafkaJob("no-key");
+        kafka.sendRaw(Topics.SUBMISSIONS, null, submission(noKey, named(manifest, noKey)).getBytes(StandardCharsets.UTF_8));
+        JobRef wrongKey = kafkaJob("wrong-key");
+        kafka.sendRaw(Topics.SUBMISSIONS, "not-its-uid", submission(wrongKey, named(manifest, wrongKey)).getBytes(StandardCharsets.UTF_8));
+        JobRef badVersion = kafkaJob("bad-version");
+        kafka.sendRaw(Topics.SUBMISSIONS, badVersion.uid(), submission(badVersion, named(manifest, badVersion))
+                .replace("\"schemaversion\":1", "\"schemaversion\":\"abc\"").getBytes(StandardCharsets.UTF_8));
+        JobRef halfReplica = kafkaJob("half-replica");
+        kafka.sendRaw(Topics.SUBMISSIONS, halfReplica.uid(), submission(halfReplica, named(manifest, halfReplica))
+                .replace("\"replicas\":2", "\"replicas\":1.5").getBytes(StandardCharsets.UTF_8));
+        JobRef forged = kafkaJob("forged-admission");
+        kafka.sendRaw(Topics.SUBMISSIONS, forged.uid(), submission(forged, named(manifest, forged))
+                .replace("dev.muster.job.submitted", "dev.muster.job.admitted").getBytes(StandardCharsets.UTF_8));
+        JobRef neverExisted = kafkaJob("never-existed");
+        kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", neverExisted, Instant.now(), new JobDeleted("just because")));
+        JobRef huge = kafkaJob("huge-gang");
+        kafka.sendRaw(Topics.SUBMISSIONS, huge.uid(), submission(huge, named(manifest, huge))
+                .replace("\"replicas\":2", "\"replicas\":2147483647").getBytes(StandardCharsets.UTF_8));
+        JobRef endlessCpu = kafkaJob("endless-cpu");
+        kafka.sendRaw(Topics.SUBMISSIONS, endlessCpu.uid(), submission(endlessCpu, named(manifest, endlessCpu))
+                .replace("\"cpu\":\"2\"", "\"cpu\":\"1e400\"").getBytes(StandardCharsets.UTF_8));
+        JobRef first = kafkaJob("h-f091");
+        kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", first, Instant.now(), new JobSubmitted(named(manifest, first))));
+        JobRef sameName = kafkaJob("h-f091");
+        kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", sameName, Instant.now(), new JobSubmitted(named(manifest, sameName))));
+        JobRef sameUid = new JobRef(KAFKA_NAMESPACE, "another-name", first.uid());
+        kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", sameUid, Instant.now(), new JobSubmitted(named(manifest, sameUid))));
+        JobRef tooManyGpus = kafkaJob("too-many-gpus");
+        kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", tooManyGpus, Instant.now(), new JobSubmitted(gpuGang(tooManyGpus, 13, 8))));
+        kafka.sendRaw(Topics.SUBMISSIONS, "garbage", "{oops".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(rejection(noKey)).isEqualTo("the record has no key; it must be the event's jobuid \"" + noKey.uid() + "\"");
+        assertThat(rejection(wrongKey)).isEqualTo("the record's key \"not-its-uid\" is not the event's jobuid \"" + wrongKey.uid() + "\"");
+        assertThat(rejection(badVersion)).isEqualTo("schemaversion must be an integer, got \"abc\"");
+        assertThat(rejection(halfReplica)).contains("spec.pytorchReplicaSpecs.Worker.replicas: expected an integer");
+        assertThat(rejection(forged)).contains("dev.muster.job.admitted is not accepted on muster.job.submissions");
+        assertThat(rejection(neverExisted)).isEqualTo("deletion refused: Muster has no job kafka-path/never-existed with jobuid " + neverExisted.uid());
+        assertThat(rejection(huge)).contains("must be at most 10000 (Muster's limit of pods per gang)");
+        assertThat(rejection(endlessCpu)).contains("must be at most 9223372036854775807 (2^63-1)");
+        assertThat(rejection(sameName)).startsWith("job kafka-path/h-f091 exists already (uid " + first.uid() + ")");
+        assertThat(rejection(sameUid)).isEqualTo("jobuid " + first.uid() + " is job kafka-path/h-f091 already; a job keeps its uid and its name");
+        JobEvent neverFits = kafka.await(Topics.PLACEMENTS, event -> event.job().equals(tooManyGpus) && event.data() instanceof JobRejected, DEADLINE);
+        assertThat(((JobRejected) neverFits.data()).reasons()).singleElement().asString()
+                .isEqualTo("no member cluster could hold the whole gang even with nothing else running: the job needs 104 nvidia.com/gpu in all;"
+                        + " the largest member, gpu-b, has 64");
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(state(KAFKA_NAMESPACE, "too-many-gpus")).hasValueSatisfying(condition -> {
+            assertThat(condition.type()).isEqualTo("Failed");
+            assertThat(condition.message()).contains("the largest member, gpu-b, has 64");
+        }));
+        kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> "garbage".equals(letter.key()) && letter.reason().startsWith("not JSON"), DEADLINE);
+
+        // --- refused trees say so on themselves; the first tree stays in force ------------------------------------------
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            assertThat(accepted("second-tree")).hasValueSatisfying(condition -> {
+                assertThat(condition.getStatus()).isEqualTo("False");
+                assertThat(condition.getMessage()).contains("only one ElasticQuotaTree is supported");
+            });
+            assertThat(accepted("elasticquotatree")).hasValueSatisfying(condition -> {
+                assertThat(condition.getStatus()).isEqualTo("False");
+                assertThat(condition.getMessage()).contains("spec.root.name: is required").contains("In force instead: ElasticQuotaTree"
+                        + " kube-system/elasticquotatree as last accepted");
+            });
+        });
+        String config = get(stack.url(MusterService.QUEUE) + "/api/v1/config");
+        assertThat(config).contains("\"treeInForce\":\"kube-system/elasticquotatree").contains("second-tree").contains("spec.root.name: is required");
+
+        // --- and everything else flows: twenty good jobs on each path run, and the fleet shows it ---------------------------
+        List<String> kubectlJobs = new ArrayList<>();
+        List<String> kafkaJobs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String name = "good-kubectl-" + i;
+            apply(seedJob(KUBECTL_NAMESPACE, name)).succeeded();
+            kubectlJobs.add(name);
+            JobRef job = kafkaJob("good-kafka-" + i);
+            kafka.send(Topics.SUBMISSIONS, JobEvent.create("/producer", job, Instant.now(), new JobSubmitted(named(manifest, job))));
+            kafkaJobs.add(job.name());
+        }
+        await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
+            for (String name : kubectlJobs) {
+                assertThat(state(KUBECTL_NAMESPACE, name)).as(name).map(JobCondition::type).contains("Running");
+            }
+            for (String name : kafkaJobs) {
+                assertThat(state(KAFKA_NAMESPACE, name)).as(name).map(JobCondition::type).contains("Running");
+            }
+        });
+        for (MusterService service : MusterService.values()) {
+            assertThat(get(stack.url(service) + "/q/health")).as(service.artifact()).contains("\"status\": \"UP\"");
+        }
+    }
+
+    private static PyTorchJob named(PyTorchJob manifest, JobRef job) {
+        PyTorchJob copy = Manifests.copy(manifest);
+        copy.getMetadata().setName(job.name());
+        copy.getMetadata().setNamespace(job.namespace());
+        return copy;
+    }
+
+    /** A job of {@code workers} workers of {@code gpus} GPUs each. */
+    private static PyTorchJob gpuGang(JobRef job, int workers, int gpus) {
+        return Manifests.read("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  pytorchReplicaSpecs:
+                    Worker:
+                      replicas: %d
+                      restartPolicy: OnFailure
+                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "4", nvidia.com/gpu: "%d"}}}]}}
+                """.formatted(job.name(), job.namespace(), workers, gpus), PyTorchJob.class);
+    }
+
+    private static String get(String url) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+}
