@@ -27,8 +27,13 @@ final class MusterStack implements AutoCloseable {
     }
 
     static MusterStack start(Path membersSpec) throws IOException {
+        return start(membersSpec, Map.of());
+    }
+
+    /** With more system properties for some services, e.g. a shorter reservation timeout. */
+    static MusterStack start(Path membersSpec, Map<MusterService, Map<String, String>> properties) throws IOException {
         Path home = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "muster-");
-        LocalStackSettings settings = new LocalStackSettings(home, membersSpec, Path.of(".."), 0, Duration.ofSeconds(90), Map.of());
+        LocalStackSettings settings = new LocalStackSettings(home, membersSpec, Path.of(".."), 0, Duration.ofSeconds(90), properties);
         return new MusterStack(LocalStack.start(settings, step -> System.out.println("starting " + step)));
     }
 
@@ -40,6 +45,11 @@ final class MusterStack implements AutoCloseable {
     /** A service's HTTP base address. */
     String url(MusterService service) {
         return "http://127.0.0.1:" + stack.port(service);
+    }
+
+    /** The running process of one service, to kill as a crash would. */
+    dev.muster.testing.service.ServiceProcess service(MusterService service) {
+        return stack.service(service);
     }
 
     SimulatedCluster member(String name) {
