@@ -45,6 +45,11 @@ class KubectlMusterTest {
         answer("/api/v1/queues", 200, """
                 [{"node":"root","queue":"root-kdzw7","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"10000000000","max":"10000000000"},
                  {"node":"root/child-2","queue":"root-child-2-v5zxz","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"","max":"1"}]""");
+        answer("/api/v1/config", 200, """
+                {"treeInForce":"kube-system/elasticquotatree (resourceVersion 12)",
+                 "refused":[{"kind":"ElasticQuotaTree","namespace":"kube-system","name":"another-tree",
+                             "reasons":["only one ElasticQuotaTree is supported and ElasticQuotaTree kube-system/elasticquotatree is in force"],
+                             "at":"2026-11-30T11:58:00Z"}]}""");
         answer("/api/v1/jobs/default/waiting", 200, """
                 {"namespace":"default","name":"waiting","uid":"u2","state":"Queuing","queue":"root-child-2-v5zxz","position":1,
                  "reason":"QuotaExceeded","message":"root/child-2: kube-queue/max-jobs 1/1 in use","demand":"cpu=4010m, memory=4Gi",
@@ -119,6 +124,10 @@ class KubectlMusterTest {
                 NODE           QUEUE                WAITING   RESOURCE              USED   MIN           MAX
                 root           root-kdzw7           1         kube-queue/max-jobs   1      10000000000   10000000000
                 root/child-2   root-child-2-v5zxz   1         kube-queue/max-jobs   1      -             1
+
+                In force: ElasticQuotaTree kube-system/elasticquotatree (resourceVersion 12)
+                Refused:  ElasticQuotaTree kube-system/another-tree as applied at 2026-11-30T11:58:00Z: only one ElasticQuotaTree is supported\
+                 and ElasticQuotaTree kube-system/elasticquotatree is in force
                 """);
     }
 
@@ -158,6 +167,24 @@ class KubectlMusterTest {
         assertThat(rows.findValuesAsText("cluster")).containsExactly("gpu-a", "gpu-b");
         assertThat(rows.findValuesAsText("adoption")).containsExactly("Y", "N");
         assertThat(out()).contains("\n  ");
+    }
+
+    @Test
+    void aMembersJobAsYamlCanBeAppliedAgainItsStringsThatLookLikeNumbersQuoted() throws IOException {
+        statusSync.createContext("/api/v1/members/gpu-a/pytorchjobs/default/pytorch-test", exchange -> {
+            byte[] bytes = dev.muster.model.json.Manifests.toJson(dev.muster.model.json.Manifests.read(java.nio.file.Files.readString(
+                    java.nio.file.Path.of("..", "examples", "pytorch-job.yaml")))).getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+
+        int exit = run(Map.of("MUSTER_STATUS_URL", url), "get", "pytorchjob", "pytorch-test", "-m", "gpu-a", "-o", "yaml");
+
+        assertThat(exit).isZero();
+        assertThat(out()).contains("value: \"0\"", "value: \"8\"");
+        assertThat(dev.muster.model.json.Manifests.read(out())).isInstanceOf(dev.muster.model.job.PyTorchJob.class);
     }
 
     @Test

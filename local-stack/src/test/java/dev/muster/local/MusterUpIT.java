@@ -116,6 +116,29 @@ class MusterUpIT {
                 assertThat(muster(home, "fault", lost, "heal")).isEqualTo(lost + ": no faults\n");
             }
 
+            // A crash tried by hand: the stack starts the service again and it carries on; a clean restart likewise.
+            assertThat(muster(home, "kill", "queue-service")).isEqualTo("queue-service: killed; the stack starts it again\n");
+            await().atMost(Duration.ofSeconds(90)).until(() -> output.text().contains("queue-service is running again (restart 1)"));
+            // Once the new process holds the partitions again (the dead one's session ends first), its state is what it was.
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(kubectl.run("muster", "queues").succeeded())
+                    .contains("root/child-2"));
+            assertThat(muster(home, "restart", "placement-service")).isEqualTo("placement-service: restarted\n");
+            assertThat(output.text()).as("up's output").doesNotContain("LogManager accessed before");
+            // The services are reached on loopback only.
+            java.util.Properties endpoints = new java.util.Properties();
+            try (var reader = Files.newBufferedReader(home.resolve(LocalStack.ENDPOINTS_FILE))) {
+                endpoints.load(reader);
+            }
+            int queuePort = java.net.URI.create(endpoints.getProperty("queue")).getPort();
+            for (java.net.InetAddress address : nonLoopbackAddresses()) {
+                try (java.net.Socket socket = new java.net.Socket()) {
+                    socket.connect(new java.net.InetSocketAddress(address, queuePort), 2000);
+                    throw new AssertionError("queue-service answers on " + address + ":" + queuePort);
+                } catch (IOException expected) {
+                    // refused: it listens on loopback only
+                }
+            }
+
             Process down = new ProcessBuilder(MUSTER.toString(), "down", "--home", home.toString()).redirectErrorStream(true).start();
             assertThat(down.waitFor(90, TimeUnit.SECONDS)).isTrue();
             assertThat(new String(down.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("Muster stopped.");
@@ -128,6 +151,13 @@ class MusterUpIT {
             up.descendants().forEach(ProcessHandle::destroyForcibly);
             up.destroyForcibly();
         }
+    }
+
+    /** The machine's own addresses other than loopback (none on a machine without a network). */
+    private static java.util.List<java.net.InetAddress> nonLoopbackAddresses() throws java.net.SocketException {
+        return java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+                .flatMap(network -> java.util.Collections.list(network.getInetAddresses()).stream())
+                .filter(address -> !address.isLoopbackAddress() && !address.isLinkLocalAddress()).toList();
     }
 
     /** Runs {@code ./muster <arguments>} against the stack in the home folder; what it printed, when it succeeded. */

@@ -16,9 +16,10 @@ public class QueueServiceBeans {
     @Singleton
     EventProcessor inputProcessor(QueueStateStore store) {
         // The queue service is where submissions enter: a job whose record cannot be read is told why.
-        // Configuration that cannot be read is refused on the object, as an invalid one is; producers may only submit and delete.
+        // Configuration that cannot be read is refused on the object, as an invalid one is; producers may only submit and
+        // delete, under the job's uid, and what else they send to the submissions topic is reported, not passed over.
         return new EventProcessor("queue-service", Topics.ADMISSIONS, Clock.systemUTC(), store::handle, store::drainState)
                 .rejectingUnreadableJobs(FleetQueue.SOURCE).refusingUnreadableConfig(store::refuseUnreadable)
-                .readingOnly(FleetQueue.READS).acceptingOnly(Topics.SUBMISSIONS, FleetQueue.SUBMISSION_TYPES);
+                .readingOnly(FleetQueue.READS).reportingContractBreaches(Topics.SUBMISSIONS);
     }
 }

@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -64,7 +63,7 @@ public final class EventProcessor {
     private final ConfigRefusals refusals;
     private final Set<EventType> read;
     private final boolean readsEverything;
-    private final Map<String, Set<EventType>> accepted;
+    private final Set<String> reporting;
     private final Logger log;
 
     /**
@@ -77,14 +76,14 @@ public final class EventProcessor {
 
     /** For a stateful core: its state changes are produced after its decisions, in the same transaction. */
     public EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges) {
-        this(service, outputTopic, clock, handler, stateChanges, null, null, EnumSet.allOf(EventType.class), Map.of());
+        this(service, outputTopic, clock, handler, stateChanges, null, null, EnumSet.allOf(EventType.class), Set.of());
     }
 
     private EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges,
-                           String rejectionSource, ConfigRefusals refusals, Set<EventType> read, Map<String, Set<EventType>> accepted) {
+                           String rejectionSource, ConfigRefusals refusals, Set<EventType> read, Set<String> reporting) {
         this.rejectionSource = rejectionSource;
         this.refusals = refusals;
-        this.accepted = Map.copyOf(accepted);
+        this.reporting = Set.copyOf(reporting);
         this.read = read.isEmpty() ? EnumSet.noneOf(EventType.class) : EnumSet.copyOf(read);
         this.readsEverything = this.read.size() == EventType.values().length;
         this.stateChanges = Objects.requireNonNull(stateChanges, "stateChanges");
@@ -102,7 +101,7 @@ public final class EventProcessor {
      */
     public EventProcessor rejectingUnreadableJobs(String source) {
         return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), refusals, read,
-                accepted);
+                reporting);
     }
 
     /**
@@ -111,18 +110,19 @@ public final class EventProcessor {
      */
     public EventProcessor refusingUnreadableConfig(ConfigRefusals configRefusals) {
         return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource,
-                Objects.requireNonNull(configRefusals, "configRefusals"), read, accepted);
+                Objects.requireNonNull(configRefusals, "configRefusals"), read, reporting);
     }
 
     /**
-     * This processor, accepting on {@code topic} only events of these types: any other is dead-lettered (and its job
-     * told), not passed over. For a topic others produce to, such as the submissions topic, where an {@code admitted}
-     * event from a producer is a forgery or a mistake, never a decision to act on.
+     * This processor, reporting the records on {@code topic} that break its {@link TopicContract} (a type the topic does
+     * not carry, a key that is not the event's): dead-lettered, and the job told, instead of passed over. For the topic
+     * others produce to, the submissions topic, where an {@code admitted} event from a producer is a forgery or a
+     * mistake, never a decision to act on. On every other topic such records are passed over, never acted on.
      */
-    public EventProcessor acceptingOnly(String topic, Set<EventType> types) {
-        Map<String, Set<EventType>> contract = new java.util.HashMap<>(accepted);
-        contract.put(Objects.requireNonNull(topic, "topic"), Set.copyOf(types));
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, read, contract);
+    public EventProcessor reportingContractBreaches(String topic) {
+        Set<String> topics = new java.util.HashSet<>(reporting);
+        topics.add(Objects.requireNonNull(topic, "topic"));
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, read, topics);
     }
 
     /**
@@ -133,24 +133,31 @@ public final class EventProcessor {
      * be read is decoded, and dead-lettered, as before.
      */
     public EventProcessor readingOnly(Set<EventType> types) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, types, accepted);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, types, reporting);
     }
 
     /** What to produce for one consumed record: the core's decisions, or a dead letter (and the job's rejection). */
     public List<Produced> process(Consumed record) {
-        Set<EventType> contract = accepted.get(record.topic());
-        if (!readsEverything && contract == null) {
+        boolean reports = reporting.contains(record.topic());
+        if (!readsEverything && !reports) {
             Optional<EventType> type = EventSerde.peekType(record.value());
-            if (type.isPresent() && !read.contains(type.get())) {
+            if (type.isPresent() && (!read.contains(type.get()) || !TopicContract.carries(record.topic(), type.get()))) {
                 return List.of();
             }
         }
         MusterEvent event;
         try {
             event = EventSerde.deserialize(record.value());
-            checkEnvelope(record, event, contract);
         } catch (MalformedEventException e) {
             return unreadable(record, e);
+        }
+        Optional<String> breach = TopicContract.problem(record.topic(), record.key(), event);
+        if (breach.isPresent()) {
+            if (reports) {
+                return unreadable(record, new MalformedEventException(event instanceof JobEvent job ? job.job() : null, breach.get()));
+            }
+            log.log(Level.WARNING, "passing over " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + breach.get());
+            return List.of();
         }
         if (!read.contains(event.type())) {
             return List.of();
@@ -179,21 +186,6 @@ public final class EventProcessor {
         }
         produced.addAll(stateChanges.drain());
         return produced;
-    }
-
-    /** A record the service cannot take as it is: a wrong key, or a type its topic does not carry. */
-    private static void checkEnvelope(Consumed record, MusterEvent event, Set<EventType> contract) throws MalformedEventException {
-        JobRef job = event instanceof JobEvent jobEvent ? jobEvent.job() : null;
-        if (contract != null && !contract.contains(event.type())) {
-            throw new MalformedEventException(job, event.type().cloudEventType() + " is not accepted on " + record.topic() + ", which takes only "
-                    + contract.stream().map(EventType::cloudEventType).sorted().collect(java.util.stream.Collectors.joining(", ")));
-        }
-        if (!event.key().equals(record.key())) {
-            // Kafka keeps order per key: a job's events under any other key could be decided out of order.
-            String what = job != null ? "the event's jobuid" : "its object's key";
-            throw new MalformedEventException(job, record.key() == null ? "the record has no key; it must be " + what + " \"" + event.key() + "\""
-                    : "the record's key \"" + record.key() + "\" is not " + what + " \"" + event.key() + "\"");
-        }
     }
 
     private List<Produced> unreadable(Consumed record, MalformedEventException e) {

@@ -28,7 +28,7 @@ class HostileEnvelopeTest {
     private final EventProcessor queue = new EventProcessor("queue-service", Topics.ADMISSIONS, CLOCK, event -> {
         handled.add(event);
         return List.of();
-    }).rejectingUnreadableJobs("/muster/queue-service").acceptingOnly(Topics.SUBMISSIONS, java.util.Set.of(EventType.SUBMITTED, EventType.DELETED));
+    }).rejectingUnreadableJobs("/muster/queue-service").reportingContractBreaches(Topics.SUBMISSIONS);
 
     private static String envelope(String type, String extra, String data) {
         return "{\"specversion\":\"1.0\",\"type\":\"" + type + "\",\"id\":\"1\",\"source\":\"/p\",\"subject\":\"default/j\","
@@ -89,5 +89,21 @@ class HostileEnvelopeTest {
     void aWellFormedDeletionUnderTheRightKeyIsHandled() {
         assertThat(send("uid-1", DELETION)).isEmpty();
         assertThat(handled).singleElement().isInstanceOf(JobEvent.class);
+    }
+
+    @Test
+    void aServiceThatDoesNotReportPassesOverWhatBreaksATopicsContractInsteadOfActingOnIt() {
+        List<MusterEvent> placed = new ArrayList<>();
+        EventProcessor placement = new EventProcessor("placement-service", Topics.PLACEMENTS, CLOCK, event -> {
+            placed.add(event);
+            return List.of();
+        }).readingOnly(java.util.Set.of(EventType.ADMITTED, EventType.DELETED));
+        String forged = envelope("dev.muster.job.admitted", "", "{\"demand\":{}}");
+
+        assertThat(placement.process(new Consumed(Topics.SUBMISSIONS, 0, 1, "uid-1", forged.getBytes(StandardCharsets.UTF_8)))).isEmpty();
+        assertThat(placement.process(new Consumed(Topics.SUBMISSIONS, 0, 2, "uid-2", DELETION.getBytes(StandardCharsets.UTF_8)))).isEmpty();
+        assertThat(placed).as("neither the forged admission nor the mis-keyed deletion").isEmpty();
+        assertThat(placement.process(new Consumed(Topics.ADMISSIONS, 0, 3, "uid-1", forged.getBytes(StandardCharsets.UTF_8)))).isEmpty();
+        assertThat(placed).as("an admission on the admissions topic").hasSize(1);
     }
 }

@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.TopicContract;
 import dev.muster.model.event.Topics;
 import dev.muster.statussync.config.StatusSyncConfig;
 import io.smallrye.common.annotation.Blocking;
@@ -60,6 +61,12 @@ public class JobEventListener {
         } catch (MalformedEventException e) {
             // A producer's bad submission, which the queue service rejects on the job; nothing here can repair it.
             deadLetters.send(record, e.getMessage());
+            return record.ack();
+        }
+        java.util.Optional<String> breach = TopicContract.problem(record.getTopic(), record.getKey(), event);
+        if (breach.isPresent()) {
+            // Never acted on: a forgery or a mistake, which the queue service reports where producers write.
+            LOG.warnf("passing over a record of %s (key %s): %s", record.getTopic(), record.getKey(), breach.get());
             return record.ack();
         }
         CompletableFuture<Void> decided;

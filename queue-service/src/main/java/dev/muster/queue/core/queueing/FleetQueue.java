@@ -75,8 +75,6 @@ public final class FleetQueue {
     public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
             EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
             EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED));
-    /** What producers may send on the submissions topic: a job's submission and its deletion, nothing the services decide. */
-    public static final Set<EventType> SUBMISSION_TYPES = Collections.unmodifiableSet(EnumSet.of(EventType.SUBMITTED, EventType.DELETED));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
     private final QuotaSettings settings;

@@ -360,6 +360,35 @@ class FleetQueueTest {
                         data -> assertThat(data.queues()).containsOnlyKeys("root", "child-2")));
     }
 
+    @Test
+    void aWaitingJobsReasonIsReadWithTheNumbersOfNowNotOfWhenItWasTold() {
+        queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(Manifests.read("""
+                apiVersion: scheduling.sigs.k8s.io/v1beta1
+                kind: ElasticQuotaTree
+                metadata: {name: tree, namespace: kube-system}
+                spec:
+                  root:
+                    name: root
+                    children:
+                    - name: lab
+                      max: {memory: 10Gi}
+                      namespaces: [default]
+                """, ElasticQuotaTree.class))));
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("first", 1));
+        JobEvent big = submitted("big", 2);
+        ((JobSubmitted) big.data()).job().getSpec().pytorchReplicaSpecs().get("Worker").template().getSpec().getContainers().get(0)
+                .getResources().getRequests().put("memory", new io.fabric8.kubernetes.api.model.Quantity("4Gi"));
+        List<JobEvent> waits = jobEvents(queue.handle(big));
+        queue.handle(submitted("small", 3));
+
+        assertThat(waits).singleElement().extracting(event -> ((JobQueued) event.data()).message())
+                .isEqualTo("root/lab: memory 4Gi/10Gi in use, job needs 8Gi");
+        // The small job passed it and took 4Gi more; the reason was not told again (same node, same resource), but is read as now.
+        assertThat(queue.view("default", "big")).get().extracting(dev.muster.model.queue.JobQueueView::message)
+                .isEqualTo("root/lab: memory 8Gi/10Gi in use, job needs 8Gi");
+    }
+
     private static void compact(Map<String, byte[]> topic, List<Entry> records) {
         for (Entry record : records) {
             if (record.value() == null) {

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -38,15 +39,20 @@ import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kubectl.Kubectl;
 import dev.muster.testing.seed.Seed;
+import dev.muster.simulator.cluster.SimulatedCluster;
 import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
- * An adversarial user on both front doors of a running Muster (the packaged services, a real broker, the fleet API and
- * simulated members): every hostile input gets its own clear error, on the job, the object or the dead-letter topic,
- * and nothing else is disturbed: afterwards twenty good jobs on each path all run and show their status on the fleet.
+ * Muster tried as an adversarial user would, running whole (the packaged services, a real broker, the fleet API and
+ * simulated members). Every hostile input on both front doors gets its own clear error, on the job, the object or the
+ * dead-letter topic, and nothing else is disturbed: afterwards twenty good jobs on each path all run and show their
+ * status on the fleet. What happens while a service is down, or a member half-works, is not lost: status sync killed
+ * while jobs finish reports them once it is back (its member watches surviving lists that fail under load), so their
+ * quota is released; a member that stops confirming reservations is given up on with an Event naming it and the timeout.
  */
-class HostileInputIT {
+class AdversarialUserIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(90);
     private static final String KUBECTL_NAMESPACE = "kubectl-path";
@@ -59,7 +65,8 @@ class HostileInputIT {
 
     @BeforeAll
     static void startMuster() throws Exception {
-        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"));
+        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"),
+                Map.of(MusterService.PLACEMENT, Map.of("muster.placement.reservation-timeout", "5s")));
         fleet = stack.fleet.connect();
         kubectl = new Kubectl(stack.fleet.kubeconfig());
         kafka = new JobEventClient(stack.bootstrapServers());
@@ -68,6 +75,9 @@ class HostileInputIT {
             fleet.resources(PropagationPolicy.class).inNamespace(namespace).resource(policy(namespace)).create();
         }
         kubectl.run("apply", "-f", EXAMPLES.resolve("elastic-quota-tree.yaml").toString()).succeeded();
+        fleet.resource(Seed.queuePolicy("default")).create();
+        // Straight to placement, no quota: the namespace is in no leaf of the tree.
+        fleet.resource(policy("reserved")).create();
     }
 
     @AfterAll
@@ -226,6 +236,62 @@ class HostileInputIT {
         });
         for (MusterService service : MusterService.values()) {
             assertThat(get(stack.url(service) + "/q/health")).as(service.artifact()).contains("\"status\": \"UP\"");
+        }
+    }
+
+    @Test
+    void jobsThatFinishWhileStatusSyncIsDownAreReportedOnceItIsBackAndTheirQuotaIsReleased() throws Exception {
+        List<String> jobs = List.of("finishes-unseen");
+        jobs.forEach(name -> fleet.resource(Seed.job("default", name)).create());
+        await().atMost(DEADLINE).untilAsserted(() -> jobs.forEach(name ->
+                assertThat(state("default", name)).as(name).map(JobCondition::type).contains("Running")));
+        fleet.resource(Seed.job("default", "waits-for-quota")).create();
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(state("default", "waits-for-quota")).map(JobCondition::type).contains("Queuing"));
+
+        // Under load the members fail their first lists after a restart: fabric8's informer stopped for good on one.
+        for (String member : List.of("gpu-a", "gpu-b", "gpu-c")) {
+            stack.member(member).faults().failLists("pytorchjobs", 3);
+        }
+        stack.service(MusterService.STATUS_SYNC).kill();
+        for (String name : jobs) {
+            for (String member : List.of("gpu-a", "gpu-b", "gpu-c")) {
+                stack.member(member).completeJob("default", name);
+            }
+        }
+
+        // The local stack's supervisor starts status sync again; it lists every member and reports what it missed.
+        await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> jobs.forEach(name ->
+                assertThat(state("default", name)).as(name + "; logs: %s", stack.logs()).map(JobCondition::type).contains("Succeeded")));
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(state("default", "waits-for-quota")).map(JobCondition::type).contains("Running"));
+        assertThat(get(stack.url(MusterService.QUEUE) + "/api/v1/queues")).contains("\"node\":\"root/child-2\"")
+                .contains("\"resource\":\"kube-queue/max-jobs\",\"used\":\"1\"");
+    }
+
+    @Test
+    void aMemberThatStopsConfirmingReservationsIsGivenUpOnWithAnEventNamingItAndTheTimeout() throws Exception {
+        SimulatedCluster gpuA = stack.member("gpu-a");
+        gpuA.faults().stopReservations();
+        try {
+            // Only gpu-a has nodes with 8 GPUs free and reservations: the gang goes there first.
+            PyTorchJob job = fleet.resource(Manifests.read("""
+                    apiVersion: kubeflow.org/v1
+                    kind: PyTorchJob
+                    metadata: {name: eight-gpu-workers, namespace: reserved}
+                    spec:
+                      pytorchReplicaSpecs:
+                        Worker:
+                          replicas: 1
+                          restartPolicy: OnFailure
+                          template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "4", nvidia.com/gpu: "8"}}}]}}
+                    """, PyTorchJob.class)).create();
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleet.v1().events().inNamespace("reserved").list().getItems())
+                    .filteredOn(event -> job.getMetadata().getUid().equals(event.getInvolvedObject().getUid()))
+                    .extracting(Event::getMessage)
+                    .anySatisfy(message -> assertThat(message).isEqualTo("gave up on member cluster gpu-a and released its reservations; trying the"
+                            + " next cluster: gpu-a: reservations not confirmed within 5s")));
+        } finally {
+            gpuA.faults().heal();
         }
     }
 
