@@ -32,24 +32,23 @@ class FleetApiServerAdmissionTest {
 
     @TempDir
     static Path home;
+    private static FleetSession session;
     private static FleetApiServer server;
     private static KubernetesClient fleet;
     private static Kubectl kubectl;
 
     @BeforeAll
     static void start() throws Exception {
-        server = FleetApiServer.start(home);
-        fleet = server.connect();
-        kubectl = new Kubectl(server.kubeconfig());
+        session = FleetSession.open(home);
+        server = session.server();
+        fleet = session.fleet();
+        kubectl = session.kubectl();
     }
 
     @AfterAll
     static void stop() {
-        if (fleet != null) {
-            fleet.close();
-        }
-        if (server != null) {
-            server.close();
+        if (session != null) {
+            session.close();
         }
     }
 

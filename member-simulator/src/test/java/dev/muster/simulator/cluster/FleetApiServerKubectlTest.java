@@ -35,15 +35,17 @@ class FleetApiServerKubectlTest {
 
     @TempDir
     static Path home;
+    private static FleetSession session;
     private static FleetApiServer server;
     private static KubernetesClient fleet;
     private static Kubectl kubectl;
 
     @BeforeAll
     static void start() throws Exception {
-        server = FleetApiServer.start(home);
-        fleet = server.connect();
-        kubectl = new Kubectl(server.kubeconfig());
+        session = FleetSession.open(home);
+        server = session.server();
+        fleet = session.fleet();
+        kubectl = session.kubectl();
         kubectl.run("apply", "-f", EXAMPLES.resolve("elastic-quota-tree.yaml").toString(),
                 "-f", EXAMPLES.resolve("propagation-policy-gang-queue.yaml").toString(),
                 "-f", EXAMPLES.resolve("pytorch-job.yaml").toString()).succeeded();
@@ -73,11 +75,8 @@ class FleetApiServerKubectlTest {
 
     @AfterAll
     static void stop() {
-        if (fleet != null) {
-            fleet.close();
-        }
-        if (server != null) {
-            server.close();
+        if (session != null) {
+            session.close();
         }
     }
 

@@ -11,21 +11,11 @@ import java.util.Objects;
  * @param queues  for the ElasticQuotaTree: the Kube Queue {@code Queue} of every quota node now in force, by node name
  *                (empty once the tree is deleted); empty for a policy
  */
-public record ConfigAccepted(ConfigRef object, boolean deleted, Map<String, String> queues) implements ConfigEventData {
+public record ConfigAccepted(ConfigRef object, boolean deleted, Map<String, String> queues) implements ConfigOutcomeData {
 
     public ConfigAccepted {
         Objects.requireNonNull(object, "object");
         queues = queues == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(queues));
-    }
-
-    @Override
-    public String subject() {
-        return object.subject();
-    }
-
-    @Override
-    public String key() {
-        return object.key();
     }
 
     @Override

@@ -2,7 +2,7 @@ package dev.muster.model.event;
 
 /** A change of fleet configuration: the {@code data} of a {@link ConfigEvent}. */
 public sealed interface ConfigEventData permits PolicyApplied, PolicyDeleted, QuotaTreeApplied, QuotaTreeDeleted, QueueTick,
-        ConfigAccepted, ConfigRejected {
+        ConfigOutcomeData {
 
     /** {@code namespace/name} of the object. */
     String subject();

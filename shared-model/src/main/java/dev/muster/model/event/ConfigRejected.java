@@ -12,22 +12,12 @@ import java.util.Objects;
  * @param inForce  what stays in force instead, e.g. {@code ElasticQuotaTree kube-system/tree as accepted at 2026-12-01T10:00:00Z}, or
  *                 {@code nothing}
  */
-public record ConfigRejected(ConfigRef object, List<String> reasons, String inForce) implements ConfigEventData {
+public record ConfigRejected(ConfigRef object, List<String> reasons, String inForce) implements ConfigOutcomeData {
 
     public ConfigRejected {
         Objects.requireNonNull(object, "object");
         reasons = List.copyOf(reasons);
         Objects.requireNonNull(inForce, "inForce");
-    }
-
-    @Override
-    public String subject() {
-        return object.subject();
-    }
-
-    @Override
-    public String key() {
-        return object.key();
     }
 
     @Override

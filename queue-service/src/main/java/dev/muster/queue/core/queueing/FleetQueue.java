@@ -112,17 +112,17 @@ public final class FleetQueue {
             }
             if (QueueState.TREE.equals(record.key())) {
                 queue.appliedTree = QueueState.tree(record.value());
-            } else if (QueueState.isPolicy(record.key())) {
-                queue.policies.apply(QueueState.policy(record.value()));
-            } else if (QueueState.isFinished(record.key())) {
-                queue.finished.add(QueueState.finished(record.value()).uid());
-            } else if (QueueState.isName(record.key())) {
-                queue.names.claim(QueueState.name(record.value()));
-            } else if (QueueState.isRefused(record.key())) {
-                QueueState.ConfigRefusal refusal = QueueState.refusal(record.value());
+            } else if (QueueState.POLICIES.holds(record.key())) {
+                queue.policies.apply(QueueState.POLICIES.read(record.value()));
+            } else if (QueueState.FINISHED.holds(record.key())) {
+                queue.finished.add(QueueState.FINISHED.read(record.value()).uid());
+            } else if (QueueState.NAMES.holds(record.key())) {
+                queue.names.claim(QueueState.NAMES.read(record.value()));
+            } else if (QueueState.REFUSALS.holds(record.key())) {
+                QueueState.ConfigRefusal refusal = QueueState.REFUSALS.read(record.value());
                 queue.refusals.put(refusal.object().key(), refusal);
-            } else if (QueueState.isJob(record.key())) {
-                TrackedJob job = QueueState.job(record.value());
+            } else if (QueueState.JOBS.holds(record.key())) {
+                TrackedJob job = QueueState.JOBS.read(record.value());
                 if (job.policy() != null) {
                     // Each record carries its job's policy; the jobs a policy selected share one copy again, as before the restart.
                     job = new TrackedJob(job.ref(), job.job(), sharedPolicies.computeIfAbsent(job.policy(), policy -> policy), job.demand(), job.standing());
@@ -164,7 +164,7 @@ public final class FleetQueue {
             } else if (job.data() instanceof JobFinished || job.data() instanceof JobRejected) {
                 // Finished on its member, or refused by placement (no member could ever hold it): its quota is free again.
                 if (finished.add(job.job().uid())) {
-                    pendingState.put(QueueState.finishedKey(job.job().uid()), QueueState.encode(job.job()));
+                    pendingState.put(QueueState.FINISHED.key(job.job().uid()), QueueState.encode(job.job()));
                 }
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobDeleted) {
@@ -262,7 +262,7 @@ public final class FleetQueue {
         }
         // From here the job holds its name until it is deleted, accepted or not, as its object does on the fleet API.
         names.claim(event.job());
-        pendingState.put(QueueState.nameKey(uid), QueueState.encode(event.job()));
+        pendingState.put(QueueState.NAMES.key(uid), QueueState.encode(event.job()));
         if (job == null) {
             throw new RejectedEventException(event.job(), List.of("data.job: is required"));
         }
@@ -277,7 +277,7 @@ public final class FleetQueue {
             LOG.log(System.Logger.Level.DEBUG, "job " + event.job() + " matches no PropagationPolicy; it is not Muster's until one does");
             TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, demand, null);
             jobs.put(uid, tracked);
-            pendingState.put(QueueState.jobKey(uid), QueueState.encode(tracked));
+            pendingState.put(QueueState.JOBS.key(uid), QueueState.encode(tracked));
             return;
         }
         if (policy.get().getSpec().queued()) {
@@ -304,8 +304,8 @@ public final class FleetQueue {
             throw new RejectedEventException(event.job(), List.of("deletion refused: Muster has no job " + event.job().subject()
                     + " with jobuid " + uid));
         }
-        pendingState.put(QueueState.nameKey(uid), null);
-        pendingState.put(QueueState.finishedKey(uid), null);
+        pendingState.put(QueueState.NAMES.key(uid), null);
+        pendingState.put(QueueState.FINISHED.key(uid), null);
         out.addAll(toEvents(release(uid, now), event, now));
     }
 
@@ -334,7 +334,7 @@ public final class FleetQueue {
 
     private void forget(String uid) {
         if (jobs.remove(uid) != null) {
-            pendingState.put(QueueState.jobKey(uid), null);
+            pendingState.put(QueueState.JOBS.key(uid), null);
         }
     }
 
@@ -356,7 +356,7 @@ public final class FleetQueue {
             return List.of();
         }
         policies.apply(policy);
-        pendingState.put(QueueState.policyKey(policy.getMetadata().getNamespace(), policy.getMetadata().getName()), QueueState.encode(policy));
+        pendingState.put(QueueState.POLICIES.key(policy.getMetadata().getNamespace() + "/" + policy.getMetadata().getName()), QueueState.encode(policy));
         out.add(accept(object, false, Map.of(), now, cause));
         // Jobs that matched no policy so far may be Muster's now.
         for (TrackedJob waiting : List.copyOf(jobs.values())) {
@@ -371,7 +371,7 @@ public final class FleetQueue {
 
     private List<QuotaDecision> deletePolicy(PolicyDeleted deleted, MusterEvent cause, Instant now, List<MusterEvent> out) {
         policies.delete(deleted.namespace(), deleted.name());
-        pendingState.put(QueueState.policyKey(deleted.namespace(), deleted.name()), null);
+        pendingState.put(QueueState.POLICIES.key(deleted.namespace() + "/" + deleted.name()), null);
         out.add(accept(new ConfigRef(PropagationPolicy.KIND, deleted.namespace(), deleted.name()), true, Map.of(), now, cause));
         return List.of();
     }
@@ -406,7 +406,7 @@ public final class FleetQueue {
         if (appliedTree == null || !treeRef(appliedTree).equals(object)) {
             // Not the tree in force (a refused second tree, say): its refusal goes with it.
             if (refusals.remove(object.key()) != null) {
-                pendingState.put(QueueState.refusedKey(object.key()), null);
+                pendingState.put(QueueState.REFUSALS.key(object.key()), null);
             }
             return List.of();
         }
@@ -425,7 +425,7 @@ public final class FleetQueue {
     /** The change is in force: any earlier refusal of the object is over. */
     private ConfigEvent accept(ConfigRef object, boolean deleted, Map<String, String> queues, Instant now, MusterEvent cause) {
         if (refusals.remove(object.key()) != null) {
-            pendingState.put(QueueState.refusedKey(object.key()), null);
+            pendingState.put(QueueState.REFUSALS.key(object.key()), null);
         }
         return configFollowUp(cause, now, new ConfigAccepted(object, deleted, queues));
     }
@@ -434,7 +434,7 @@ public final class FleetQueue {
     private ConfigEvent refuse(ConfigRef object, List<String> reasons, Instant now, MusterEvent cause) {
         QueueState.ConfigRefusal refusal = new QueueState.ConfigRefusal(object, reasons, now);
         refusals.put(object.key(), refusal);
-        pendingState.put(QueueState.refusedKey(object.key()), QueueState.encode(refusal));
+        pendingState.put(QueueState.REFUSALS.key(object.key()), QueueState.encode(refusal));
         return configFollowUp(cause, now, new ConfigRejected(object, reasons, inForce(object)));
     }
 
@@ -490,12 +490,12 @@ public final class FleetQueue {
         for (String uid : quota.drainChanges()) {
             TrackedJob tracked = jobs.get(uid);
             if (tracked == null) {
-                pendingState.put(QueueState.jobKey(uid), null);
+                pendingState.put(QueueState.JOBS.key(uid), null);
             } else {
                 TrackedJob current = new TrackedJob(tracked.ref(), tracked.job(), tracked.policy(), tracked.demand(),
                         quota.standing(uid).orElse(null));
                 jobs.put(uid, current);
-                pendingState.put(QueueState.jobKey(uid), QueueState.encode(current));
+                pendingState.put(QueueState.JOBS.key(uid), QueueState.encode(current));
             }
         }
     }

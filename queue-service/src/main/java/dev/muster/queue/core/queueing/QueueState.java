@@ -50,77 +50,42 @@ public final class QueueState {
     public record ConfigRefusal(ConfigRef object, java.util.List<String> reasons, java.time.Instant at) {
     }
 
-    static String policyKey(String namespace, String name) {
-        return POLICY_PREFIX + namespace + "/" + name;
+    /**
+     * One kind of record: its keys share a prefix, and its values are one type's JSON.
+     *
+     * @param <T> what a value reads as
+     */
+    record Kind<T>(String prefix, Class<T> type) {
+
+        String key(String id) {
+            return prefix + id;
+        }
+
+        boolean holds(String key) {
+            return key.startsWith(prefix);
+        }
+
+        T read(byte[] value) {
+            return MusterJson.fromBytes(value, type);
+        }
     }
 
-    static String jobKey(String uid) {
-        return JOB_PREFIX + uid;
-    }
-
-    static String finishedKey(String uid) {
-        return FINISHED_PREFIX + uid;
-    }
-
-    static boolean isFinished(String key) {
-        return key.startsWith(FINISHED_PREFIX);
-    }
-
-    static JobRef finished(byte[] value) {
-        return decode(value, JobRef.class);
-    }
-
-    /** The name a job holds until it is deleted, keyed by its UID. */
-    static String nameKey(String uid) {
-        return NAME_PREFIX + uid;
-    }
-
-    static boolean isName(String key) {
-        return key.startsWith(NAME_PREFIX);
-    }
-
-    static JobRef name(byte[] value) {
-        return decode(value, JobRef.class);
-    }
-
-    /** The last refused change of a configuration object, keyed by {@code Kind/namespace/name}. */
-    static String refusedKey(String objectKey) {
-        return REFUSED_PREFIX + objectKey;
-    }
-
-    static boolean isRefused(String key) {
-        return key.startsWith(REFUSED_PREFIX);
-    }
-
-    static ConfigRefusal refusal(byte[] value) {
-        return decode(value, ConfigRefusal.class);
-    }
-
-    static boolean isPolicy(String key) {
-        return key.startsWith(POLICY_PREFIX);
-    }
-
-    static boolean isJob(String key) {
-        return key.startsWith(JOB_PREFIX);
-    }
+    /** Each policy, keyed by {@code namespace/name}. */
+    static final Kind<PropagationPolicy> POLICIES = new Kind<>(POLICY_PREFIX, PropagationPolicy.class);
+    /** Each job the queue tracks, keyed by its UID. */
+    static final Kind<TrackedJob> JOBS = new Kind<>(JOB_PREFIX, TrackedJob.class);
+    /** Each job that finished but is not deleted yet, keyed by its UID. */
+    static final Kind<JobRef> FINISHED = new Kind<>(FINISHED_PREFIX, JobRef.class);
+    /** The name each job holds until it is deleted, keyed by its UID. */
+    static final Kind<JobRef> NAMES = new Kind<>(NAME_PREFIX, JobRef.class);
+    /** The last refused change of each configuration object, keyed by {@code Kind/namespace/name}. */
+    static final Kind<ConfigRefusal> REFUSALS = new Kind<>(REFUSED_PREFIX, ConfigRefusal.class);
 
     static byte[] encode(Object value) {
         return MusterJson.toBytes(value);
     }
 
     static ElasticQuotaTree tree(byte[] value) {
-        return decode(value, ElasticQuotaTree.class);
-    }
-
-    static PropagationPolicy policy(byte[] value) {
-        return decode(value, PropagationPolicy.class);
-    }
-
-    static TrackedJob job(byte[] value) {
-        return decode(value, TrackedJob.class);
-    }
-
-    private static <T> T decode(byte[] value, Class<T> type) {
-        return MusterJson.fromBytes(value, type);
+        return MusterJson.fromBytes(value, ElasticQuotaTree.class);
     }
 }

@@ -36,6 +36,6 @@ class JobManifestTest {
         JsonNode written = MusterJson.json().readTree(record).get("job");
         assertThat(written.isObject()).isTrue();
         assertThat(MusterJson.json().treeToValue(written, PyTorchJob.class)).isEqualTo(job);
-        assertThat(QueueState.job(record).job().job()).isEqualTo(job);
+        assertThat(QueueState.JOBS.read(record).job().job()).isEqualTo(job);
     }
 }
