@@ -3,13 +3,16 @@ package dev.muster.statussync.kubernetes;
 import static io.restassured.RestAssured.get;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.JobEvent;
@@ -63,9 +66,14 @@ class MemberDirectoryTests {
             current-context: cluster-a
             """;
 
+    /** The tests run in either order; each needs the directory the service watches. */
+    @BeforeEach
+    void createTheMembersDirectory() throws Exception {
+        Files.createDirectories(DIRECTORY);
+    }
+
     @Test
     void aClusterJoinsWhenItsKubeconfigAppearsAndLeavesWhenItGoes() throws Exception {
-        Files.createDirectories(DIRECTORY);
         Files.writeString(DIRECTORY.resolve("cluster-a.kubeconfig"), STALE_KUBECONFIG);
         await().atMost(DEADLINE).until(() -> get("/q/metrics").then().extract().asString()
                 .contains("muster_status_member_healthy{member=\"cluster-a\"} 0.0"));
@@ -103,10 +111,10 @@ class MemberDirectoryTests {
             member.resources(PyTorchJob.class).inNamespace("default").resource(copy).create();
 
             Files.copy(elsewhere.resolve("cluster-b.kubeconfig"), DIRECTORY.resolve("cluster-late.kubeconfig"),
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                    StandardCopyOption.REPLACE_EXISTING);
 
             await().atMost(DEADLINE).untilAsserted(() -> get("/q/health/ready").then().statusCode(503)
-                    .body(org.hamcrest.Matchers.containsString("cluster-late pytorchjobs")));
+                    .body(containsString("cluster-late pytorchjobs")));
             JobEvent seen = client.await(Topics.MEMBER_STATUS, event -> event.job().uid().equals("fleet-uid-seen-late"), DEADLINE);
             assertThat(((MemberStatusChanged) seen.data()).cluster()).isEqualTo("cluster-late");
             await().atMost(DEADLINE).untilAsserted(() -> get("/q/health/ready").then().statusCode(200));
