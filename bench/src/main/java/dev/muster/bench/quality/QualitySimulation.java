@@ -204,11 +204,7 @@ final class QualitySimulation {
             return;
         }
         QuotaJob quotaJob = new QuotaJob(job.uid(), job.tenant(), job.uid(), demand(job), 0, Instant.EPOCH.plusSeconds(job.arrival()), job.id());
-        long begin = CPU.getCurrentThreadCpuTime();
-        List<QuotaDecision> decisions = quota.submit(quotaJob, instant());
-        quotaCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
-        quotaCalls++;
-        apply(decisions);
+        decide(() -> quota.submit(quotaJob, instant()));
     }
 
     private void apply(List<QuotaDecision> decisions) {
@@ -228,8 +224,13 @@ final class QualitySimulation {
     }
 
     private void release(JobState state) {
+        decide(() -> quota.release(state.job.uid(), instant()));
+    }
+
+    /** One call of the quota core, its CPU time counted, and its decisions carried out. */
+    private void decide(java.util.function.Supplier<List<QuotaDecision>> call) {
         long begin = CPU.getCurrentThreadCpuTime();
-        List<QuotaDecision> decisions = quota.release(state.job.uid(), instant());
+        List<QuotaDecision> decisions = call.get();
         quotaCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
         quotaCalls++;
         apply(decisions);
@@ -424,6 +425,12 @@ final class QualitySimulation {
         }
         state.attempt++;
         state.stage = Stage.QUEUED;
+        // Its quota is released when placement reports it stopped, once the member's pods are gone.
+        after(settings.inventoryLag(), () -> stopped(state));
+    }
+
+    private void stopped(JobState state) {
+        decide(() -> quota.stopped(state.job.uid(), instant()));
     }
 
     /** Placement's inventory learns of the job's pods on the member after the lag, which also ends its promise. */

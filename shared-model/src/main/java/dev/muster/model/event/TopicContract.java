@@ -19,7 +19,7 @@ public final class TopicContract {
             Topics.ADMISSIONS, EnumSet.of(EventType.QUEUED, EventType.ADMITTED, EventType.REJECTED, EventType.PREEMPTED,
                     EventType.CONFIG_ACCEPTED, EventType.CONFIG_REJECTED),
             Topics.PLACEMENTS, EnumSet.of(EventType.PLACEMENT_ATTEMPTED, EventType.PLACEMENT_FAILED, EventType.BOUND, EventType.GIVEN_BACK,
-                    EventType.REJECTED),
+                    EventType.REJECTED, EventType.EVICTED),
             Topics.MEMBER_STATUS, EnumSet.of(EventType.MEMBER_STATUS_CHANGED, EventType.FAILOVER_TRIGGERED, EventType.FINISHED),
             Topics.FLEET_CONFIG, EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED, EventType.QUOTA_TREE_APPLIED,
                     EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK),

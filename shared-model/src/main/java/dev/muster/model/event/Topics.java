@@ -14,7 +14,7 @@ public final class Topics {
     public static final String SUBMISSIONS = "muster.job.submissions";
     /** Queued, admitted, rejected and preempted jobs, written by the queue service. */
     public static final String ADMISSIONS = "muster.job.admissions";
-    /** Placement attempts, failures, bindings and jobs given back to their queue, written by the placement service. */
+    /** Placement attempts, failures, bindings, jobs given back to their queue and preempted jobs stopped, written by the placement service. */
     public static final String PLACEMENTS = "muster.job.placements";
     /** Member job status, failovers and finished jobs, written by the status-sync service. */
     public static final String MEMBER_STATUS = "muster.job.member-status";

@@ -23,6 +23,7 @@ import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobPreempted;
@@ -60,7 +61,7 @@ import dev.muster.queue.core.quota.TreeChangeRejectedException;
 
 /**
  * The queue service's whole decision: every event it consumes (submissions, deletions, finished jobs, jobs
- * placement gives back, policy and quota tree changes) in, the queued, admitted, rejected and preempted events out, and the
+ * placement gives back or stopped for a reclaim, policy and quota tree changes) in, the queued, admitted, rejected and preempted events out, and the
  * state records that let a restarted service carry on exactly where this one stopped.
  * <p>
  * A submitted job is validated, resolved once against the policies, and then either bypasses quota
@@ -74,7 +75,8 @@ public final class FleetQueue {
     /** The event types {@link #handle} acts on: configuration, and a job's arrival, end and return; it passes over every other. */
     public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
             EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
-            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED));
+            EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED,
+            EventType.EVICTED));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
     private final QuotaSettings settings;
@@ -171,6 +173,9 @@ public final class FleetQueue {
                 delete(job, now, out);
             } else if (job.data() instanceof JobGivenBack) {
                 out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
+            } else if (job.data() instanceof JobEvicted) {
+                // A preempted job stopped on its member: only now does its quota go to the job that reclaimed it.
+                out.addAll(toEvents(quota.stopped(job.job().uid(), now), event, now));
             }
         }
         recordChanges();
@@ -221,6 +226,8 @@ public final class FleetQueue {
         int position = 0;
         if (tracked.policy() == null) {
             state = "NoPolicy";
+        } else if (standing != null && standing.preemptedBy() != null) {
+            state = "Preempting";
         } else if (standing != null && standing.admitted()) {
             state = "Admitted";
         } else {

@@ -1,6 +1,7 @@
 package dev.muster.queue.core.quota;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -12,12 +13,15 @@ import java.util.Objects;
  * @param waitingSince when it first did not fit; the starvation guard counts from here
  * @param notBefore    after a give-back, when it may be admitted again
  * @param reason       the last waiting reason reported, so an unchanged reason is not reported again
+ * @param preemptedBy  for an admitted job being preempted, the UID of the job it is preempted for; else null
+ * @param reclaiming   for a waiting job that reclaims capacity, the UIDs of the preempted jobs it waits for to stop
  */
 public record JobStanding(QuotaJob job, String leaf, Instant admittedAt, Instant waitingSince, Instant notBefore,
-                          int giveBacks, String reason, String message) {
+                          int giveBacks, String reason, String message, String preemptedBy, List<String> reclaiming) {
 
     public JobStanding {
         Objects.requireNonNull(job, "job");
+        reclaiming = reclaiming == null ? List.of() : List.copyOf(reclaiming);
     }
 
     public boolean admitted() {

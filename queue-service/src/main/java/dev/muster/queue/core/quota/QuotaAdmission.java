@@ -48,8 +48,10 @@ public final class QuotaAdmission {
     public static final String QUOTA_EXCEEDED = "QuotaExceeded";
     public static final String QUOTA_NEVER_FITS = "QuotaNeverFits";
     public static final String HELD_FOR_STARVING_JOB = "HeldForStarvingJob";
+    public static final String HELD_FOR_RECLAIM = "HeldForReclaim";
     public static final String BEHIND_STRICT_HEAD = "BehindStrictHead";
     public static final String BACKOFF = "Backoff";
+    public static final String RECLAIMING = "Reclaiming";
 
     private static final ResourceList ONE_JOB = ResourceList.of(ResourceNames.MAX_JOBS, BigDecimal.ONE);
     /** The key of {@link #queues} for the jobs bound to no leaf; no node name is empty. */
@@ -77,8 +79,18 @@ public final class QuotaAdmission {
     /** The queues an evaluation may pass over, by leaf: see {@link Settled}. */
     private final Map<String, Settled> settled = new HashMap<>();
 
-    /** @param giveBacks how many times placement gave the job back so far, so each backoff doubles the last */
-    private record Admission(QuotaJob job, String leaf, Instant admittedAt, int giveBacks) {
+    /**
+     * An admitted job, charged to its leaf and every ancestor.
+     *
+     * @param giveBacks   how many times placement gave the job back so far, so each backoff doubles the last
+     * @param preemptedBy the job it is being preempted for, or null: a preempted job stays charged until it has
+     *                    stopped on its member, so that no quota node is above its max while its pods terminate
+     */
+    record Admission(QuotaJob job, String leaf, Instant admittedAt, int giveBacks, String preemptedBy) {
+
+        boolean preempting() {
+            return preemptedBy != null;
+        }
     }
 
     /**
@@ -87,28 +99,73 @@ public final class QuotaAdmission {
      * @param waitingSince when it first did not fit; the starvation guard counts from here
      * @param notBefore    when a job given back may be admitted again
      * @param giveBacks    how many times placement gave it back
+     * @param reclaiming   the preempted jobs it waits for to stop, by UID, in the order they were chosen; empty when none
      */
     private record Wait(QuotaJob job, String leaf, Instant waitingSince, Instant notBefore, int giveBacks,
-                        String reason, String message) {
+                        String reason, String message, List<String> reclaiming) {
+
+        Wait {
+            reclaiming = List.copyOf(reclaiming);
+        }
+
+        /** A job that waits afresh: in its leaf's queue, at the place its priority and submission give it. */
+        static Wait fresh(QuotaJob job, String leaf, Instant notBefore, int giveBacks) {
+            return new Wait(job, leaf, null, notBefore, giveBacks, null, null, List.of());
+        }
 
         Wait reported(String newReason, String newMessage) {
-            return new Wait(job, leaf, waitingSince, notBefore, giveBacks, newReason, newMessage);
+            return new Wait(job, leaf, waitingSince, notBefore, giveBacks, newReason, newMessage, reclaiming);
         }
 
         Wait since(Instant time) {
-            return new Wait(job, leaf, time, notBefore, giveBacks, reason, message);
+            return new Wait(job, leaf, time, notBefore, giveBacks, reason, message, reclaiming);
+        }
+
+        Wait inLeaf(String newLeaf) {
+            return new Wait(job, newLeaf, waitingSince, notBefore, giveBacks, reason, message, reclaiming);
+        }
+
+        Wait reclaiming(List<String> victims) {
+            return new Wait(job, leaf, waitingSince, notBefore, giveBacks, reason, message, victims);
         }
     }
 
     /** How many of the starving jobs capacity is held for a waiting message names. */
     private static final int HOLDERS_NAMED = 3;
 
+    /**
+     * Capacity held, within one evaluation, for jobs that must not be passed: those starving, and those reclaiming
+     * capacity whose victims are stopping (what a stopped victim frees is theirs). By node, with who holds it.
+     */
+    private static final class Holds {
+
+        static final Holds NONE = new Holds();
+
+        final Map<String, ResourceList> held = new HashMap<>();
+        final Map<String, Set<String>> starving = new HashMap<>();
+        final Map<String, Set<String>> reclaimers = new HashMap<>();
+
+        void hold(List<Node> path, QuotaJob job, boolean isStarving) {
+            for (Node node : path) {
+                held.merge(node.name(), job.charge(), ResourceList::plus);
+                (isStarving ? starving : reclaimers).computeIfAbsent(node.name(), name -> new LinkedHashSet<>()).add(job.ref());
+            }
+        }
+    }
+
     /** A limit a job would break, for the waiting reason. */
     private record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, BigDecimal max, BigDecimal need,
-                             Set<String> holders) {
+                             Set<String> holders, Set<String> reclaimers) {
 
         boolean causedByHeldCapacity() {
             return held.signum() > 0 && used.add(need).compareTo(max) <= 0;
+        }
+
+        String reason() {
+            if (!causedByHeldCapacity()) {
+                return QUOTA_EXCEEDED;
+            }
+            return holders.isEmpty() ? HELD_FOR_RECLAIM : HELD_FOR_STARVING_JOB;
         }
 
         /** What the message says before its numbers: the node and the resource. */
@@ -120,11 +177,17 @@ public final class QuotaAdmission {
             StringBuilder text = new StringBuilder(blocker())
                     .append(Quantities.format(resource, used)).append('/').append(Quantities.format(resource, max)).append(" in use");
             if (held.signum() > 0) {
-                text.append(" and ").append(Quantities.format(resource, held)).append(" held for starving ")
-                        .append(holders.stream().limit(HOLDERS_NAMED).collect(Collectors.joining(", ")));
-                // Under overload thousands of jobs may starve: the message names a few.
-                if (holders.size() > HOLDERS_NAMED) {
-                    text.append(" and others");
+                text.append(" and ").append(Quantities.format(resource, held)).append(" held for ");
+                if (!holders.isEmpty()) {
+                    text.append("starving ").append(holders.stream().limit(HOLDERS_NAMED).collect(Collectors.joining(", ")));
+                    // Under overload thousands of jobs may starve: the message names a few.
+                    if (holders.size() > HOLDERS_NAMED) {
+                        text.append(" and others");
+                    }
+                }
+                if (!reclaimers.isEmpty()) {
+                    text.append(holders.isEmpty() ? "" : " and ").append(reclaimers.size() == 1 ? "reclaimer " : "reclaimers ")
+                            .append(String.join(", ", reclaimers));
                 }
             }
             if (!ResourceNames.MAX_JOBS.equals(resource)) {
@@ -145,7 +208,7 @@ public final class QuotaAdmission {
         if (admitted.containsKey(job.uid()) || waiting.containsKey(job.uid())) {
             return List.of();
         }
-        putWaiting(job.uid(), new Wait(job, leafOf(job), null, null, 0, null, null));
+        putWaiting(job.uid(), Wait.fresh(job, leafOf(job), null, 0));
         return evaluate(now);
     }
 
@@ -157,7 +220,7 @@ public final class QuotaAdmission {
         if (tree == null) {
             return Optional.empty();
         }
-        return tree.leafFor(namespace).flatMap(leaf -> firstShortfall(tree.pathToRoot(leaf), demand.plus(ONE_JOB), Map.of(), Map.of(), Map.of()))
+        return tree.leafFor(namespace).flatMap(leaf -> firstShortfall(tree.pathToRoot(leaf), demand.plus(ONE_JOB), Map.of(), Holds.NONE))
                 .map(QuotaAdmission::neverMessage);
     }
 
@@ -168,13 +231,60 @@ public final class QuotaAdmission {
 
     /** A job finished, failed for good or was deleted: its quota is released and waiting jobs are re-evaluated. */
     public List<QuotaDecision> release(String uid, Instant now) {
+        List<QuotaDecision> decisions = new ArrayList<>();
         Admission admission = removeAdmitted(uid);
         if (admission != null) {
             uncharge(admission.job(), admission.leaf(), used);
+            if (admission.preempting()) {
+                victimGone(uid, now, decisions);
+            }
         } else if (removeWaiting(uid) == null) {
             return List.of();
         }
-        return evaluate(now);
+        decisions.addAll(evaluate(now));
+        return decisions;
+    }
+
+    /**
+     * A preempted job has stopped on its member (its pods and reservations are gone): its quota is released, it
+     * waits again at its original position, and a reclaimer no longer waiting for any victim is admitted first.
+     * Nothing changes for a job that is not being preempted, so a repeat is harmless.
+     */
+    public List<QuotaDecision> stopped(String uid, Instant now) {
+        Admission admission = admitted.get(uid);
+        if (admission == null || !admission.preempting()) {
+            return List.of();
+        }
+        removeAdmitted(uid);
+        uncharge(admission.job(), admission.leaf(), used);
+        putWaiting(uid, Wait.fresh(admission.job(), admission.leaf(), null, admission.giveBacks()));
+        List<QuotaDecision> decisions = new ArrayList<>();
+        victimGone(uid, now, decisions);
+        decisions.addAll(evaluate(now));
+        return decisions;
+    }
+
+    /** Whether the job was preempted and has not stopped on its member yet. */
+    public boolean isPreempting(String uid) {
+        Admission admission = admitted.get(uid);
+        return admission != null && admission.preempting();
+    }
+
+    /** The reclaimer the victim was waited for by no longer waits for it; the last one gone, it is admitted if it fits. */
+    private void victimGone(String victim, Instant now, List<QuotaDecision> decisions) {
+        for (Wait wait : List.copyOf(waiting.values())) {
+            if (wait.reclaiming().contains(victim)) {
+                List<String> left = new ArrayList<>(wait.reclaiming());
+                left.remove(victim);
+                Wait current = wait.reclaiming(left);
+                putWaiting(wait.job().uid(), current);
+                Node leaf = tree.node(current.leaf()).orElseThrow();
+                // The capacity the victims freed is the reclaimer's: it goes first, before any job an evaluation ranks higher.
+                if (left.isEmpty() && fitsUnderMax(tree.pathToRoot(leaf), current.job().charge(), used)) {
+                    admit(current, now, decisions);
+                }
+            }
+        }
     }
 
     /**
@@ -182,14 +292,19 @@ public final class QuotaAdmission {
      * not before a backoff that doubles with each give-back.
      */
     public List<QuotaDecision> giveBack(String uid, Instant now) {
-        Admission admission = removeAdmitted(uid);
+        Admission admission = admitted.get(uid);
         if (admission == null) {
             return List.of();
         }
+        if (admission.preempting()) {
+            // Given back before placement heard of the preemption: it holds nothing on any member, so it has stopped.
+            return stopped(uid, now);
+        }
+        removeAdmitted(uid);
         uncharge(admission.job(), admission.leaf(), used);
         int giveBacks = admission.giveBacks() + 1;
         Duration backoff = settings.giveBackBackoff().multipliedBy(1L << Math.min(giveBacks - 1, 10));
-        putWaiting(uid, new Wait(admission.job(), admission.leaf(), null, now.plus(backoff), giveBacks, null, null));
+        putWaiting(uid, Wait.fresh(admission.job(), admission.leaf(), now.plus(backoff), giveBacks));
         return evaluate(now);
     }
 
@@ -217,8 +332,7 @@ public final class QuotaAdmission {
         used.clear();
         admitted.values().forEach(admission -> charge(admission.job(), admission.leaf(), used));
         for (Wait wait : List.copyOf(waiting.values())) {
-            putWaiting(wait.job().uid(), new Wait(wait.job(), leafOf(wait.job()), wait.waitingSince(), wait.notBefore(),
-                    wait.giveBacks(), wait.reason(), wait.message()));
+            putWaiting(wait.job().uid(), wait.inLeaf(leafOf(wait.job())));
         }
         return evaluate(now);
     }
@@ -237,8 +351,7 @@ public final class QuotaAdmission {
         tree = null;
         used.clear();
         for (Wait wait : List.copyOf(waiting.values())) {
-            putWaiting(wait.job().uid(), new Wait(wait.job(), null, wait.waitingSince(), wait.notBefore(), wait.giveBacks(),
-                    wait.reason(), wait.message()));
+            putWaiting(wait.job().uid(), wait.inLeaf(null));
         }
         return evaluate(now);
     }
@@ -338,7 +451,7 @@ public final class QuotaAdmission {
         if (wait == null || tree == null || wait.leaf() == null || !QUOTA_EXCEEDED.equals(wait.reason())) {
             return Optional.empty();
         }
-        return tree.node(wait.leaf()).flatMap(leaf -> firstShortfall(tree.pathToRoot(leaf), wait.job().charge(), used, Map.of(), Map.of()))
+        return tree.node(wait.leaf()).flatMap(leaf -> firstShortfall(tree.pathToRoot(leaf), wait.job().charge(), used, Holds.NONE))
                 .map(Shortfall::message);
     }
 
@@ -347,11 +460,11 @@ public final class QuotaAdmission {
         Admission admission = admitted.get(uid);
         if (admission != null) {
             return Optional.of(new JobStanding(admission.job(), admission.leaf(), admission.admittedAt(), null, null,
-                    admission.giveBacks(), null, null));
+                    admission.giveBacks(), null, null, admission.preemptedBy(), List.of()));
         }
         Wait wait = waiting.get(uid);
         return wait == null ? Optional.empty() : Optional.of(new JobStanding(wait.job(), wait.leaf(), null, wait.waitingSince(),
-                wait.notBefore(), wait.giveBacks(), wait.reason(), wait.message()));
+                wait.notBefore(), wait.giveBacks(), wait.reason(), wait.message(), null, wait.reclaiming()));
     }
 
     /**
@@ -379,11 +492,11 @@ public final class QuotaAdmission {
             }
             if (standing.admitted()) {
                 quota.admitted.put(standing.job().uid(), new Admission(standing.job(), standing.leaf(), standing.admittedAt(),
-                        standing.giveBacks()));
+                        standing.giveBacks(), standing.preemptedBy()));
                 quota.charge(standing.job(), standing.leaf(), quota.used);
             } else {
                 quota.putWaiting(standing.job().uid(), new Wait(standing.job(), standing.leaf(), standing.waitingSince(),
-                        standing.notBefore(), standing.giveBacks(), standing.reason(), standing.message()));
+                        standing.notBefore(), standing.giveBacks(), standing.reason(), standing.message(), standing.reclaiming()));
             }
         });
         // Restoring is not a change: the standings are already persisted.
@@ -408,8 +521,7 @@ public final class QuotaAdmission {
             report(waiting.get(job.uid()), null, 0, NO_QUOTA_FOR_NAMESPACE, "namespace \"" + job.namespace()
                     + "\" is bound to no quota leaf of the ElasticQuotaTree", decisions);
         }
-        Map<String, ResourceList> held = new HashMap<>();
-        Map<String, Set<String>> holders = new HashMap<>();
+        Holds holds = new Holds();
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
         for (Map.Entry<String, NavigableSet<QuotaJob>> queue : queues.entrySet()) {
             if (queue.getKey().equals(UNBOUND) || queue.getValue().isEmpty()) {
@@ -425,7 +537,7 @@ public final class QuotaAdmission {
         }
         while (!heads.isEmpty()) {
             Cursor cursor = heads.poll();
-            consider(cursor, now, held, holders, decisions);
+            consider(cursor, now, holds, decisions);
             if (cursor.advance()) {
                 cursor.rank(now);
                 heads.add(cursor);
@@ -436,8 +548,7 @@ public final class QuotaAdmission {
     }
 
     /** Decides the head of one queue: admit it, or say why it waits. */
-    private void consider(Cursor cursor, Instant now, Map<String, ResourceList> held, Map<String, Set<String>> holders,
-                          List<QuotaDecision> decisions) {
+    private void consider(Cursor cursor, Instant now, Holds holds, List<QuotaDecision> decisions) {
         Wait wait = cursor.head();
         int position = cursor.position();
         String queue = cursor.leaf.queue();
@@ -456,13 +567,12 @@ public final class QuotaAdmission {
         // One answer per leaf and demand: whether the job can never fit the tree, else whether it fits now.
         Verdict verdict = memo.verdict(cursor.leaf, wait.job().demand(), () -> {
             ResourceList charge = wait.job().charge();
-            Optional<Shortfall> never = firstShortfall(cursor.path, charge, Map.of(), Map.of(), Map.of());
+            Optional<Shortfall> never = firstShortfall(cursor.path, charge, Map.of(), Holds.NONE);
             if (never.isPresent()) {
                 return new Verdict(QUOTA_NEVER_FITS, true, neverMessage(never.get()), null);
             }
-            return firstShortfall(cursor.path, charge, used, held, holders)
-                    .map(limit -> new Verdict(limit.causedByHeldCapacity() ? HELD_FOR_STARVING_JOB : QUOTA_EXCEEDED,
-                            limit.node().name().equals(cursor.leaf.name()), limit.message(), limit.blocker()))
+            return firstShortfall(cursor.path, charge, used, holds)
+                    .map(limit -> new Verdict(limit.reason(), limit.node().name().equals(cursor.leaf.name()), limit.message(), limit.blocker()))
                     .orElse(null);
         });
         if (verdict != null && QUOTA_NEVER_FITS.equals(verdict.reason())) {
@@ -475,6 +585,14 @@ public final class QuotaAdmission {
             cursor.removeHead();
             return;
         }
+        if (!wait.reclaiming().isEmpty()) {
+            cursor.settles = false;
+            holds.hold(cursor.path, wait.job(), false);
+            memo.heldChanged();
+            report(wait, queue, position, RECLAIMING, reclaimingMessage(wait), decisions);
+            cursor.blockIfStrict(wait, settings);
+            return;
+        }
         Wait current = wait;
         if (wait.waitingSince() == null) {
             current = wait.since(now);
@@ -485,12 +603,7 @@ public final class QuotaAdmission {
         cursor.firstStarving = cursor.firstStarving == null || starvesAt.isBefore(cursor.firstStarving) ? starvesAt : cursor.firstStarving;
         if (isStarving(current, now)) {
             cursor.settles = false;
-            Wait starving = current;
-            ResourceList charge = current.job().charge();
-            for (Node node : cursor.path) {
-                held.merge(node.name(), charge, ResourceList::plus);
-                holders.computeIfAbsent(node.name(), name -> new LinkedHashSet<>()).add(starving.job().ref());
-            }
+            holds.hold(cursor.path, current.job(), true);
             memo.heldChanged();
         }
         report(current, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
@@ -501,7 +614,7 @@ public final class QuotaAdmission {
         removeWaiting(wait.job().uid());
         charge(wait.job(), wait.leaf(), used);
         memo.usageChanged();
-        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks()));
+        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks(), null));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
     }
 
@@ -509,11 +622,15 @@ public final class QuotaAdmission {
         return wait.waitingSince() != null && !now.isBefore(wait.waitingSince().plus(settings.starvationAge()));
     }
 
-    private Optional<Shortfall> firstShortfall(List<Node> path, ResourceList charge, Map<String, ResourceList> usage,
-                                               Map<String, ResourceList> held, Map<String, Set<String>> holders) {
+    /** Whether the charge fits under every max on the path with this usage. */
+    static boolean fitsUnderMax(List<Node> path, ResourceList charge, Map<String, ResourceList> usage) {
+        return firstShortfall(path, charge, usage, Holds.NONE).isEmpty();
+    }
+
+    private static Optional<Shortfall> firstShortfall(List<Node> path, ResourceList charge, Map<String, ResourceList> usage, Holds holds) {
         for (Node node : path) {
             ResourceList nodeUsed = usage.getOrDefault(node.name(), ResourceList.empty());
-            ResourceList nodeHeld = held.getOrDefault(node.name(), ResourceList.empty());
+            ResourceList nodeHeld = holds.held.getOrDefault(node.name(), ResourceList.empty());
             for (String resource : node.max().names()) {
                 BigDecimal need = charge.amount(resource);
                 if (need.signum() == 0) {
@@ -523,7 +640,7 @@ public final class QuotaAdmission {
                 BigDecimal onHold = nodeHeld.amount(resource);
                 if (inUse.add(onHold).add(need).compareTo(node.max().amount(resource)) > 0) {
                     return Optional.of(new Shortfall(node, resource, inUse, onHold, node.max().amount(resource), need,
-                            holders.getOrDefault(node.name(), Set.of())));
+                            holds.starving.getOrDefault(node.name(), Set.of()), holds.reclaimers.getOrDefault(node.name(), Set.of())));
                 }
             }
         }
@@ -552,160 +669,57 @@ public final class QuotaAdmission {
         decisions.add(new Waiting(wait.job(), queue, position, reason, message));
     }
 
-    /** Whether a quota limit blocks the job: its own use, or capacity held for starving jobs, of which it is the same limit either way. */
+    /** Whether a quota limit blocks the job: its own use, or capacity held for other jobs, of which it is the same limit either way. */
     private static boolean isQuotaLimit(String reason) {
-        return QUOTA_EXCEEDED.equals(reason) || HELD_FOR_STARVING_JOB.equals(reason);
+        return QUOTA_EXCEEDED.equals(reason) || HELD_FOR_STARVING_JOB.equals(reason) || HELD_FOR_RECLAIM.equals(reason);
     }
 
     // --- reclaim --------------------------------------------------------------------------------------------
 
-    /** Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it. */
+    /**
+     * Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it. The victims
+     * stay charged until they have stopped on their members ({@link #stopped}); the reclaimer waits for them, and
+     * takes the capacity they free before anyone else.
+     */
     private boolean reclaimOnce(Instant now, List<QuotaDecision> decisions) {
+        Reclaim reclaim = new Reclaim(tree, used);
         // Only jobs within their guarantee can reclaim; usually few, so they are sorted, not every waiting job.
         List<Wait> candidates = waiting.values().stream()
-                .filter(wait -> QUOTA_EXCEEDED.equals(wait.reason()) || HELD_FOR_STARVING_JOB.equals(wait.reason()))
+                .filter(wait -> wait.reclaiming().isEmpty() && isQuotaLimit(wait.reason()))
                 .filter(wait -> isWithinGuarantee(tree.node(wait.leaf()).orElseThrow(), wait.job()))
                 .sorted(Comparator.comparing(Wait::job, QUEUE_ORDER)).toList();
         for (Wait wait : candidates) {
             Node leaf = tree.node(wait.leaf()).orElseThrow();
-            List<Node> path = tree.pathToRoot(leaf);
-            List<Admission> victims = victimsFor(path, wait.job());
+            List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), admitted.values());
             if (victims.isEmpty()) {
                 continue;
             }
             for (Admission victim : victims) {
-                removeAdmitted(victim.job().uid());
-                uncharge(victim.job(), victim.leaf(), used);
-                putWaiting(victim.job().uid(), new Wait(victim.job(), victim.leaf(), null, null, victim.giveBacks(), null, null));
+                putAdmitted(victim.job().uid(), new Admission(victim.job(), victim.leaf(), victim.admittedAt(), victim.giveBacks(),
+                        wait.job().uid()));
                 decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
                         + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
             }
-            memo.usageChanged();
-            admit(wait, now, decisions);
+            // What this evaluation said of the reclaimer so far is superseded: it is told that it reclaims.
+            decisions.removeIf(decision -> decision instanceof Waiting earlier && earlier.job().uid().equals(wait.job().uid()));
+            Wait reclaimer = wait.reclaiming(victims.stream().map(victim -> victim.job().uid()).toList());
+            putWaiting(reclaimer.job().uid(), reclaimer);
+            settled.remove(leaf.name());
+            report(reclaimer, leaf.queue(), queue(leaf.name()).indexOf(reclaimer.job()) + 1, RECLAIMING, reclaimingMessage(reclaimer), decisions);
             return true;
         }
         return false;
     }
 
+    private String reclaimingMessage(Wait reclaimer) {
+        return "reclaiming borrowed capacity: waiting for " + reclaimer.reclaiming().stream()
+                .map(uid -> Optional.ofNullable(admitted.get(uid)).map(victim -> victim.job().ref()).orElse(uid))
+                .collect(Collectors.joining(", ")) + " to stop on " + (reclaimer.reclaiming().size() == 1 ? "its member" : "their members");
+    }
+
     /** The same, remembered within a pass for every job of the leaf with the same demand. */
     private boolean isWithinGuarantee(Node leaf, QuotaJob job) {
-        return tree.hasGuarantees() && memo.guaranteed(leaf, job.demand(), () -> isWithinGuarantee(tree.pathToRoot(leaf), job));
-    }
-
-    /** Whether the job fits within the guaranteed min of every node on its path below the root. */
-    private boolean isWithinGuarantee(List<Node> path, QuotaJob job) {
-        for (Node node : path.subList(0, path.size() - 1)) {
-            ResourceList nodeUsed = usage(node.name());
-            for (String resource : job.demand().names()) {
-                BigDecimal need = job.demand().amount(resource);
-                if (need.signum() > 0 && (!node.min().names(resource)
-                        || nodeUsed.amount(resource).add(need).compareTo(node.min().amount(resource)) > 0)) {
-                    return false;
-                }
-            }
-        }
-        return true;
-    }
-
-    /**
-     * The fewest admitted jobs, lowest priority and newest first, whose removal lets the job fit, taken only
-     * from sibling subtrees that use more than their own min of a resource the job lacks; none when even all
-     * of them would not be enough.
-     */
-    private List<Admission> victimsFor(List<Node> path, QuotaJob job) {
-        Set<String> onPath = path.stream().map(Node::name).collect(Collectors.toSet());
-        Map<String, Set<String>> borrowing = borrowingBranches(path, onPath, job);
-        if (borrowing.isEmpty()) {
-            return List.of();
-        }
-        List<Admission> eligible = admitted.values().stream()
-                .filter(admission -> borrowsThrough(admission, onPath, borrowing))
-                .sorted(Comparator.comparingInt((Admission admission) -> admission.job().priority())
-                        .thenComparing(Admission::admittedAt, Comparator.reverseOrder())
-                        .thenComparing(admission -> admission.job().sequence(), Comparator.reverseOrder()))
-                .toList();
-        Map<String, ResourceList> simulated = new HashMap<>(used);
-        List<Admission> chosen = new ArrayList<>();
-        for (Admission candidate : eligible) {
-            if (firstShortfall(path, job.charge(), simulated, Map.of(), Map.of()).isEmpty()) {
-                break;
-            }
-            if (borrowingBranch(candidate, path, onPath, job, simulated).isPresent()) {
-                uncharge(candidate.job(), candidate.leaf(), simulated);
-                chosen.add(candidate);
-            }
-        }
-        return firstShortfall(path, job.charge(), simulated, Map.of(), Map.of()).isEmpty() ? chosen : List.of();
-    }
-
-    /**
-     * The children, off the waiting job's path, of the nodes on it where the job is short, that use more than
-     * their min of a resource the job is short of there: by name, with those resources. Worked out once per
-     * job from the tree, so that each admitted job is then only looked up.
-     */
-    private Map<String, Set<String>> borrowingBranches(List<Node> path, Set<String> onPath, QuotaJob job) {
-        Map<String, Set<String>> branches = new HashMap<>();
-        ResourceList charge = job.charge();
-        for (Node ancestor : path) {
-            ResourceList ancestorUsed = used.getOrDefault(ancestor.name(), ResourceList.empty());
-            for (String child : ancestor.children()) {
-                if (onPath.contains(child)) {
-                    continue;
-                }
-                Node branch = tree.node(child).orElseThrow();
-                ResourceList branchUsed = used.getOrDefault(child, ResourceList.empty());
-                for (String resource : ancestor.max().names()) {
-                    BigDecimal need = charge.amount(resource);
-                    if (need.signum() > 0 && ancestorUsed.amount(resource).add(need).compareTo(ancestor.max().amount(resource)) > 0
-                            && branchUsed.amount(resource).compareTo(branch.min().amount(resource)) > 0) {
-                        branches.computeIfAbsent(child, name -> new HashSet<>()).add(resource);
-                    }
-                }
-            }
-        }
-        return branches;
-    }
-
-    /** Whether the admitted job is under one of those branches and charged some of a resource it borrows. */
-    private boolean borrowsThrough(Admission admission, Set<String> onPath, Map<String, Set<String>> borrowing) {
-        for (String node : tree.node(admission.leaf()).orElseThrow().path()) {
-            if (!onPath.contains(node)) {
-                Set<String> resources = borrowing.get(node);
-                return resources != null && resources.stream().anyMatch(resource -> admission.job().charge().amount(resource).signum() > 0);
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The node through which an admitted job borrows from the waiting job's path: the child, off that path,
-     * of a node on it where the waiting job is short, using more than its min of a resource the job is short of.
-     */
-    private Optional<Node> borrowingBranch(Admission admission, List<Node> path, Set<String> onPath, QuotaJob job,
-                                           Map<String, ResourceList> usage) {
-        List<String> victimPath = tree.node(admission.leaf()).orElseThrow().path();
-        for (int depth = 0; depth < victimPath.size() - 1; depth++) {
-            String ancestor = victimPath.get(depth);
-            String branch = victimPath.get(depth + 1);
-            if (!onPath.contains(ancestor) || onPath.contains(branch)) {
-                continue;
-            }
-            Node ancestorNode = tree.node(ancestor).orElseThrow();
-            Node branchNode = tree.node(branch).orElseThrow();
-            ResourceList ancestorUsed = usage.getOrDefault(ancestor, ResourceList.empty());
-            ResourceList branchUsed = usage.getOrDefault(branch, ResourceList.empty());
-            for (String resource : ancestorNode.max().names()) {
-                BigDecimal need = job.charge().amount(resource);
-                boolean lacking = need.signum() > 0
-                        && ancestorUsed.amount(resource).add(need).compareTo(ancestorNode.max().amount(resource)) > 0;
-                boolean borrowing = branchUsed.amount(resource).compareTo(branchNode.min().amount(resource)) > 0
-                        && admission.job().charge().amount(resource).signum() > 0;
-                if (lacking && borrowing) {
-                    return Optional.of(branchNode);
-                }
-            }
-        }
-        return Optional.empty();
+        return tree.hasGuarantees() && memo.guaranteed(leaf, job.demand(), () -> new Reclaim(tree, used).isWithinGuarantee(tree.pathToRoot(leaf), job));
     }
 
     // --- bookkeeping ----------------------------------------------------------------------------------------
@@ -772,6 +786,10 @@ public final class QuotaAdmission {
     }
 
     private void uncharge(QuotaJob job, String leaf, Map<String, ResourceList> usage) {
+        uncharge(tree, job, leaf, usage);
+    }
+
+    static void uncharge(QuotaTree tree, QuotaJob job, String leaf, Map<String, ResourceList> usage) {
         ResourceList charge = job.charge();
         for (Node node : tree.pathToRoot(tree.node(leaf).orElseThrow())) {
             usage.merge(node.name(), charge, ResourceList::minus);

@@ -22,6 +22,8 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobEvicted;
+import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MusterEvent;
@@ -387,6 +389,65 @@ class FleetQueueTest {
         // The small job passed it and took 4Gi more; the reason was not told again (same node, same resource), but is read as now.
         assertThat(queue.view("default", "big")).get().extracting(dev.muster.model.queue.JobQueueView::message)
                 .isEqualTo("root/lab: memory 8Gi/10Gi in use, job needs 8Gi");
+    }
+
+    /**
+     * team-a borrows team-b's guaranteed cpu; team-b's job arrives. The borrower is preempted, and stays charged while
+     * placement stops it; a restart in between changes nothing; only its stop admits the reclaimer.
+     */
+    @Test
+    void aReclaimAdmitsTheReclaimerOnlyOnceTheVictimHasStoppedAcrossARestart() {
+        queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(Manifests.read("""
+                apiVersion: scheduling.sigs.k8s.io/v1beta1
+                kind: ElasticQuotaTree
+                metadata: {name: tree, namespace: kube-system}
+                spec:
+                  root:
+                    name: root
+                    max: {cpu: 8020m}
+                    min: {cpu: 8020m}
+                    children:
+                    - {name: team-a, max: {cpu: 8020m}, min: {cpu: 4010m}, namespaces: [team-a]}
+                    - {name: team-b, max: {cpu: 8020m}, min: {cpu: 4010m}, namespaces: [team-b]}
+                """, ElasticQuotaTree.class))));
+        for (String namespace : List.of("team-a", "team-b")) {
+            PropagationPolicy policy = Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class);
+            policy.getMetadata().setNamespace(namespace);
+            queue.handle(ConfigEvent.create("/t", T0, new PolicyApplied(policy)));
+        }
+        queue.handle(submittedIn("team-a", "first", 1));
+        queue.handle(submittedIn("team-a", "second", 2));
+
+        List<JobEvent> onArrival = jobEvents(queue.handle(submittedIn("team-b", "guaranteed", 3)));
+
+        assertThat(onArrival).extracting(event -> event.job().name() + " " + event.data().getClass().getSimpleName())
+                .containsExactly("second JobPreempted", "guaranteed JobQueued");
+        assertThat(((JobPreempted) onArrival.get(0).data()).by()).isEqualTo("team-b/guaranteed");
+        assertThat(((JobQueued) onArrival.get(1).data()).reason()).isEqualTo("Reclaiming");
+        assertThat(queue.view("team-a", "second")).get().extracting(dev.muster.model.queue.JobQueueView::state).isEqualTo("Preempting");
+
+        Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+        compact(stateTopic, queue.drainState());
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of(), CLOCK,
+                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        assertThat(restored.quota().usage("root").amount("cpu")).as("the victim is charged until it stops").isEqualByComparingTo("8.02");
+
+        List<JobEvent> onStop = jobEvents(restored.handle(JobEvent.create("/muster/placement-service",
+                new JobRef("team-a", "second", "second-uid"), T0, new JobEvicted("cluster-a", "stopped on cluster-a"))));
+
+        assertThat(onStop).extracting(event -> event.job().name() + " " + event.data().getClass().getSimpleName())
+                .containsExactlyInAnyOrder("guaranteed JobAdmitted", "second JobQueued");
+        assertThat(restored.view("team-a", "second")).get().satisfies(view -> {
+            assertThat(view.state()).isEqualTo("Queuing");
+            assertThat(view.position()).isEqualTo(1);
+        });
+    }
+
+    private static JobEvent submittedIn(String namespace, String name, int second) {
+        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
+        job.getMetadata().setName(name);
+        job.getMetadata().setNamespace(namespace);
+        return JobEvent.create("/test", new JobRef(namespace, name, name + "-uid"), T0.plusSeconds(second), new JobSubmitted(job));
     }
 
     private static void compact(Map<String, byte[]> topic, List<Entry> records) {

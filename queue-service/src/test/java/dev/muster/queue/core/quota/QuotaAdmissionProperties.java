@@ -27,7 +27,7 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
 /** Invariants of quota admission over random valid trees and random streams of jobs. */
 class QuotaAdmissionProperties {
 
-    /** One step of a stream: submit a job, release or give back an earlier one, or let time pass. */
+    /** One step of a stream: submit a job, release or give back an earlier one, a preempted job's pods end, or time passes. */
     sealed interface Step {
     }
 
@@ -41,6 +41,10 @@ class QuotaAdmissionProperties {
     }
 
     record Wait(int minutes) implements Step {
+    }
+
+    /** The pods of one of the jobs being preempted have terminated on its member, and placement says so. */
+    record Stop(int job) implements Step {
     }
 
     record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever) {
@@ -60,7 +64,8 @@ class QuotaAdmissionProperties {
                         Arbitraries.integers().between(0, 6), Arbitraries.integers().between(-1, 2)).as(Submit::new)),
                 Tuple.of(3, Arbitraries.integers().between(0, 40).map(Release::new)),
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(GiveBack::new)),
-                Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
+                Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)),
+                Tuple.of(2, Arbitraries.integers().between(0, 40).map(Stop::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(5).ofMaxSize(60), Arbitraries.of(true, false), Arbitraries.of(true, false))
                 .as(Scenario::new);
     }
@@ -89,8 +94,10 @@ class QuotaAdmissionProperties {
                 }
                 root.append("  children:\n");
                 for (int g = 0; g < grandchildren; g++) {
-                    root.append("  - {name: n%d-%d, max: {cpu: %d, kube-queue/max-jobs: %d}, namespaces: [ns%d-%d]}\n"
-                            .formatted(c, g, Math.max(1, cpu / 2 + g), maxJobs, c, g));
+                    int leafCpu = Math.max(1, cpu / 2 + g);
+                    String leafMin = withMin ? ", min: {cpu: %d}".formatted(Math.min(leafCpu, rootCpu / children / grandchildren)) : "";
+                    root.append("  - {name: n%d-%d, max: {cpu: %d, kube-queue/max-jobs: %d}%s, namespaces: [ns%d-%d]}\n"
+                            .formatted(c, g, leafCpu, maxJobs, leafMin, c, g));
                 }
             }
         }
@@ -110,6 +117,13 @@ class QuotaAdmissionProperties {
         /** Jobs their owner deleted while they waited: rightly never admitted. */
         final Set<String> deletedWhileWaiting = new HashSet<>();
         final Set<String> everAdmitted = new HashSet<>();
+        /**
+         * The jobs whose pods hold capacity on a member, as a member would see them: admitted ones, and preempted ones
+         * until their pods have terminated. Kept from the decisions alone, apart from the core's own bookkeeping.
+         */
+        final Set<String> onMembers = new java.util.LinkedHashSet<>();
+        /** The jobs preempted and not stopped yet, in the order preempted. */
+        final List<String> stopping = new ArrayList<>();
         Instant now = QuotaFixtures.T0;
 
         Run(Scenario scenario) {
@@ -147,18 +161,44 @@ class QuotaAdmissionProperties {
             } else if (step instanceof Release release) {
                 decisions = live(release.job()).map(job -> {
                     released.add(job.uid());
+                    onMembers.remove(job.uid());
+                    stopping.remove(job.uid());
                     if (quota.isWaiting(job.uid())) {
                         deletedWhileWaiting.add(job.uid());
                     }
                     return quota.release(job.uid(), now);
                 }).orElse(List.of());
             } else if (step instanceof GiveBack giveBack) {
-                decisions = live(giveBack.job()).map(job -> quota.giveBack(job.uid(), now)).orElse(List.of());
+                decisions = live(giveBack.job()).map(job -> {
+                    // A job given back holds nothing on any member.
+                    onMembers.remove(job.uid());
+                    stopping.remove(job.uid());
+                    return quota.giveBack(job.uid(), now);
+                }).orElse(List.of());
+            } else if (step instanceof Stop stop) {
+                if (stopping.isEmpty()) {
+                    decisions = List.of();
+                } else {
+                    String uid = stopping.remove(stop.job() % stopping.size());
+                    onMembers.remove(uid);
+                    decisions = quota.stopped(uid, now);
+                }
             } else {
                 now = now.plus(Duration.ofMinutes(((Wait) step).minutes()));
                 decisions = quota.reevaluate(now);
             }
-            decisions.stream().filter(Admitted.class::isInstance).forEach(admitted -> everAdmitted.add(admitted.job().uid()));
+            for (QuotaDecision decision : decisions) {
+                String uid = decision.job().uid();
+                if (decision instanceof Admitted) {
+                    assertThat(onMembers).as("%s admitted while its pods still run", decision.job().ref()).doesNotContain(uid);
+                    everAdmitted.add(uid);
+                    onMembers.add(uid);
+                } else if (decision instanceof QuotaDecision.Preempted) {
+                    assertThat(onMembers).as("%s preempted while not running", decision.job().ref()).contains(uid);
+                    assertThat(stopping).as("%s preempted twice", decision.job().ref()).doesNotContain(uid);
+                    stopping.add(uid);
+                }
+            }
             decisionsPerStep.add(decisions);
             persistChanges();
         }
@@ -172,6 +212,16 @@ class QuotaAdmissionProperties {
         }
 
         void assertInvariants() {
+            // What the members hold, terminating pods of preempted jobs included, never exceeds any max.
+            Map<String, ResourceList> physical = new LinkedHashMap<>();
+            for (String uid : onMembers) {
+                QuotaJob job = submitted.stream().filter(candidate -> candidate.uid().equals(uid)).findFirst().orElseThrow();
+                tree.pathToRoot(tree.leafFor(job.namespace()).orElseThrow()).forEach(node -> physical.merge(node.name(), job.charge(), ResourceList::plus));
+            }
+            for (Node node : tree.nodes()) {
+                ResourceList held = physical.getOrDefault(node.name(), ResourceList.empty());
+                assertThat(held.exceeding(node.max())).as("members over max at %s: %s > %s", node.pathText(), held, node.max()).isEmpty();
+            }
             Map<String, ResourceList> expected = new LinkedHashMap<>();
             for (QuotaJob job : quota.admittedJobs()) {
                 Node leaf = tree.leafFor(job.namespace()).orElseThrow();
@@ -210,6 +260,46 @@ class QuotaAdmissionProperties {
         }
     }
 
+    /**
+     * Teams that each may use the whole root but are guaranteed only their share: borrowing and reclaiming all the
+     * time. What the members hold, counting the pods of preempted jobs until they have terminated, stays within every
+     * max; no job runs twice, is preempted twice, or is lost.
+     */
+    @Property(tries = 300)
+    void whileReclaimsAreCarriedOutNothingOnTheMembersIsEverAboveAnyMax(@ForAll("reclaimScenarios") Scenario scenario) {
+        Run run = new Run(scenario);
+        for (Step step : scenario.steps()) {
+            run.apply(step);
+            run.assertInvariants();
+        }
+        boolean reclaimed = run.decisionsPerStep.stream().flatMap(List::stream).anyMatch(QuotaDecision.Preempted.class::isInstance);
+        net.jqwik.api.statistics.Statistics.label("reclaims").collect(reclaimed);
+        net.jqwik.api.statistics.Statistics.label("reclaims").coverage(coverage -> coverage.check(true).percentage(share -> share >= 30));
+    }
+
+    @Provide
+    Arbitrary<Scenario> reclaimScenarios() {
+        Arbitrary<String> trees = Combinators.combine(Arbitraries.integers().between(4, 16), Arbitraries.integers().between(2, 3))
+                .as((gpus, teams) -> {
+                    StringBuilder root = new StringBuilder("name: root\nmax: {cpu: 64, nvidia.com/gpu: %d}\nmin: {nvidia.com/gpu: %d}\nchildren:\n"
+                            .formatted(gpus, gpus));
+                    for (int team = 0; team < teams; team++) {
+                        root.append("- {name: n%d, max: {cpu: 64, nvidia.com/gpu: %d}, min: {nvidia.com/gpu: %d}, namespaces: [ns%d]}\n"
+                                .formatted(team, gpus, gpus / teams, team));
+                    }
+                    return root.toString();
+                });
+        Arbitrary<Step> steps = Arbitraries.frequencyOf(
+                Tuple.of(6, Combinators.combine(Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 8),
+                        Arbitraries.integers().between(1, 4), Arbitraries.integers().between(-1, 2)).as(Submit::new)),
+                Tuple.of(2, Arbitraries.integers().between(0, 40).map(Release::new)),
+                Tuple.of(1, Arbitraries.integers().between(0, 40).map(GiveBack::new)),
+                Tuple.of(3, Arbitraries.integers().between(0, 40).map(Stop::new)),
+                Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
+        return Combinators.combine(trees, steps.list().ofMinSize(10).ofMaxSize(80), Arbitraries.just(false), Arbitraries.just(false))
+                .as(Scenario::new);
+    }
+
     @Property(tries = 300)
     void everyJobThatCanFitIsAdmittedOnceCapacityFreesAndUsageReturnsToZero(@ForAll("scenarios") Scenario scenario) {
         Run run = new Run(scenario);
@@ -218,7 +308,12 @@ class QuotaAdmissionProperties {
         // Let every admitted job finish, round after round, with time enough for any backoff.
         for (int round = 0; round <= run.submitted.size() + 2 && (!run.quota.admittedJobs().isEmpty() || anyFitsWaiting(run)); round++) {
             for (QuotaJob job : run.quota.admittedJobs()) {
-                run.apply(new Release(run.submitted.indexOf(job)));
+                if (!run.quota.isPreempting(job.uid())) {
+                    run.apply(new Release(run.submitted.indexOf(job)));
+                }
+            }
+            while (!run.stopping.isEmpty()) {
+                run.apply(new Stop(0));
             }
             run.apply(new Wait(15));
             run.assertInvariants();

@@ -1,0 +1,174 @@
+package dev.muster.queue.core.quota;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.resource.ResourceNames;
+import dev.muster.queue.core.quota.QuotaAdmission.Admission;
+import dev.muster.queue.core.quota.QuotaTree.Node;
+
+/**
+ * Which borrowers a guaranteed job may take capacity back from, over one tree and its usage: the rules of a
+ * reclaim, apart from the bookkeeping of carrying one out (see {@link QuotaAdmission}).
+ */
+final class Reclaim {
+
+    private final QuotaTree tree;
+    private final Map<String, ResourceList> used;
+
+    Reclaim(QuotaTree tree, Map<String, ResourceList> used) {
+        this.tree = tree;
+        this.used = used;
+    }
+
+    /**
+     * Whether the job is within its guarantee: its leaf's {@code min} names some resource the job asks for, and on
+     * every node of its path below the root the job fits under the {@code min} for each resource that min names.
+     * Resources a min does not name (the cpu and memory beside a GPU guarantee) neither make nor break it.
+     */
+    boolean isWithinGuarantee(List<Node> path, QuotaJob job) {
+        Node leaf = path.get(0);
+        if (guaranteedResources(leaf, job).isEmpty()) {
+            return false;
+        }
+        for (Node node : path.subList(0, path.size() - 1)) {
+            ResourceList nodeUsed = usage(used, node.name());
+            for (String resource : node.min().names()) {
+                BigDecimal need = job.demand().amount(resource);
+                if (need.signum() > 0 && nodeUsed.amount(resource).add(need).compareTo(node.min().amount(resource)) > 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** The resources the job asks for that its leaf's min guarantees: the only ones it may take back. */
+    private static Set<String> guaranteedResources(Node leaf, QuotaJob job) {
+        Set<String> resources = new HashSet<>();
+        for (String resource : leaf.min().names()) {
+            if (!ResourceNames.MAX_JOBS.equals(resource) && job.demand().amount(resource).signum() > 0) {
+                resources.add(resource);
+            }
+        }
+        return resources;
+    }
+
+    /**
+     * The fewest admitted jobs, lowest priority and newest first, whose removal lets the job fit, taken only from
+     * sibling subtrees that use more than their own min of a resource the job is short of and its leaf guarantees;
+     * none when even all of them would not be enough. Jobs already being preempted are not taken again: the
+     * capacity they free is another reclaimer's.
+     */
+    List<Admission> victimsFor(List<Node> path, QuotaJob job, Collection<Admission> admitted) {
+        Set<String> onPath = path.stream().map(Node::name).collect(Collectors.toSet());
+        Set<String> guaranteed = guaranteedResources(path.get(0), job);
+        Map<String, Set<String>> borrowing = borrowingBranches(path, onPath, job, guaranteed);
+        if (borrowing.isEmpty()) {
+            return List.of();
+        }
+        List<Admission> eligible = admitted.stream()
+                .filter(admission -> !admission.preempting() && borrowsThrough(admission, onPath, borrowing))
+                .sorted(Comparator.comparingInt((Admission admission) -> admission.job().priority())
+                        .thenComparing(Admission::admittedAt, Comparator.reverseOrder())
+                        .thenComparing(admission -> admission.job().sequence(), Comparator.reverseOrder()))
+                .toList();
+        Map<String, ResourceList> simulated = new HashMap<>(used);
+        List<Admission> chosen = new ArrayList<>();
+        for (Admission candidate : eligible) {
+            if (QuotaAdmission.fitsUnderMax(path, job.charge(), simulated)) {
+                break;
+            }
+            if (borrowingBranch(candidate, path, onPath, job, guaranteed, simulated).isPresent()) {
+                QuotaAdmission.uncharge(tree, candidate.job(), candidate.leaf(), simulated);
+                chosen.add(candidate);
+            }
+        }
+        return QuotaAdmission.fitsUnderMax(path, job.charge(), simulated) ? chosen : List.of();
+    }
+
+    /**
+     * The children, off the waiting job's path, of the nodes on it where the job is short, that use more than
+     * their min of a resource the job is short of there and its leaf guarantees: by name, with those resources.
+     * Worked out once per job from the tree, so that each admitted job is then only looked up.
+     */
+    private Map<String, Set<String>> borrowingBranches(List<Node> path, Set<String> onPath, QuotaJob job, Set<String> guaranteed) {
+        Map<String, Set<String>> branches = new HashMap<>();
+        ResourceList charge = job.charge();
+        for (Node ancestor : path) {
+            ResourceList ancestorUsed = usage(used, ancestor.name());
+            for (String child : ancestor.children()) {
+                if (onPath.contains(child)) {
+                    continue;
+                }
+                Node branch = tree.node(child).orElseThrow();
+                ResourceList branchUsed = usage(used, child);
+                for (String resource : ancestor.max().names()) {
+                    BigDecimal need = charge.amount(resource);
+                    if (guaranteed.contains(resource) && need.signum() > 0
+                            && ancestorUsed.amount(resource).add(need).compareTo(ancestor.max().amount(resource)) > 0
+                            && branchUsed.amount(resource).compareTo(branch.min().amount(resource)) > 0) {
+                        branches.computeIfAbsent(child, name -> new HashSet<>()).add(resource);
+                    }
+                }
+            }
+        }
+        return branches;
+    }
+
+    /** Whether the admitted job is under one of those branches and charged some of a resource it borrows. */
+    private boolean borrowsThrough(Admission admission, Set<String> onPath, Map<String, Set<String>> borrowing) {
+        for (String node : tree.node(admission.leaf()).orElseThrow().path()) {
+            if (!onPath.contains(node)) {
+                Set<String> resources = borrowing.get(node);
+                return resources != null && resources.stream().anyMatch(resource -> admission.job().charge().amount(resource).signum() > 0);
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The node through which an admitted job borrows from the waiting job's path: the child, off that path,
+     * of a node on it where the waiting job is short, using more than its min of a resource the job is short of.
+     */
+    private Optional<Node> borrowingBranch(Admission admission, List<Node> path, Set<String> onPath, QuotaJob job, Set<String> guaranteed,
+                                           Map<String, ResourceList> usage) {
+        List<String> victimPath = tree.node(admission.leaf()).orElseThrow().path();
+        for (int depth = 0; depth < victimPath.size() - 1; depth++) {
+            String ancestor = victimPath.get(depth);
+            String branch = victimPath.get(depth + 1);
+            if (!onPath.contains(ancestor) || onPath.contains(branch)) {
+                continue;
+            }
+            Node ancestorNode = tree.node(ancestor).orElseThrow();
+            Node branchNode = tree.node(branch).orElseThrow();
+            ResourceList ancestorUsed = usage(usage, ancestor);
+            ResourceList branchUsed = usage(usage, branch);
+            for (String resource : ancestorNode.max().names()) {
+                BigDecimal need = job.charge().amount(resource);
+                boolean lacking = guaranteed.contains(resource) && need.signum() > 0
+                        && ancestorUsed.amount(resource).add(need).compareTo(ancestorNode.max().amount(resource)) > 0;
+                boolean borrowing = branchUsed.amount(resource).compareTo(branchNode.min().amount(resource)) > 0
+                        && admission.job().charge().amount(resource).signum() > 0;
+                if (lacking && borrowing) {
+                    return Optional.of(branchNode);
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static ResourceList usage(Map<String, ResourceList> usage, String node) {
+        return usage.getOrDefault(node, ResourceList.empty());
+    }
+}
