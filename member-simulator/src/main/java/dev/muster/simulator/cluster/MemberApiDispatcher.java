@@ -20,11 +20,12 @@ import io.fabric8.zjsonpatch.JsonPatchException;
 
 /**
  * What answers a simulated member's API requests: fabric8's mock server in CRUD mode (recorded expectations
- * such as {@code /version} first, as its mixed dispatcher does), with four differences that make it behave like
+ * such as {@code /version} first, as its mixed dispatcher does), with five differences that make it behave like
  * a real member. API groups the member does not serve answer 404 (CRUD mode would store any resource of any
  * group, so a member without koordinator would seem to accept reservations); objects are found by name
  * through an index (see {@link IndexedCrudDispatcher}), so that a cluster with ten thousand pods still starts
- * in seconds; pods are bound to nodes through the binding subresource ({@link PodBindings}); and a JSON patch
+ * in seconds; pods are bound to nodes through the binding subresource ({@link PodBindings}) and end gracefully
+ * when deleted ({@link PodTermination}); and a JSON patch
  * that cannot be applied (its {@code test} fails) is refused with 422, not left unanswered.
  */
 final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomResourceAware {
@@ -33,6 +34,7 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
     private final MockDispatcher expectations;
     private final IndexedCrudDispatcher crud = new IndexedCrudDispatcher();
     private final PodBindings bindings = new PodBindings(crud, Clock.systemUTC());
+    private final PodTermination termination = new PodTermination(crud, Clock.systemUTC());
     private final Set<String> unservedGroups;
     private final ListFaults listFaults = new ListFaults();
 
@@ -60,6 +62,9 @@ final class MemberApiDispatcher extends Dispatcher implements Resetable, CustomR
         }
         if (PodBindings.isBinding(request)) {
             return bindings.bind(request);
+        }
+        if (PodTermination.isPodDeletion(request)) {
+            return termination.delete(request);
         }
         try {
             return crud.dispatch(request);

@@ -1,6 +1,5 @@
 package dev.muster.simulator.cluster;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -13,13 +12,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import io.fabric8.mockwebserver.dsl.HttpMethod;
-import io.fabric8.mockwebserver.http.Buffer;
 import io.fabric8.mockwebserver.http.Dispatcher;
-import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.fabric8.zjsonpatch.JsonPatchException;
 
 /**
  * The binding a scheduler assigns a pod to a node with ({@code POST .../namespaces/{ns}/bindings}, or
@@ -35,11 +30,11 @@ final class PodBindings {
     /** Writers other than the scheduler (a kubelet, a label change) may get in between; each attempt reads the pod again. */
     private static final int ATTEMPTS = 5;
 
-    private final Dispatcher store;
+    private final StoredObjects store;
     private final Clock clock;
 
     PodBindings(Dispatcher store, Clock clock) {
-        this.store = store;
+        this.store = new StoredObjects(store);
         this.clock = clock;
     }
 
@@ -67,7 +62,7 @@ final class PodBindings {
         }
         String podPath = "/api/v1/namespaces/" + namespace + "/pods/" + pod;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            Optional<ObjectNode> current = read(podPath);
+            Optional<ObjectNode> current = store.read(podPath);
             if (current.isEmpty()) {
                 return ApiStatus.failure(404, "NotFound", "pods \"" + pod + "\" not found");
             }
@@ -76,7 +71,7 @@ final class PodBindings {
                 return ApiStatus.failure(409, "Conflict", "Operation cannot be fulfilled on pods/binding \"" + pod + "\": pod " + pod
                         + " is already assigned to node \"" + assigned + "\"");
             }
-            MockResponse written = patch(podPath, assignment(current.get(), node));
+            MockResponse written = store.patchIfUnchanged(podPath, current.get(), assignment(current.get(), node));
             if (written == null) {
                 continue;
             }
@@ -88,8 +83,8 @@ final class PodBindings {
     }
 
     /**
-     * A JSON patch that sets the node and the {@code PodScheduled} condition, and applies only to the version read:
-     * a write in between fails its test, and the binding is tried again on the new version.
+     * The JSON patch that sets the node and the {@code PodScheduled} condition; applied only to the version read, so a
+     * write in between has the binding tried again on the new version.
      */
     private ArrayNode assignment(ObjectNode pod, String node) {
         JsonNodeFactory nodes = JsonNodeFactory.instance;
@@ -101,7 +96,6 @@ final class PodBindings {
         });
         conditions.addObject().put("type", "PodScheduled").put("status", "True").put("lastTransitionTime", clock.instant().toString());
         ArrayNode patch = nodes.arrayNode();
-        patch.addObject().put("op", "test").put("path", "/metadata/resourceVersion").put("value", pod.path("metadata").path("resourceVersion").asText());
         patch.addObject().put("op", "add").put("path", "/spec/nodeName").put("value", node);
         if (pod.path("status").isObject()) {
             patch.addObject().put("op", "add").put("path", "/status/conditions").set("value", conditions);
@@ -109,28 +103,5 @@ final class PodBindings {
             patch.addObject().put("op", "add").put("path", "/status").set("value", nodes.objectNode().set("conditions", conditions));
         }
         return patch;
-    }
-
-    private Optional<ObjectNode> read(String podPath) {
-        MockResponse found = store.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.GET, podPath, new Headers.Builder().build(), new Buffer()));
-        if (found.code() != 200 || found.getBody() == null) {
-            return Optional.empty();
-        }
-        try {
-            return JSON.readTree(found.getBody().getBytes()) instanceof ObjectNode object ? Optional.of(object) : Optional.empty();
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    /** The store's answer to the patch; null when its test failed (the pod changed since it was read). */
-    private MockResponse patch(String podPath, ArrayNode patch) {
-        Headers headers = new Headers.Builder().add("Content-Type", "application/json-patch+json").build();
-        try {
-            return store.dispatch(new RecordedRequest("HTTP/1.1", HttpMethod.PATCH, podPath, headers,
-                    new Buffer(patch.toString().getBytes(StandardCharsets.UTF_8))));
-        } catch (JsonPatchException e) {
-            return null;
-        }
     }
 }

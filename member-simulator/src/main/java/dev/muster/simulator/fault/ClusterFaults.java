@@ -206,11 +206,14 @@ public final class ClusterFaults implements AutoCloseable {
         new ArrayList<>(downNodes.keySet()).forEach(this::nodeReady);
     }
 
-    /** Taint-based eviction: pods that do not tolerate the unreachable taint are deleted, as the node lifecycle controller does. */
+    /**
+     * Taint-based eviction: pods that do not tolerate the unreachable taint are deleted, as the node lifecycle controller
+     * does; with no grace period, as for a node out of service, since the node's kubelet will never confirm their end.
+     */
     private void evict(String node) {
         for (Pod pod : podsOn(node)) {
             if (!toleratesUnreachable(pod)) {
-                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).delete();
+                client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).withGracePeriod(0).delete();
                 LOG.log(System.Logger.Level.INFO, cluster + ": evicted " + pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName()
                         + " from unreachable node " + node);
             }

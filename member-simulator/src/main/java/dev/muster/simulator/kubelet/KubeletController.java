@@ -36,7 +36,9 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
  * succeeds; one that exits otherwise fails under {@code restartPolicy: Never}, and under {@code OnFailure} or
  * {@code Always} its containers restart after the start delay and count the restart, as a crash loop does.
  * Status is written as a kubelet writes it: phase, start time, the Ready condition, and each container's state.
- * A kubelet whose node is down reports nothing until the node is back. Waits run at the simulation's speed.
+ * A deleted pod stops after its {@value #STOP_DELAY} annotation (at most its grace period) and is then removed.
+ * A kubelet whose node is down reports nothing and removes nothing until the node is back. Waits run at the
+ * simulation's speed.
  */
 public final class KubeletController implements AutoCloseable {
 
@@ -46,6 +48,11 @@ public final class KubeletController implements AutoCloseable {
     public static final String EXIT_CODE = "muster.dev/exit-code";
     /** How long the simulated kubelet takes to start a bound pod (pull, create, start); overrides the cluster's default. */
     public static final String START_DELAY = "muster.dev/start-delay";
+    /**
+     * How long the pod's program takes to exit once asked to stop (SIGTERM) when the pod is deleted; 0 when absent. The
+     * pod is killed at its grace period if it takes longer.
+     */
+    public static final String STOP_DELAY = "muster.dev/stop-delay";
 
     private static final System.Logger LOG = System.getLogger(KubeletController.class.getName());
     /** The member's kubelets' writes at once. */
@@ -57,6 +64,8 @@ public final class KubeletController implements AutoCloseable {
     private final SimulatedTime time;
     private final ScheduledExecutorService timers;
     private final Set<String> started = ConcurrentHashMap.newKeySet();
+    /** The pods being stopped after their deletion, by UID: each is removed once. */
+    private final Set<String> stopping = ConcurrentHashMap.newKeySet();
     /** Each running pod's current run; a timer from an earlier run (before a crash or restart) finds it changed. */
     private final Map<String, Integer> runs = new ConcurrentHashMap<>();
     private final Set<String> downNodes = ConcurrentHashMap.newKeySet();
@@ -90,6 +99,7 @@ public final class KubeletController implements AutoCloseable {
             public void onDelete(Pod pod, boolean finalStateUnknown) {
                 started.remove(pod.getMetadata().getUid());
                 runs.remove(pod.getMetadata().getUid());
+                stopping.remove(pod.getMetadata().getUid());
             }
         });
     }
@@ -125,6 +135,7 @@ public final class KubeletController implements AutoCloseable {
         if (downNodes.remove(node)) {
             pods.getStore().list().stream().filter(pod -> node.equals(pod.getSpec().getNodeName())).forEach(pod -> {
                 started.remove(pod.getMetadata().getUid());
+                stopping.remove(pod.getMetadata().getUid());
                 consider(pod);
             });
         }
@@ -132,12 +143,41 @@ public final class KubeletController implements AutoCloseable {
 
     private void consider(Pod pod) {
         boolean bound = pod.getSpec() != null && pod.getSpec().getNodeName() != null;
+        if (bound && pod.getMetadata().getDeletionTimestamp() != null) {
+            if (!downNodes.contains(pod.getSpec().getNodeName()) && stopping.add(pod.getMetadata().getUid())) {
+                after(stopTime(pod), () -> remove(pod));
+            }
+            return;
+        }
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if (!bound || pod.getMetadata().getDeletionTimestamp() != null || !(phase == null || "Pending".equals(phase))
                 || downNodes.contains(pod.getSpec().getNodeName()) || !started.add(pod.getMetadata().getUid())) {
             return;
         }
         after(startDelay(pod), () -> run(pod));
+    }
+
+    /** How long a deleted pod takes to stop: its program's stop delay, at most its grace period. */
+    private static Duration stopTime(Pod pod) {
+        Duration stop = annotation(pod, STOP_DELAY).orElse(Duration.ZERO);
+        Long grace = pod.getMetadata().getDeletionGracePeriodSeconds();
+        return grace != null && stop.compareTo(Duration.ofSeconds(grace)) > 0 ? Duration.ofSeconds(grace) : stop;
+    }
+
+    /** The deleted pod's containers have stopped: the kubelet removes it, as a real one confirms with a grace period of 0. */
+    private void remove(Pod pod) {
+        if (downNodes.contains(pod.getSpec().getNodeName())) {
+            // A kubelet that does not report confirms nothing: the pod stays terminating until its node is back.
+            stopping.remove(pod.getMetadata().getUid());
+            return;
+        }
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).withGracePeriod(0).delete();
+            LOG.log(System.Logger.Level.DEBUG, cluster + ": " + name(pod) + " stopped and removed");
+        } catch (KubernetesClientException e) {
+            stopping.remove(pod.getMetadata().getUid());
+            LOG.log(System.Logger.Level.WARNING, cluster + ": could not remove stopped pod " + name(pod) + ": " + e.getMessage());
+        }
     }
 
     private void run(Pod pod) {

@@ -52,6 +52,10 @@ class SimulatedKubeletTest {
     }
 
     private Pod create(String name, String duration, Integer exitCode, String restartPolicy) {
+        return create(name, duration, exitCode, restartPolicy, null);
+    }
+
+    private Pod create(String name, String duration, Integer exitCode, String restartPolicy, String stopDelay) {
         PodBuilder pod = new PodBuilder().withNewMetadata().withName(name).withNamespace("default").endMetadata()
                 .withNewSpec().withRestartPolicy(restartPolicy).addNewContainer().withName("pytorch").withImage("pytorch")
                 .withNewResources().addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("1")).endResources()
@@ -61,6 +65,9 @@ class SimulatedKubeletTest {
         }
         if (exitCode != null) {
             pod.editMetadata().addToAnnotations(KubeletController.EXIT_CODE, String.valueOf(exitCode)).endMetadata();
+        }
+        if (stopDelay != null) {
+            pod.editMetadata().addToAnnotations(KubeletController.STOP_DELAY, stopDelay).endMetadata();
         }
         return client.pods().resource(pod.build()).create();
     }
@@ -127,5 +134,46 @@ class SimulatedKubeletTest {
                 assertThat(container.getLastState().getTerminated().getExitCode()).isEqualTo(1);
             });
         });
+    }
+
+    /** As on a real cluster, a deleted pod that runs stays, terminating, until its program has stopped. */
+    @Test
+    void aDeletedRunningPodTerminatesUntilItsProgramHasStoppedThenIsGone() {
+        create("stopping", null, null, null, "2s");
+        await().atMost(DEADLINE).until(() -> "Running".equals(get("stopping").getStatus().getPhase()));
+
+        client.pods().inNamespace("default").withName("stopping").delete();
+
+        assertThat(get("stopping")).as("still there, terminating").isNotNull().satisfies(terminating -> {
+            assertThat(terminating.getMetadata().getDeletionTimestamp()).isNotNull();
+            assertThat(terminating.getMetadata().getDeletionGracePeriodSeconds()).isEqualTo(30L);
+        });
+        await().atMost(DEADLINE).until(() -> get("stopping") == null);
+    }
+
+    @Test
+    void aProgramThatOutlastsItsGracePeriodIsKilledAtIt() {
+        create("stubborn", null, null, null, "1h");
+        await().atMost(DEADLINE).until(() -> "Running".equals(get("stubborn").getStatus().getPhase()));
+
+        client.pods().inNamespace("default").withName("stubborn").withGracePeriod(1).delete();
+
+        assertThat(get("stubborn").getMetadata().getDeletionGracePeriodSeconds()).isEqualTo(1L);
+        await().atMost(DEADLINE).until(() -> get("stubborn") == null);
+    }
+
+    @Test
+    void aPodOnNoNodeOrDeletedWithNoGraceIsGoneAtOnce() {
+        Pod pending = client.pods().resource(new PodBuilder().withNewMetadata().withName("nowhere").withNamespace("default").endMetadata()
+                .withNewSpec().addNewContainer().withName("pytorch").withImage("pytorch").withNewResources()
+                .addToRequests("cpu", new io.fabric8.kubernetes.api.model.Quantity("64")).endResources().endContainer().endSpec().build()).create();
+        create("forced", null);
+        await().atMost(DEADLINE).until(() -> "Running".equals(get("forced").getStatus().getPhase()));
+
+        client.pods().resource(pending).delete();
+        client.pods().inNamespace("default").withName("forced").withGracePeriod(0).delete();
+
+        assertThat(get("nowhere")).isNull();
+        assertThat(get("forced")).isNull();
     }
 }
