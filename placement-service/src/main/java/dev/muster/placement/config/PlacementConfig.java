@@ -54,6 +54,13 @@ public interface PlacementConfig {
     @WithDefault("10m")
     Duration failoverExclusion();
 
+    /**
+     * How often a member is asked again whether a job preempted for a reclaim is gone (its copy, its pods, terminating
+     * ones included, and its reservations); the reclaiming job is admitted only then. Default 1s.
+     */
+    @WithDefault("1s")
+    Duration evictionCheck();
+
     /** How often reservation deadlines and retry backoffs are checked. Default 1s. */
     @WithDefault("1s")
     Duration tickInterval();
@@ -75,7 +82,8 @@ public interface PlacementConfig {
     /**
      * For crash tests only: halt the process, as a crash would, right after this step of binding a job:
      * {@code reserved} (its reservations exist on the member), {@code created} (its member copy exists, not yet
-     * bound) or {@code bound} (its binding is written). Default: never.
+     * bound) or {@code bound} (its binding is written); or of stopping a preempted job: {@code stopping} (its deletion
+     * is asked of the member, not yet confirmed). Default: never.
      */
     Optional<String> crashAfter();
 
@@ -94,6 +102,7 @@ public interface PlacementConfig {
     default PlacementSettings settings() {
         Map<String, FitMode> modes = new HashMap<>();
         members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
-        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), failoverExclusion(), modes);
+        return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), failoverExclusion(),
+                evictionCheck(), modes);
     }
 }

@@ -2,7 +2,9 @@ package dev.muster.placement.kubernetes;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -11,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
 
+import dev.muster.model.event.JobRef;
 import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
@@ -21,15 +24,18 @@ import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
+import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 
 /**
  * Carries out placement's writes on member clusters. Every write is idempotent: reservation and job names are
@@ -64,12 +70,15 @@ public final class MemberWriter implements AutoCloseable {
             if (command instanceof MemberCommand.CreateJob create) {
                 return Optional.of(createJob(client, create));
             }
+            if (command instanceof MemberCommand.Evict evict) {
+                return Optional.of(evict(client, evict));
+            }
             MemberCommand.Release release = (MemberCommand.Release) command;
             release.reservations().forEach(name -> client.resources(Reservation.class).withName(name).delete());
             LOG.infof("job %s: released %d reservations on %s", command.job(), release.reservations().size(), command.cluster());
             return Optional.empty();
         } catch (KubernetesClientException | IllegalStateException e) {
-            String step = command instanceof MemberCommand.Reserve ? "reserving" : command instanceof MemberCommand.CreateJob ? "creating the job" : "releasing";
+            String step = command.step();
             LOG.warnf("job %s: %s on %s failed: %s", command.job(), step, command.cluster(), e.getMessage());
             return command instanceof MemberCommand.Release ? Optional.empty()
                     : Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
@@ -138,6 +147,52 @@ public final class MemberWriter implements AutoCloseable {
         }
         LOG.infof("job %s: created on member %s", create.job(), create.cluster());
         return new MemberResult.JobCreated(create.cluster(), create.job());
+    }
+
+    /**
+     * Deletes what the member holds of the job: its copy (only if it is this fleet job's), then its pods, which end
+     * gracefully as their termination grace period says, and its reservations; and says what was still there. Pods and
+     * reservations are found by the fleet job's UID label, which the copy's pod templates carry.
+     */
+    private static MemberResult evict(KubernetesClient client, MemberCommand.Evict evict) {
+        JobRef job = evict.job();
+        List<String> left = new ArrayList<>();
+        Resource<PyTorchJob> copy = client.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name());
+        PyTorchJob existing = copy.get();
+        if (existing != null && MemberJobs.isOwnedBy(existing, job.uid())) {
+            if (existing.getMetadata().getDeletionTimestamp() == null) {
+                copy.withPropagationPolicy(DeletionPropagation.BACKGROUND).delete();
+            }
+            left.add("its member copy");
+        }
+        List<Pod> pods = client.pods().inNamespace(job.namespace()).withLabel(MemberJobs.FLEET_JOB_UID, job.uid()).list().getItems();
+        for (Pod pod : pods) {
+            if (pod.getMetadata().getDeletionTimestamp() == null) {
+                client.pods().inNamespace(job.namespace()).withName(pod.getMetadata().getName()).delete();
+            }
+        }
+        if (!pods.isEmpty()) {
+            left.add(pods.size() + (pods.size() == 1 ? " pod" : " pods"));
+        }
+        List<Reservation> reservations = reservationsOf(client, job.uid());
+        reservations.forEach(reservation -> client.resources(Reservation.class).withName(reservation.getMetadata().getName()).delete());
+        if (!reservations.isEmpty()) {
+            left.add(reservations.size() + (reservations.size() == 1 ? " reservation" : " reservations"));
+        }
+        LOG.infof("job %s: stopping on member %s for a reclaim; %s", job, evict.cluster(), left.isEmpty() ? "nothing of it is left" : String.join(", ", left) + " still there");
+        return new MemberResult.Evicting(evict.cluster(), job, String.join(", ", left));
+    }
+
+    /** The reservations Muster made on the member for the fleet job; none on a member that serves no reservations. */
+    private static List<Reservation> reservationsOf(KubernetesClient client, String fleetUid) {
+        try {
+            return client.resources(Reservation.class).withLabel(MemberJobs.FLEET_JOB_UID, fleetUid).list().getItems();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
     }
 
     /** Copies one ConfigMap or Secret from the fleet to the member, replacing an older copy; why not, when it cannot. */

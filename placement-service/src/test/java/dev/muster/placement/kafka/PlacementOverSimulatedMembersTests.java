@@ -153,6 +153,39 @@ class PlacementOverSimulatedMembersTests {
         }
     }
 
+    /**
+     * Quota preempted a running job: it is stopped whole on its member (copy, pods, reservations), and reported stopped
+     * only once the member shows nothing of it, its pods having taken their time to stop.
+     */
+    @Test
+    void aPreemptedJobIsStoppedWholeOnItsMemberAndReportedStoppedOnlyOnceNothingOfItIsLeft() throws Exception {
+        PyTorchJob job = Seed.job("default", "borrower");
+        job.getSpec().pytorchReplicaSpecs().values().forEach(replica -> replica.template().getMetadata()
+                .setAnnotations(Map.of(dev.muster.simulator.kubelet.KubeletController.STOP_DELAY, "2s")));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent admitted = admit(client, job);
+            JobBound bound = awaitBound(client, admitted);
+            try (KubernetesClient member = members.cluster(bound.cluster()).orElseThrow().connect()) {
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(member.pods().inNamespace("default")
+                        .withLabel(MemberJobs.FLEET_JOB_UID, admitted.job().uid()).list().getItems()).hasSize(3)
+                        .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+
+                client.send(Topics.ADMISSIONS, admitted.followUp("/muster/queue-service", admitted.job(), Instant.now(),
+                        new dev.muster.model.event.JobPreempted("team-b/guaranteed", "preempted to return borrowed capacity")));
+
+                JobEvent stopped = client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job())
+                        && event.data() instanceof dev.muster.model.event.JobEvicted, DEADLINE);
+                assertThat(member.pods().inNamespace("default").withLabel(MemberJobs.FLEET_JOB_UID, admitted.job().uid()).list().getItems())
+                        .as("no pod left, terminating or not").isEmpty();
+                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("borrower").get()).isNull();
+                assertThat(member.resources(Reservation.class).withLabel(MemberJobs.FLEET_JOB_UID, admitted.job().uid()).list().getItems()).isEmpty();
+                assertThat(((dev.muster.model.event.JobEvicted) stopped.data()).message())
+                        .startsWith("stopped on member cluster " + bound.cluster() + " for team-b/guaranteed: deleted its member copy, 3 pods, 3 reservations,"
+                                + " all gone after ");
+            }
+        }
+    }
+
     /** One CPU master and two workers of 8 GPUs each. */
     private static PyTorchJob eightGpuWorkers(String name) {
         PyTorchJob job = dev.muster.placement.core.Fleets.job(name, 2, "8");

@@ -72,6 +72,15 @@ public final class MemberJobs {
         metadata.setAnnotations(annotations);
         copy.setMetadata(metadata);
         copy.setStatus(null);
+        // The pods carry the fleet job's mark too, so that a reclaim finds every one of them, terminating or not.
+        copy.getSpec().pytorchReplicaSpecs().values().forEach(replica -> {
+            ObjectMeta template = replica.template().getMetadata() == null ? new ObjectMeta() : replica.template().getMetadata();
+            Map<String, String> podLabels = new HashMap<>(template.getLabels() == null ? Map.of() : template.getLabels());
+            podLabels.put(MANAGED_BY, MANAGED_BY_MUSTER);
+            podLabels.put(FLEET_JOB_UID, fleetUid);
+            template.setLabels(podLabels);
+            replica.template().setMetadata(template);
+        });
         return copy;
     }
 

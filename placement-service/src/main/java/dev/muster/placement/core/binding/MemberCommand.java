@@ -14,11 +14,19 @@ public sealed interface MemberCommand {
 
     JobRef job();
 
+    /** What the write does, as a failure message names it. */
+    String step();
+
     /** Create these reservations, one per pod of the plan; their names are deterministic, so a repeat finds them there. */
     record Reserve(String cluster, JobRef job, List<Reservation> reservations) implements MemberCommand {
 
         public Reserve {
             reservations = List.copyOf(reservations);
+        }
+
+        @Override
+        public String step() {
+            return "reserving";
         }
     }
 
@@ -31,6 +39,23 @@ public sealed interface MemberCommand {
         public CreateJob {
             dependencies = List.copyOf(dependencies);
         }
+
+        @Override
+        public String step() {
+            return "creating the job";
+        }
+    }
+
+    /**
+     * Stop the job on the member for a reclaim: delete its member copy (this fleet job's only), every pod and every
+     * reservation made for it, and say what is still there (pods terminating). Asked again until nothing is.
+     */
+    record Evict(String cluster, JobRef job) implements MemberCommand {
+
+        @Override
+        public String step() {
+            return "stopping the job";
+        }
     }
 
     /** Delete these reservations; gone ones are fine. */
@@ -38,6 +63,11 @@ public sealed interface MemberCommand {
 
         public Release {
             reservations = List.copyOf(reservations);
+        }
+
+        @Override
+        public String step() {
+            return "releasing";
         }
     }
 }

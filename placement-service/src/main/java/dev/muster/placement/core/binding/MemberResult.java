@@ -13,6 +13,19 @@ public sealed interface MemberResult {
     record JobCreated(String cluster, JobRef job) implements MemberResult {
     }
 
+    /**
+     * The job's deletion is asked for on the member, and this much of it was still there: nothing left means it has
+     * stopped.
+     *
+     * @param left what was still there, for a person (e.g. {@code 2 pods, 1 reservation}); empty when nothing was
+     */
+    record Evicting(String cluster, JobRef job, String left) implements MemberResult {
+
+        public boolean stopped() {
+            return left.isEmpty();
+        }
+    }
+
     /** The member refused or did not answer; {@code reason} says which. */
     record Failed(String cluster, JobRef job, String step, String reason) implements MemberResult {
     }

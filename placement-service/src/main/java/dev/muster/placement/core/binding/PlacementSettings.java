@@ -15,10 +15,11 @@ import dev.muster.placement.core.fit.FitMode;
  * @param maxRetryBackoff    the longest such wait
  * @param giveBackAfter      how long a job admitted under quota may wait unplaced before its quota goes back to its queue
  * @param failoverExclusion  how long a job that failed over avoids the cluster it left
+ * @param evictionCheck      how often a member is asked whether a preempted job's copy, pods and reservations are gone
  * @param fitModes           per cluster, when not {@link FitMode#NODE}
  */
 public record PlacementSettings(Duration reservationTimeout, Duration reservationTtl, Duration retryBackoff, Duration maxRetryBackoff,
-                                Duration giveBackAfter, Duration failoverExclusion, Map<String, FitMode> fitModes) {
+                                Duration giveBackAfter, Duration failoverExclusion, Duration evictionCheck, Map<String, FitMode> fitModes) {
 
     public PlacementSettings {
         fitModes = Map.copyOf(fitModes);
@@ -26,7 +27,7 @@ public record PlacementSettings(Duration reservationTimeout, Duration reservatio
 
     public static PlacementSettings defaults() {
         return new PlacementSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(1),
-                Duration.ofMinutes(5), Duration.ofMinutes(10), Map.of());
+                Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofSeconds(1), Map.of());
     }
 
     public FitMode fitMode(String cluster) {

@@ -27,6 +27,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
+import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MalformedEventException;
@@ -51,6 +52,7 @@ import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
+import dev.muster.placement.core.eviction.Evictions;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
 import dev.muster.placement.core.inventory.ClusterInventory;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
@@ -97,6 +99,7 @@ public final class GangPlacer {
     private final Map<String, String> admissions = new LinkedHashMap<>();
     private final Map<String, Map<String, Instant>> exclusions = new LinkedHashMap<>();
     private final Map<String, Integer> generations = new LinkedHashMap<>();
+    private final Evictions evictions;
 
     /** A job that fits nowhere now, since {@code since}. */
     private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
@@ -113,6 +116,7 @@ public final class GangPlacer {
     public GangPlacer(PlacementSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
+        this.evictions = new Evictions(SOURCE, settings.evictionCheck(), settings.reservationTimeout());
     }
 
     /**
@@ -142,7 +146,8 @@ public final class GangPlacer {
     }
 
     private static Set<EventType> readEvents() {
-        Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.DELETED, EventType.FINISHED, EventType.FAILOVER_TRIGGERED);
+        Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.PREEMPTED, EventType.DELETED, EventType.FINISHED,
+                EventType.FAILOVER_TRIGGERED);
         Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).forEach(read::add);
         return Collections.unmodifiableSet(read);
     }
@@ -167,7 +172,11 @@ public final class GangPlacer {
             admissions.put(uid, new String(EventSerde.serialize(jobEvent), StandardCharsets.UTF_8));
             return place(jobEvent, Map.of(), 0);
         }
+        if (jobEvent.data() instanceof JobPreempted preempted) {
+            return preempt(jobEvent, preempted);
+        }
         if (jobEvent.data() instanceof JobDeleted || jobEvent.data() instanceof JobFinished) {
+            evictions.forget(uid);
             return forget(uid);
         }
         if (jobEvent.data() instanceof FailoverTriggered failover) {
@@ -197,6 +206,26 @@ public final class GangPlacer {
         return place(admitted, Map.of(), 0);
     }
 
+    /**
+     * Quota preempted the job for a reclaim: whatever placement was doing with it stops, and the job is stopped whole
+     * on the member it is on or being placed on. Until the member shows nothing of it, its quota stays charged.
+     */
+    private Decisions preempt(JobEvent event, JobPreempted preempted) {
+        String uid = event.job().uid();
+        if (evictions.eviction(uid).isPresent()) {
+            return Decisions.none();
+        }
+        Attempt attempt = attempts.get(uid);
+        String cluster = bound.containsKey(uid) ? bound.get(uid) : attempt != null ? attempt.cluster() : null;
+        Decisions released = forget(uid);
+        Instant now = clock.instant();
+        if (cluster == null) {
+            return released.and(new Decisions(List.of(evictions.nothingToStop(event.job(), event.id(), now)), List.of()));
+        }
+        changed.add(uid);
+        return released.and(new Decisions(List.of(), List.of(evictions.start(event.job(), cluster, event.id(), preempted.by(), now))));
+    }
+
     /** Told apart from the same step of an earlier placement of the job (before a failover). */
     private String step(String uid, String step) {
         int generation = generations.getOrDefault(uid, 0);
@@ -205,6 +234,11 @@ public final class GangPlacer {
 
     /** What the member said to a write placement asked for. */
     public Decisions result(MemberResult result) {
+        if (evictions.eviction(result.job().uid()).isPresent()) {
+            Decisions answered = evictions.answered(result, clock.instant());
+            changed.add(result.job().uid());
+            return answered;
+        }
         Attempt attempt = attempts.get(result.job().uid());
         if (attempt == null || !attempt.cluster().equals(result.cluster())) {
             return Decisions.none();
@@ -236,7 +270,9 @@ public final class GangPlacer {
                 decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
             }
         }
-        return decisions.and(releaseUnusedAfterGrace()).and(retryWaiting(now));
+        Decisions asks = evictions.due(now);
+        asks.commands().forEach(command -> changed.add(command.job().uid()));
+        return decisions.and(asks).and(releaseUnusedAfterGrace()).and(retryWaiting(now));
     }
 
     private Decisions observe(MemberEventData data) {
@@ -288,7 +324,9 @@ public final class GangPlacer {
             }
         }
         clusters.remove(cluster);
-        return decisions.and(retryWaiting(clock.instant()));
+        Decisions stopped = evictions.memberLeft(cluster, clock.instant());
+        stopped.events().forEach(event -> changed.add(event.job().uid()));
+        return decisions.and(stopped).and(retryWaiting(clock.instant()));
     }
 
     /** A reservation of a gang being reserved changed: all Available means create the job; one Failed means try elsewhere. */
@@ -461,20 +499,21 @@ public final class GangPlacer {
         int generation = generations.getOrDefault(uid, 0);
         if (bound.containsKey(uid)) {
             return new PlacementRecord(PlacementRecord.Stage.BOUND, admission, bound.get(uid), boundGroups.get(uid), null, null, null, null,
-                    null, 0, null, null, excluded, generation);
+                    null, 0, null, null, excluded, generation, null);
         }
         Attempt attempt = attempts.get(uid);
         if (attempt != null) {
             return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING, admission,
                     attempt.cluster(), attempt.reservationGroup(), attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(),
-                    null, 0, null, null, excluded, generation);
+                    null, 0, null, null, excluded, generation, null);
         }
         Waiting job = waiting.get(uid);
         if (job != null) {
             return new PlacementRecord(PlacementRecord.Stage.WAITING, admission, null, null, null, null, null, null, job.since(), job.tries(),
-                    job.notBefore(), job.reasons(), excluded, generation);
+                    job.notBefore(), job.reasons(), excluded, generation, null);
         }
-        return null;
+        return evictions.eviction(uid).map(eviction -> new PlacementRecord(PlacementRecord.Stage.EVICTING, null, eviction.cluster(), null, null,
+                null, null, null, null, 0, null, null, null, 0, eviction)).orElse(null);
     }
 
     /**
@@ -504,6 +543,7 @@ public final class GangPlacer {
                     }
                 }
                 case WAITING -> waiting.put(uid, new Waiting(admitted, record.since(), record.tries(), record.notBefore(), record.reasons()));
+                case EVICTING -> resume.add(evictions.resume(record.eviction(), clock.instant()));
                 default -> {
                     boolean reserving = record.stage() == PlacementRecord.Stage.RESERVING;
                     attempts.put(uid, new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),

@@ -1,5 +1,6 @@
 package dev.muster.placement.core.gang;
 
+import dev.muster.placement.core.eviction.Evictions;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,10 +16,12 @@ import dev.muster.model.json.MusterJson;
  * @param plan          the node of each pod on {@code cluster}, while reserving or creating
  * @param excludedUntil clusters the job avoids after failing over from them, and until when
  * @param generation    how many times the job failed over: its events' ids differ from one placement to the next
+ * @param eviction      while the job is stopped for a reclaim, how far that is; else null
  */
 public record PlacementRecord(Stage stage, String admitted, String cluster, String reservationGroup, List<String> reservations,
                               Map<String, String> plan, Instant deadline, Map<String, String> failed, Instant since, int tries,
-                              Instant notBefore, Map<String, String> reasons, Map<String, Instant> excludedUntil, int generation) {
+                              Instant notBefore, Map<String, String> reasons, Map<String, Instant> excludedUntil, int generation,
+                              Evictions.Eviction eviction) {
 
     /** Where the job is in its placement. */
     public enum Stage {
@@ -29,7 +32,9 @@ public record PlacementRecord(Stage stage, String admitted, String cluster, Stri
         /** The member copy is being created on {@code cluster}. */
         CREATING,
         /** On {@code cluster}, for good. */
-        BOUND
+        BOUND,
+        /** Preempted: being stopped on {@code cluster}, until the member shows nothing of it. */
+        EVICTING
     }
 
     public PlacementRecord {

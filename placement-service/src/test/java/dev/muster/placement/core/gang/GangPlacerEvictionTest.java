@@ -1,0 +1,154 @@
+package dev.muster.placement.core.gang;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEvicted;
+import dev.muster.model.event.JobPreempted;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
+import dev.muster.model.inventory.MemberSnapshot;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.placement.core.Fleets;
+import dev.muster.placement.core.binding.Decisions;
+import dev.muster.placement.core.binding.MemberCommand;
+import dev.muster.placement.core.binding.MemberResult;
+import dev.muster.placement.core.binding.PlacementSettings;
+import dev.muster.testing.seed.Seed;
+import dev.muster.testing.time.TestClock;
+
+/**
+ * A job quota preempted for a reclaim is stopped whole on its member, and reported stopped only once the member shows
+ * nothing of it: not its copy, not a pod (terminating ones included), not a reservation.
+ */
+class GangPlacerEvictionTest {
+
+    private static final JobRef JOB = new JobRef("team-a", "borrower", "uid-1");
+
+    private final TestClock clock = new TestClock();
+    private GangPlacer placer = new GangPlacer(PlacementSettings.defaults(), clock);
+
+    private JobEvent admitted() {
+        PyTorchJob job = Seed.job("team-a", "borrower");
+        job.getMetadata().setUid(JOB.uid());
+        return JobEvent.create("/muster/queue-service", JOB, clock.instant(), new JobAdmitted(job, null, "root/team-a", ResourceList.empty()));
+    }
+
+    private JobEvent preempted() {
+        return JobEvent.create("/muster/queue-service", JOB, clock.instant(), new JobPreempted("team-b/guaranteed",
+                "preempted to return borrowed capacity to team-b/guaranteed"));
+    }
+
+    private void member(String cluster, boolean reservations) {
+        placer.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.MemberReported(new MemberSnapshot(cluster, true, reservations, Map.of(), clock.instant()))));
+        for (int i = 0; i < 2; i++) {
+            placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.NodeReported(cluster, Fleets.node(cluster + "-" + i, "8", "0"))));
+        }
+    }
+
+    private void boundOn(String cluster) {
+        member(cluster, false);
+        placer.handle(admitted());
+        placer.result(new MemberResult.JobCreated(cluster, JOB));
+        assertThat(placer.bound()).containsEntry(JOB.uid(), cluster);
+    }
+
+    @Test
+    void aBoundJobIsStoppedOnItsMemberAndReportedStoppedOnlyWhenTheMemberShowsNothingOfIt() {
+        boundOn("cluster-b");
+
+        Decisions preemption = placer.handle(preempted());
+
+        assertThat(preemption.events()).as("not stopped yet").isEmpty();
+        assertThat(preemption.commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        assertThat(placer.bound()).doesNotContainKey(JOB.uid());
+        assertThat(placer.drainState().get(JOB.uid()).stage()).isEqualTo(PlacementRecord.Stage.EVICTING);
+
+        assertThat(placer.result(new MemberResult.Evicting("cluster-b", JOB, "its member copy, 3 pods"))).isEqualTo(Decisions.none());
+        assertThat(placer.tick().commands()).as("asked again only after the check interval").isEmpty();
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(placer.tick().commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        clock.advance(Duration.ofMillis(300));
+        assertThat(placer.tick().commands()).as("not asked twice while a question is out").isEmpty();
+
+        Decisions stopped = placer.result(new MemberResult.Evicting("cluster-b", JOB, ""));
+
+        assertThat(stopped.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted("cluster-b",
+                "stopped on member cluster cluster-b for team-b/guaranteed: deleted its member copy, 3 pods, all gone after 1s"));
+        assertThat(placer.drainState()).containsEntry(JOB.uid(), null);
+        assertThat(placer.handle(preempted())).as("placement holds nothing of it any more").satisfies(again ->
+                assertThat(again.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster yet")));
+    }
+
+    @Test
+    void aJobNoMemberCouldTakeYetIsStoppedAtOnce() {
+        placer.handle(admitted());
+
+        Decisions preemption = placer.handle(preempted());
+
+        assertThat(preemption.commands()).isEmpty();
+        assertThat(preemption.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster yet"));
+        clock.advance(Duration.ofMinutes(10));
+        assertThat(placer.tick().events()).as("nothing left to retry or give back").isEmpty();
+    }
+
+    @Test
+    void aJobBeingReservedHasItsReservationsReleasedAndIsStoppedWhereItWasGoing() {
+        member("cluster-a", true);
+        MemberCommand.Reserve reserve = (MemberCommand.Reserve) placer.handle(admitted()).commands().get(0);
+
+        Decisions preemption = placer.handle(preempted());
+
+        assertThat(preemption.commands()).containsExactly(new MemberCommand.Release("cluster-a", JOB,
+                reserve.reservations().stream().map(reservation -> reservation.getMetadata().getName()).toList()), new MemberCommand.Evict("cluster-a", JOB));
+    }
+
+    @Test
+    void aStopInProgressIsCarriedOnByARestartedPlacementAndReportedOnce() {
+        boundOn("cluster-b");
+        placer.handle(preempted());
+        placer.result(new MemberResult.Evicting("cluster-b", JOB, "3 pods"));
+        Map<String, PlacementRecord> written = new LinkedHashMap<>();
+        placer.drainState().forEach((uid, record) -> written.put(uid, PlacementRecord.decode(record.encode())));
+
+        placer = new GangPlacer(PlacementSettings.defaults(), clock);
+        Decisions resumed = placer.restore(written);
+
+        assertThat(resumed.commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        Decisions stopped = placer.result(new MemberResult.Evicting("cluster-b", JOB, ""));
+        assertThat(stopped.events()).singleElement().extracting(JobEvent::data).isInstanceOf(JobEvicted.class);
+        assertThat(placer.result(new MemberResult.Evicting("cluster-b", JOB, ""))).as("a late repeated answer").isEqualTo(Decisions.none());
+    }
+
+    @Test
+    void aMemberThatDoesNotAnswerIsAskedAgainAndTheJobIsNotReportedStopped() {
+        boundOn("cluster-b");
+        placer.handle(preempted());
+
+        assertThat(placer.result(new MemberResult.Failed("cluster-b", JOB, "stopping the job", "connection refused"))).isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(1));
+
+        assertThat(placer.tick().commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+    }
+
+    @Test
+    void aMemberThatLeavesTheFleetTakesWhatWasStoppedThereWithIt() {
+        boundOn("cluster-b");
+        placer.handle(preempted());
+
+        Decisions left = placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.MemberRemoved("cluster-b")));
+
+        assertThat(left.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobEvicted.class, evicted ->
+                assertThat(evicted.message()).startsWith("member cluster cluster-b left the fleet"));
+    }
+}
