@@ -171,7 +171,7 @@ class PlacementOverSimulatedMembersTests {
                         .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
 
                 client.send(Topics.ADMISSIONS, admitted.followUp("/muster/queue-service", admitted.job(), Instant.now(),
-                        new dev.muster.model.event.JobPreempted("team-b/guaranteed", "preempted to return borrowed capacity")));
+                        new dev.muster.model.event.JobPreempted("team-b/guaranteed", "uid-guaranteed", "preempted to return borrowed capacity")));
 
                 JobEvent stopped = client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job())
                         && event.data() instanceof dev.muster.model.event.JobEvicted, DEADLINE);

@@ -9,9 +9,15 @@ import dev.muster.model.resource.ResourceList;
  * policy travel with it, so placement needs no lookup.
  *
  * @param quotaLeaf the leaf charged, or null when the job bypasses quota
+ * @param priority  the value of the job's PriorityClass as the queue resolved it, or null when it bypasses quota
  */
-public record JobAdmitted(PyTorchJob job, PropagationPolicy policy, String quotaLeaf, ResourceList demand)
+public record JobAdmitted(PyTorchJob job, PropagationPolicy policy, String quotaLeaf, ResourceList demand, Integer priority)
         implements JobEventData {
+
+    /** An admission that says no priority: one that bypasses quota. */
+    public JobAdmitted(PyTorchJob job, PropagationPolicy policy, String quotaLeaf, ResourceList demand) {
+        this(job, policy, quotaLeaf, demand, null);
+    }
 
     @Override
     public String summary() {

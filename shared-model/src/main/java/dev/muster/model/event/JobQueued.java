@@ -10,9 +10,15 @@ import dev.muster.model.resource.ResourceList;
  * @param message  what blocks it, for a person, e.g. {@code root/child-2: kube-queue/max-jobs 1/1 in use}
  * @param position 1 for the head of the queue; null when it is not in a queue
  * @param demand   the job's total demand
+ * @param priority      the value of the job's PriorityClass, as the queue orders it; null when not told
+ * @param priorityClass the PriorityClass the job names, or null
  */
-public record JobQueued(String queue, String reason, String message, Integer position, ResourceList demand)
-        implements JobEventData {
+public record JobQueued(String queue, String reason, String message, Integer position, ResourceList demand, Integer priority,
+                        String priorityClass) implements JobEventData {
+
+    public JobQueued(String queue, String reason, String message, Integer position, ResourceList demand) {
+        this(queue, reason, message, position, demand, null, null);
+    }
 
     @Override
     public String summary() {

@@ -32,4 +32,11 @@ public record PyTorchJobSpec(
     public PyTorchJobSpec(Map<String, ReplicaSpec> pytorchReplicaSpecs) {
         this(pytorchReplicaSpecs, null, null, Map.of());
     }
+
+    /** The PriorityClass the job names ({@code runPolicy.schedulingPolicy.priorityClass}), if it names one. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
+    public java.util.Optional<String> priorityClassName() {
+        return runPolicy == null || runPolicy.schedulingPolicy() == null ? java.util.Optional.empty()
+                : java.util.Optional.ofNullable(runPolicy.schedulingPolicy().priorityClass());
+    }
 }

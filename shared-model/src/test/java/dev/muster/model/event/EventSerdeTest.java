@@ -56,7 +56,7 @@ class EventSerdeTest {
                         new PyTorchJobStatus(List.of(new JobCondition("Running", "True", "JobRunning", "", null, null)), null, null, null, null, null)),
                 new FailoverTriggered("cluster-a", "MemberUnreachable", "member cluster-a is unreachable for 31s (toleration 30s)", "Immediately"),
                 new JobFinished("cluster-a", "Succeeded", "job completed"),
-                new JobPreempted("b/guaranteed", "preempted to return borrowed capacity"),
+                new JobPreempted("b/guaranteed", "b-guaranteed-uid", "preempted to return borrowed capacity"),
                 new JobGivenBack("fits on no member cluster for 10m"));
     }
 

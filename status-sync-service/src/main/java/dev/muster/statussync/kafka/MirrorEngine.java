@@ -113,13 +113,14 @@ public class MirrorEngine {
      */
     public CompletableFuture<Void> consume(MusterEvent event) {
         synchronized (lock) {
+            // The mirror first: a preempted job's copy stops being what the fleet shows of it.
+            MirrorDecisions decided = mirror.handle(event);
             // A job whose member copy the mirror already shows (status sync read the member before this event, as after a
             // restart or with a backlog) keeps that status: a Queuing decided earlier must not overwrite it.
             List<FleetWrite> projected = projection.handle(event).stream()
                     .filter(write -> !(write instanceof FleetWrite.SetCondition condition && FleetProjection.QUEUING.equals(condition.type())
                             && !mirror.mirroredStatus(condition.job().uid()).statuses().isEmpty()))
                     .toList();
-            MirrorDecisions decided = mirror.handle(event);
             // The fleet job of a Kafka submission can be created after its member's status was mirrored (members are
             // watched as they change, events read in turn), when that status had nowhere to go: it is written after it.
             for (FleetWrite write : projected) {

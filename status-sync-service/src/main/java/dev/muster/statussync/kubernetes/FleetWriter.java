@@ -202,7 +202,8 @@ public class FleetWriter {
         QueueUnit unit = new QueueUnit();
         unit.setMetadata(new ObjectMetaBuilder().withName(job.name()).withNamespace(job.namespace())
                 .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER, MemberJobs.FLEET_JOB_UID, job.uid())).build());
-        unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid(job)), write.queue(), write.demand().toQuantities(), null, null, Map.of()));
+        unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid(job)), write.queue(), write.demand().toQuantities(), write.priority(),
+                write.priorityClassName(), Map.of()));
         QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(), Map.of());
         Resource<QueueUnit> resource = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).withName(job.name());
         QueueUnit current = resource.get();

@@ -369,9 +369,11 @@ class FleetMirrorTests {
             client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(),
                     new JobAdmitted(manifest, Seed.queuePolicy("default"), null, JobDemand.of(manifest).total())));
             client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", job, Instant.now(),
-                    new dev.muster.model.event.JobPreempted("default/other", "a marker after the admission")));
+                    new dev.muster.model.event.JobQueued(null, "NoQuotaForNamespace", "a marker after the admission", null,
+                            JobDemand.of(manifest).total())));
 
-            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).extracting(Event::getReason).contains("Preempted"));
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).extracting(Event::getMessage)
+                    .anySatisfy(message -> assertThat(message).contains("a marker after the admission")));
             assertThat(fleetCondition(job)).map(JobCondition::type).as("not the Queuing of the late admission").contains("Running");
         } finally {
             // Its pods would hold cluster-a's capacity for the tests after it.

@@ -44,7 +44,7 @@ class GangPlacerEvictionTest {
     }
 
     private JobEvent preempted() {
-        return JobEvent.create("/muster/queue-service", JOB, clock.instant(), new JobPreempted("team-b/guaranteed",
+        return JobEvent.create("/muster/queue-service", JOB, clock.instant(), new JobPreempted("team-b/guaranteed", "uid-2",
                 "preempted to return borrowed capacity to team-b/guaranteed"));
     }
 

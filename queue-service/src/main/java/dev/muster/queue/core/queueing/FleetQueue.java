@@ -346,11 +346,7 @@ public final class FleetQueue {
     }
 
     private int priorityOf(PyTorchJob job) {
-        if (job.getSpec().runPolicy() == null || job.getSpec().runPolicy().schedulingPolicy() == null
-                || job.getSpec().runPolicy().schedulingPolicy().priorityClass() == null) {
-            return 0;
-        }
-        return priorityClasses.getOrDefault(job.getSpec().runPolicy().schedulingPolicy().priorityClass(), 0);
+        return job.getSpec().priorityClassName().map(name -> priorityClasses.getOrDefault(name, 0)).orElse(0);
     }
 
     // --- configuration ----------------------------------------------------------------------------------------
@@ -477,12 +473,14 @@ public final class FleetQueue {
                 continue;
             }
             if (decision instanceof QuotaDecision.Admitted admitted) {
-                events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand())));
+                events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand(),
+                        admitted.job().priority())));
             } else if (decision instanceof QuotaDecision.Waiting waiting) {
                 events.add(followUp(cause, tracked.ref(), now, new JobQueued(waiting.queue(), waiting.reason(), waiting.message(),
-                        waiting.position() == 0 ? null : waiting.position(), tracked.demand())));
+                        waiting.position() == 0 ? null : waiting.position(), tracked.demand(), waiting.job().priority(),
+                        tracked.job().job().getSpec().priorityClassName().orElse(null))));
             } else if (decision instanceof QuotaDecision.Preempted preempted) {
-                events.add(followUp(cause, tracked.ref(), now, new JobPreempted(preempted.by().ref(), preempted.message())));
+                events.add(followUp(cause, tracked.ref(), now, new JobPreempted(preempted.by().ref(), preempted.by().uid(), preempted.message())));
             }
         }
         return events;

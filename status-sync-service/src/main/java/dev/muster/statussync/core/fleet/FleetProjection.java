@@ -19,6 +19,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
@@ -61,7 +62,7 @@ public final class FleetProjection {
     private final Map<String, String> lastQueued = new HashMap<>();
 
     /** A job's queue unit, as last written. */
-    private record Unit(String queue, ResourceList demand) {
+    private record Unit(String queue, ResourceList demand, Integer priority, String priorityClassName) {
     }
 
     /** The fleet writes one consumed event leads to. */
@@ -86,8 +87,8 @@ public final class FleetProjection {
             }
             waiting(jobEvent, queued.reason(), queued.message()).ifPresent(writes::add);
             if (queued.queue() != null) {
-                units.put(uid, new Unit(queued.queue(), queued.demand()));
-                writes.add(new PutQueueUnit(job, queued.queue(), queued.demand(), "Enqueued",
+                units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass()));
+                writes.add(new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), "Enqueued",
                         queued.message() + (queued.position() == null ? "" : " (position " + queued.position() + ")"), jobEvent.time()));
             }
         } else if (jobEvent.data() instanceof JobAdmitted admitted) {
@@ -96,14 +97,27 @@ public final class FleetProjection {
             waiting(jobEvent, "Placing", admitted.summary() + "; choosing a member cluster for the whole gang").ifPresent(writes::add);
             String queue = admitted.quotaLeaf() == null ? null : queueOfNode.get(admitted.quotaLeaf());
             if (queue != null) {
-                units.put(uid, new Unit(queue, admitted.demand()));
+                units.put(uid, new Unit(queue, admitted.demand(), admitted.priority(), admitted.job() == null || admitted.job().getSpec() == null ? null
+                        : admitted.job().getSpec().priorityClassName().orElse(null)));
             }
             unit(jobEvent, "Dequeued", admitted.summary()).ifPresent(writes::add);
         } else if (jobEvent.data() instanceof JobRejected rejected) {
             writes.add(event(jobEvent, "Warning", "Rejected", String.join("; ", rejected.reasons())));
             writes.add(new SetCondition(job, "Failed", "Rejected", String.join("; ", rejected.reasons()), jobEvent.time()));
         } else if (jobEvent.data() instanceof JobPreempted preempted) {
+            // Told on both jobs, each naming the other; the victim shows Queuing at once, as it no longer runs for the fleet.
+            bound.remove(uid);
             writes.add(event(jobEvent, "Warning", "Preempted", preempted.summary()));
+            writes.add(new SetCondition(job, QUEUING, "Preempted", preempted.summary() + "; being stopped on its member", jobEvent.time()));
+            unit(jobEvent, "Enqueued", preempted.summary() + "; being stopped on its member").ifPresent(writes::add);
+            if (preempted.byUid() != null && preempted.by().contains("/")) {
+                String[] reclaimer = preempted.by().split("/", 2);
+                writes.add(new RecordEvent(new JobRef(reclaimer[0], reclaimer[1], preempted.byUid()), jobEvent.id(), "Normal", "Reclaiming",
+                        "preempted " + job.subject() + " to take back borrowed capacity; admitted once it has stopped on its member",
+                        COMPONENT, jobEvent.time()));
+            }
+        } else if (jobEvent.data() instanceof JobEvicted evicted) {
+            writes.add(event(jobEvent, "Normal", "Stopped", evicted.message() + "; it waits in its queue again"));
         } else if (jobEvent.data() instanceof PlacementFailed failed) {
             writes.add(event(jobEvent, "Warning", "PlacementFailed", failed.message() + reasons(failed.clusterReasons())));
             waiting(jobEvent, "NoClusterFits", failed.message() + reasons(failed.clusterReasons())).ifPresent(writes::add);
@@ -179,7 +193,8 @@ public final class FleetProjection {
     private Optional<FleetWrite> unit(JobEvent event, String phase, String message) {
         Unit unit = units.get(event.job().uid());
         return unit == null ? Optional.empty()
-                : Optional.of(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), phase, message, event.time()));
+                : Optional.of(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), unit.priority(), unit.priorityClassName(), phase, message,
+                        event.time()));
     }
 
     private static RecordEvent event(JobEvent event, String type, String reason, String message) {

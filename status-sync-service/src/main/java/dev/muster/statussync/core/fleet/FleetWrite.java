@@ -54,9 +54,12 @@ public sealed interface FleetWrite {
     /**
      * The job's Kube Queue {@code QueueUnit}, created or updated.
      *
-     * @param phase {@code Enqueued}, {@code Dequeued}, {@code Running}, {@code Succeed}, {@code Failed} or {@code TimeoutBackoff}
+     * @param priority          the job's priority as its queue orders it, or null when not known
+     * @param priorityClassName the PriorityClass the job names, or null
+     * @param phase             {@code Enqueued}, {@code Dequeued}, {@code Running}, {@code Succeed}, {@code Failed} or {@code TimeoutBackoff}
      */
-    record PutQueueUnit(JobRef job, String queue, ResourceList demand, String phase, String message, Instant time) implements OfJob {
+    record PutQueueUnit(JobRef job, String queue, ResourceList demand, Integer priority, String priorityClassName, String phase,
+                        String message, Instant time) implements OfJob {
     }
 
     /** The job's {@code QueueUnit} is deleted with the job. */

@@ -21,6 +21,7 @@ import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.job.PyTorchJobStatus;
@@ -92,6 +93,8 @@ public final class JobMirror {
         Instant observedAt;
         Instant unhealthySince;
         boolean departed;
+        /** Preempted for a reclaim: placement stops it; it is neither judged nor purged here. */
+        boolean preempted;
         boolean problemReported;
         String reportedState;
         boolean finishedReported;
@@ -204,10 +207,22 @@ public final class JobMirror {
         return nodeObserved(cluster, node, true);
     }
 
-    /** A job event: a deleted fleet job has all its copies purged. */
+    /**
+     * A job event: a deleted fleet job has all its copies purged; a preempted one's copies are no longer its status,
+     * nor failed over or finished (placement stops them, and a copy placed later is another copy).
+     */
     public MirrorDecisions handle(MusterEvent event) {
         if (event instanceof JobEvent job && job.data() instanceof JobDeleted) {
             deleted.add(job.job().uid());
+            return evaluateJob(job.job().uid());
+        }
+        if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
+            for (Tracked tracked : copiesByUid.getOrDefault(job.job().uid(), Map.of()).values()) {
+                tracked.preempted = true;
+                tracked.departed = true;
+                tracked.unhealthySince = null;
+                tracked.purgeAskedAt = null;
+            }
             return evaluateJob(job.job().uid());
         }
         return MirrorDecisions.none();
@@ -304,6 +319,9 @@ public final class JobMirror {
 
     /** A copy the job has left (failed over from, or placed again since): purged as its purge mode says. */
     private MirrorDecisions evaluateLeft(Tracked tracked, Optional<Tracked> newer, Instant now) {
+        if (tracked.preempted) {
+            return MirrorDecisions.none();
+        }
         PurgeMode mode = tracked.copy.failover().map(FailoverPolicy::purgeMode).orElse(PurgeMode.IMMEDIATELY);
         if (mode == PurgeMode.GRACIOUSLY) {
             if (newer.isEmpty() || !newer.get().copy.isRunning()) {

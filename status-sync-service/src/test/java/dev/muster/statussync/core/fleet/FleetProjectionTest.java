@@ -17,7 +17,9 @@ import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
@@ -153,6 +155,44 @@ class FleetProjectionTest {
         assertThat(writes(failover, SetCondition.class)).singleElement().extracting(SetCondition::reason).isEqualTo("FailingOver");
         assertThat(writes(finished, PutQueueUnit.class)).singleElement().extracting(PutQueueUnit::phase).isEqualTo("Succeed");
         assertThat(writes(deleted, DeleteQueueUnit.class)).as("a finished job's unit is its record until the job is deleted").hasSize(1);
+    }
+
+    /** A reclaim as the fleet shows it: an Event on each job naming the other, the victim Queuing again at once. */
+    @Test
+    void aPreemptedJobIsQueuingAgainAndBothJobsAreToldOfTheOther() {
+        projection.handle(event(queued("QuotaExceeded", 1)));
+        projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1))));
+
+        List<FleetWrite> preempted = projection.handle(event(new JobPreempted("team-b/guaranteed", "uid-b",
+                "preempted to return borrowed capacity to team-b/guaranteed, which is within the guaranteed min of root/team-b")));
+        List<FleetWrite> stopped = projection.handle(event(new JobEvicted("cluster-a", "stopped on member cluster cluster-a for team-b/guaranteed")));
+
+        assertThat(writes(preempted, RecordEvent.class)).extracting(write -> write.job().subject() + " " + write.reason() + ": " + write.message())
+                .containsExactly("default/pytorch-test Preempted: preempted for team-b/guaranteed: preempted to return borrowed capacity to "
+                                + "team-b/guaranteed, which is within the guaranteed min of root/team-b",
+                        "team-b/guaranteed Reclaiming: preempted default/pytorch-test to take back borrowed capacity; admitted once it has "
+                                + "stopped on its member");
+        assertThat(writes(preempted, SetCondition.class)).singleElement().satisfies(condition -> {
+            assertThat(condition.type()).isEqualTo("Queuing");
+            assertThat(condition.reason()).isEqualTo("Preempted");
+        });
+        assertThat(writes(stopped, RecordEvent.class)).singleElement().satisfies(write -> {
+            assertThat(write.reason()).isEqualTo("Stopped");
+            assertThat(write.message()).isEqualTo("stopped on member cluster cluster-a for team-b/guaranteed; it waits in its queue again");
+        });
+        assertThat(writes(projection.handle(event(queued("HeldForReclaim", 1))), SetCondition.class)).as("queued again, as the queue says")
+                .singleElement().extracting(SetCondition::reason).isEqualTo("HeldForReclaim");
+    }
+
+    @Test
+    void aQueueUnitCarriesThePriorityItsJobIsQueuedBy() {
+        List<FleetWrite> queued = projection.handle(event(new JobQueued(CHILD_QUEUE, "QuotaExceeded", "root/child-2: full", 1,
+                JobDemand.of(MANIFEST).total(), 1000, "high")));
+
+        assertThat(writes(queued, PutQueueUnit.class)).singleElement().satisfies(unit -> {
+            assertThat(unit.priority()).isEqualTo(1000);
+            assertThat(unit.priorityClassName()).isEqualTo("high");
+        });
     }
 
     @Test

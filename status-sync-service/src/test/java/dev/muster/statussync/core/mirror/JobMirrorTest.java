@@ -14,6 +14,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
 import dev.muster.model.event.JobFinished;
+import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.job.JobCondition;
@@ -232,6 +233,30 @@ class JobMirrorTest {
         });
         assertThat(gone.isEmpty()).isTrue();
         assertThat(mirror.copies()).isEmpty();
+    }
+
+    /** Placement stops a preempted job's copy: its end there is neither a failure, a failover nor a purge of status sync's. */
+    @Test
+    void aPreemptedJobsCopyIsNoLongerItsStatusAndItsEndThereIsNoFailoverButALaterCopyIs() {
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        MirrorDecisions preempted = mirror.handle(JobEvent.create("/test", JOB, clock.instant(),
+                new JobPreempted("team-b/guaranteed", "uid-b", "preempted to return borrowed capacity")));
+        MirrorDecisions failing = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running", "Failed")));
+        mirror.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofMinutes(2));
+        MirrorDecisions later = mirror.tick();
+
+        assertThat(preempted.isEmpty()).isTrue();
+        assertThat(failing.isEmpty()).as("no JobFinished, no failover, no status").isTrue();
+        assertThat(later.isEmpty()).isTrue();
+        assertThat(mirror.mirroredStatus(JOB.uid()).isEmpty()).isTrue();
+
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyGone("gpu-a", JOB.uid());
+        MirrorDecisions readmitted = mirror.copyObserved(new MemberCopy("gpu-a", JOB, "copy-after-reclaim", 0, SEED_FAILOVER, status("Created", "Running")));
+        assertThat(readmitted.statuses()).as("placed again after the reclaim: the new copy is the job's").hasSize(1);
     }
 
     @Test
