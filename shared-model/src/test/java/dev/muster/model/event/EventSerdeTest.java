@@ -47,8 +47,8 @@ class EventSerdeTest {
                 new JobSubmitted(job),
                 new JobDeleted("deleted through the fleet API"),
                 new JobRejected(List.of("spec.pytorchReplicaSpecs.Worker.replicas: must be >= 0, got -1")),
-                new JobQueued("root-child-2-v5zxz", "QuotaExceeded", "root/child-2: kube-queue/max-jobs 1/1 in use", 2, demand),
-                new JobAdmitted(job, policy, "child-2", demand),
+                new JobQueued("root-child-2-v5zxz", "QuotaExceeded", "root/child-2: kube-queue/max-jobs 1/1 in use", 2, demand, 1000, "high"),
+                new JobAdmitted(job, policy, "child-2", demand, 1000),
                 new PlacementAttempted("cluster-a", "pytorch-test-cluster-a"),
                 new PlacementFailed(Map.of("cluster-b", "no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)"), "fits nowhere"),
                 JobBound.of("cluster-a", null, Map.of(ReplicaType.WORKER, 2, ReplicaType.MASTER, 1)),
@@ -57,6 +57,7 @@ class EventSerdeTest {
                 new FailoverTriggered("cluster-a", "MemberUnreachable", "member cluster-a is unreachable for 31s (toleration 30s)", "Immediately"),
                 new JobFinished("cluster-a", "Succeeded", "job completed"),
                 new JobPreempted("b/guaranteed", "b-guaranteed-uid", "preempted to return borrowed capacity"),
+                new JobEvicted("cluster-a", "stopped on member cluster cluster-a for b/guaranteed"),
                 new JobGivenBack("fits on no member cluster for 10m"));
     }
 
