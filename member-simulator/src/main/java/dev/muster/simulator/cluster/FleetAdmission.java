@@ -41,6 +41,12 @@ final class FleetAdmission {
 
     /** The name a webhook denial names, as {@code kubectl} shows it. */
     static final String WEBHOOK = "validate.muster.dev";
+    /** The classes every cluster has, with their values; only they may have names starting {@code system-}. */
+    static final Map<String, Integer> BUILT_IN_PRIORITY_CLASSES = Map.of("system-cluster-critical", 2_000_000_000,
+            "system-node-critical", 2_000_001_000);
+    private static final String PRIORITY_CLASSES = "priorityclasses.scheduling.k8s.io";
+    private static final String PRIORITY_CLASS_PATH = "/apis/scheduling.k8s.io/v1/priorityclasses/";
+    private static final int MAX_USER_PRIORITY = 1_000_000_000;
 
     /** What to do with a write: answer it here, or store this request. */
     sealed interface Outcome {
@@ -112,7 +118,7 @@ final class FleetAdmission {
         if (!(object instanceof ObjectNode objectNode)) {
             return answer(400, "BadRequest", "the request body is not a JSON object");
         }
-        Optional<Outcome> invalid = validate(path, objectNode);
+        Optional<Outcome> invalid = validate(path, objectNode, method.equals("POST"));
         if (invalid.isPresent()) {
             return invalid.get();
         }
@@ -145,8 +151,8 @@ final class FleetAdmission {
         };
     }
 
-    /** Name rules, the CRD's schema, and Muster's own checks of jobs and policies. */
-    private Optional<Outcome> validate(ResourcePath path, ObjectNode object) {
+    /** Name rules, the CRD's schema, PriorityClass rules, and Muster's own checks of jobs and policies. */
+    private Optional<Outcome> validate(ResourcePath path, ObjectNode object, boolean create) {
         String kind = object.path("kind").asText("");
         String name = object.path("metadata").path("name").asText(null);
         if (name == null && object.path("metadata").has("generateName")) {
@@ -163,7 +169,50 @@ final class FleetAdmission {
                 return Optional.of(invalid(path, kind, name, causes));
             }
         }
+        if (path.qualifiedResource().equals(PRIORITY_CLASSES)) {
+            return priorityClassRefused(path, object, name);
+        }
+        if (create && path.qualifiedResource().equals("pytorchjobs." + PyTorchJob.GROUP)) {
+            Optional<Outcome> noPriorityClass = priorityClassMissing(path, object, name);
+            if (noPriorityClass.isPresent()) {
+                return noPriorityClass;
+            }
+        }
         return admission(path, object);
+    }
+
+    /**
+     * Kubernetes's Priority admission: a job created naming a PriorityClass that does not exist is forbidden, as a pod
+     * would be; the class is read when the job is created, so one created later serves the jobs created after it.
+     */
+    private Optional<Outcome> priorityClassMissing(ResourcePath path, ObjectNode job, String name) {
+        JsonNode named = job.path("spec").path("runPolicy").path("schedulingPolicy").path("priorityClass");
+        if (!named.isTextual() || current.apply(PRIORITY_CLASS_PATH + named.asText()).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(answer(403, "Forbidden", path.qualifiedResource() + " \"" + name + "\" is forbidden: no PriorityClass with name "
+                + named.asText() + " was found"));
+    }
+
+    /** What a Kubernetes API server refuses of a PriorityClass: no integer value, a value beyond the user range, a reserved name. */
+    private static Optional<Outcome> priorityClassRefused(ResourcePath path, ObjectNode priorityClass, String name) {
+        JsonNode value = priorityClass.path("value");
+        if (!value.isInt()) {
+            return Optional.of(invalid(path, "PriorityClass", name, List.of(new StructuralSchema.Cause("value",
+                    value.isMissingNode() ? "Required value" : "Invalid value: must be a 32-bit integer"))));
+        }
+        if (BUILT_IN_PRIORITY_CLASSES.containsKey(name)) {
+            return Optional.empty();
+        }
+        if (name != null && name.startsWith("system-")) {
+            return Optional.of(answer(403, "Forbidden", "priorityclasses.scheduling.k8s.io \"" + name
+                    + "\" is forbidden: priority class names with 'system-' prefix are reserved for system use only"));
+        }
+        if (value.intValue() > MAX_USER_PRIORITY) {
+            return Optional.of(invalid(path, "PriorityClass", name, List.of(new StructuralSchema.Cause("value",
+                    "Forbidden: maximum allowed value of a user defined priority is " + MAX_USER_PRIORITY))));
+        }
+        return Optional.empty();
     }
 
     /** Muster's validation, as its ValidatingWebhookConfiguration would run it on a real fleet. */

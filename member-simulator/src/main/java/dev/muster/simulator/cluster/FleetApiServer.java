@@ -11,6 +11,7 @@ import java.util.Queue;
 import java.util.Set;
 
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -59,6 +60,9 @@ public final class FleetApiServer implements AutoCloseable {
             for (String namespace : DEFAULT_NAMESPACES) {
                 client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build()).create();
             }
+            FleetAdmission.BUILT_IN_PRIORITY_CLASSES.forEach((name, value) -> client.resource(new PriorityClassBuilder().withNewMetadata()
+                    .withName(name).endMetadata().withValue(value).withDescription("Used for system critical pods that must not be moved from their"
+                            + " current node.").build()).create());
             Files.writeString(fleet.kubeconfig, Kubeconfigs.text(NAME, fleet.url()));
         } catch (IOException | RuntimeException e) {
             fleet.close();

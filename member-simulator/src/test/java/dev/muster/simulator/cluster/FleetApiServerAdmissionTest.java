@@ -92,6 +92,33 @@ class FleetApiServerAdmissionTest {
         assertThat(cpu.err()).contains("spec.pytorchReplicaSpecs.Worker.template.spec.containers[0].resources.requests.cpu: cannot parse quantity \"two\"");
     }
 
+    /** As the Priority admission plugin does for pods: the class a job names must exist when the job is created. */
+    @Test
+    void aJobNamingAPriorityClassThatDoesNotExistIsForbiddenUntilTheClassIsCreated() throws Exception {
+        String job = seedJob("prioritised").replace("  cleanPodPolicy: None\n", "  cleanPodPolicy: None\n  runPolicy:\n    schedulingPolicy:\n"
+                + "      priorityClass: research-high\n");
+
+        Kubectl.Result forbidden = apply(job);
+        Kubectl.Result created = kubectl.run("create", "priorityclass", "research-high", "--value=5000", "--description=research jobs");
+        Kubectl.Result accepted = apply(job);
+
+        assertThat(forbidden.err()).contains("Error from server (Forbidden)")
+                .contains("pytorchjobs.kubeflow.org \"prioritised\" is forbidden: no PriorityClass with name research-high was found");
+        assertThat(created.succeeded()).contains("priorityclass.scheduling.k8s.io/research-high created");
+        assertThat(accepted.succeeded()).contains("pytorchjob.kubeflow.org/prioritised created");
+        assertThat(kubectl.run("get", "priorityclass").succeeded()).contains("system-cluster-critical").contains("system-node-critical")
+                .contains("research-high");
+    }
+
+    @Test
+    void priorityClassesAreRefusedAsKubernetesRefusesThem() throws Exception {
+        Kubectl.Result reserved = kubectl.run("create", "priorityclass", "system-mine", "--value=10");
+        Kubectl.Result tooHigh = kubectl.run("create", "priorityclass", "above-users", "--value=1000000001");
+
+        assertThat(reserved.err()).contains("priority class names with 'system-' prefix are reserved for system use only");
+        assertThat(tooHigh.err()).contains("maximum allowed value of a user defined priority is 1000000000");
+    }
+
     @Test
     void aServerDryRunOfAValidJobSaysCreatedAndStoresNothing() throws Exception {
         Kubectl.Result dryRun = apply(seedJob("only-tried"), "--dry-run=server");

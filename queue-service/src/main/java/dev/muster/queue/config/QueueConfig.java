@@ -1,7 +1,6 @@
 package dev.muster.queue.config;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -41,7 +40,4 @@ public interface QueueConfig {
         @WithDefault("10m")
         Duration resync();
     }
-
-    /** PriorityClass values by name, e.g. {@code muster.queue.priority-classes.high=1000}; unknown classes count 0. */
-    Map<String, Integer> priorityClasses();
 }

@@ -50,7 +50,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         this.config = config;
         this.metrics = metrics;
         this.bootstrapServers = bootstrapServers;
-        this.queue = new FleetQueue(settings(), config.priorityClasses(), clock);
+        this.queue = new FleetQueue(settings(), clock);
         metrics.observe(this::snapshot);
     }
 
@@ -119,7 +119,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         Map<String, byte[]> latest = CompactedTopic.latestByKey(bootstrapServers, Topics.QUEUE_STATE);
         List<Entry> entries = new ArrayList<>();
         latest.forEach((key, value) -> entries.add(new Entry(key, value)));
-        queue = FleetQueue.restore(settings(), config.priorityClasses(), clock, entries);
+        queue = FleetQueue.restore(settings(), clock, entries);
         LOG.infof("queue state restored from %s: %d records, %d tracked jobs, in %d ms", Topics.QUEUE_STATE, entries.size(),
                 queue.jobs().size(), (System.nanoTime() - start) / 1_000_000);
         return queue.quota();

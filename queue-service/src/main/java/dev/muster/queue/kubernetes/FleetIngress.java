@@ -5,6 +5,8 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,6 +28,8 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.PolicyDeleted;
+import dev.muster.model.event.PriorityClassApplied;
+import dev.muster.model.event.PriorityClassDeleted;
 import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.FleetJobs;
@@ -36,7 +40,9 @@ import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.queue.config.QueueConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -44,9 +50,11 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
 /**
- * The {@code kubectl} path: watches the fleet API server for PyTorchJobs, PropagationPolicies and the
- * ElasticQuotaTree and turns their creation, change and deletion into the same events a producer sends on the
- * Kafka path ({@link Topics#SUBMISSIONS}, {@link Topics#FLEET_CONFIG}).
+ * The {@code kubectl} path: watches the fleet API server for PyTorchJobs, PropagationPolicies, the ElasticQuotaTree
+ * and PriorityClasses and turns their creation, change and deletion into the same events a producer sends on the
+ * Kafka path ({@link Topics#SUBMISSIONS}, {@link Topics#FLEET_CONFIG}). A job's submission carries the priority its
+ * PriorityClass had when the job was created, as the API server resolves a pod's: the class is read by the queue from
+ * another topic, and may reach it after the job.
  * <p>
  * Objects are read raw ({@code GenericKubernetesResource}), which no object can fail, and passed on as they are:
  * the queue reads each into its type and says on that object alone what is wrong with it ({@code replicas: "two"},
@@ -68,6 +76,8 @@ public class FleetIngress {
     private final Watches watches;
     private final Emitter<byte[]> emitter;
     private final Clock clock = Clock.systemUTC();
+    /** The fleet's PriorityClasses as last seen, by name. */
+    private final Map<String, PriorityClassApplied> priorityClasses = new ConcurrentHashMap<>();
 
     FleetIngress(KubernetesClient client, QueueConfig config, Watches watches,
                  @Channel("fleet-ingress") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter) {
@@ -88,7 +98,9 @@ public class FleetIngress {
                 new ConfigHandler(EventType.POLICY_APPLIED, "policy", PropagationPolicy.KIND));
         watches.start("fleet elasticquotatrees", () -> informer(ElasticQuotaTree.class), null,
                 new ConfigHandler(EventType.QUOTA_TREE_APPLIED, "tree", ElasticQuotaTree.KIND));
-        LOG.infof("watching the fleet API at %s for PyTorchJobs, PropagationPolicies and the ElasticQuotaTree", client.getMasterUrl());
+        watches.start("fleet priorityclasses", () -> informer(PriorityClass.class), null, new PriorityClassHandler());
+        LOG.infof("watching the fleet API at %s for PyTorchJobs, PropagationPolicies, the ElasticQuotaTree and PriorityClasses",
+                client.getMasterUrl());
     }
 
     private SharedIndexInformer<GenericKubernetesResource> informer(Class<? extends HasMetadata> type) {
@@ -108,6 +120,7 @@ public class FleetIngress {
             JobRef ref = ref(job);
             ObjectNode data = MusterJson.json().createObjectNode();
             data.set("job", MusterJson.json().valueToTree(job));
+            priorityOf(job).ifPresent(priority -> data.put("priority", priority));
             send(Topics.SUBMISSIONS, ref.uid(), "job " + ref + " submitted", EventSerde.serializeUnchecked(EventType.SUBMITTED,
                     id(ref.uid(), "submitted"), SOURCE, ref.subject(), ref.uid(), clock.instant(), data));
         }
@@ -170,6 +183,75 @@ public class FleetIngress {
             data.set(field, MusterJson.json().valueToTree(object));
             send(Topics.FLEET_CONFIG, kind + "/" + subject, kind + " " + subject + " applied", EventSerde.serializeUnchecked(applied,
                     id(object.getMetadata().getUid(), object.getMetadata().getResourceVersion()), SOURCE, subject, null, clock.instant(), data));
+        }
+    }
+
+    /** PriorityClasses: each version is passed on as its name, value and whether it is the global default. */
+    private final class PriorityClassHandler implements ResourceEventHandler<GenericKubernetesResource> {
+
+        @Override
+        public void onAdd(GenericKubernetesResource object) {
+            apply(object);
+        }
+
+        @Override
+        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
+            if (!Objects.equals(old.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion())) {
+                apply(object);
+            }
+        }
+
+        @Override
+        public void onDelete(GenericKubernetesResource object, boolean finalStateUnknown) {
+            String name = object.getMetadata().getName();
+            priorityClasses.remove(name);
+            ConfigEvent deleted = new ConfigEvent(id(object.getMetadata().getUid(), "deleted"), SOURCE, clock.instant(), new PriorityClassDeleted(name));
+            send(Topics.FLEET_CONFIG, deleted.key(), deleted.describe(), EventSerde.serialize(deleted));
+        }
+
+        private void apply(GenericKubernetesResource object) {
+            Optional<PriorityClassApplied> applied = read(object);
+            if (applied.isEmpty()) {
+                // An API server refuses a class without an integer value; one that holds such an object is not believed.
+                LOG.warnf("fleet API: PriorityClass %s has no integer value; it is ignored", object.getMetadata().getName());
+                return;
+            }
+            priorityClasses.put(applied.get().name(), applied.get());
+            ConfigEvent event = new ConfigEvent(id(object.getMetadata().getUid(), object.getMetadata().getResourceVersion()), SOURCE, clock.instant(),
+                    applied.get());
+            send(Topics.FLEET_CONFIG, event.key(), event.describe(), EventSerde.serialize(event));
+        }
+    }
+
+    private static Optional<PriorityClassApplied> read(GenericKubernetesResource object) {
+        JsonNode node = MusterJson.json().valueToTree(object);
+        JsonNode value = node.path("value");
+        if (!value.isInt() || object.getMetadata().getName() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new PriorityClassApplied(object.getMetadata().getName(), value.intValue(), node.path("globalDefault").asBoolean(false)));
+    }
+
+    /**
+     * The priority the job takes now: that of the class it names, read from the fleet API if the watch has not shown it
+     * yet; else that of the global default. Empty when the class does not exist: the queue refuses the job then.
+     */
+    private Optional<Integer> priorityOf(GenericKubernetesResource job) {
+        JsonNode named = MusterJson.json().valueToTree(job).path("spec").path("runPolicy").path("schedulingPolicy").path("priorityClass");
+        if (!named.isTextual()) {
+            return priorityClasses.values().stream().filter(PriorityClassApplied::globalDefault).map(PriorityClassApplied::value)
+                    .max(Integer::compare);
+        }
+        PriorityClassApplied known = priorityClasses.get(named.asText());
+        if (known != null) {
+            return Optional.of(known.value());
+        }
+        try {
+            return Optional.ofNullable(client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(PriorityClass.class))
+                    .withName(named.asText()).get()).flatMap(FleetIngress::read).map(PriorityClassApplied::value);
+        } catch (KubernetesClientException e) {
+            LOG.warnf("fleet API: PriorityClass %s could not be read (%s); the queue resolves it", named.asText(), e.getMessage());
+            return Optional.empty();
         }
     }
 

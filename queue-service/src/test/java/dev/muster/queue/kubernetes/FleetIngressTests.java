@@ -182,4 +182,26 @@ class FleetIngressTests {
     private static GenericKubernetesResource raw(Object object) {
         return MusterJson.json().convertValue(object, GenericKubernetesResource.class);
     }
+    /** As on Kubernetes: a job takes the priority its PriorityClass has when the job is created; a class that does not exist refuses it. */
+    @Test
+    void aJobTakesThePriorityOfItsClassWhenItIsCreatedAndOneNamingNoExistingClassIsRejected() {
+        fleet.resource(new io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClassBuilder().withNewMetadata().withName("research-high")
+                .endMetadata().withValue(5000).build()).create();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            PyTorchJob high = fleet.resource(Seed.job("default", "with-class", "research-high")).create();
+            PyTorchJob unknown = fleet.resource(Seed.job("default", "with-no-such-class", "nowhere")).create();
+
+            ConfigEvent applied = client.await(Topics.FLEET_CONFIG, ConfigEvent.class,
+                    event -> event.data() instanceof dev.muster.model.event.PriorityClassApplied, DEADLINE);
+            assertThat(applied.data()).isEqualTo(new dev.muster.model.event.PriorityClassApplied("research-high", 5000, false));
+            JobEvent submitted = client.await(Topics.SUBMISSIONS, event -> event.job().uid().equals(high.getMetadata().getUid()), DEADLINE);
+            assertThat(((dev.muster.model.event.JobSubmitted) submitted.data()).priority()).isEqualTo(5000);
+            JobEvent rejected = decision(client, unknown, JobRejected.class);
+            assertThat(((JobRejected) rejected.data()).reasons())
+                    .containsExactly("spec.runPolicy.schedulingPolicy.priorityClass: no PriorityClass with name nowhere was found");
+        } finally {
+            fleet.resources(PyTorchJob.class).inNamespace("default").withName("with-class").delete();
+            fleet.resources(PyTorchJob.class).inNamespace("default").withName("with-no-such-class").delete();
+        }
+    }
 }

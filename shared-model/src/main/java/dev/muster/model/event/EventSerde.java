@@ -109,7 +109,7 @@ public final class EventSerde {
         }
         JsonNode data = node.get("data");
         if (type == EventType.SUBMITTED) {
-            return new JobEvent(id, source, job, time, new JobSubmitted(submittedJob(job, data)));
+            return new JobEvent(id, source, job, time, new JobSubmitted(submittedJob(job, data), submittedPriority(job, data)));
         }
         ConfigRef config = type.isJobEvent() || type.isMemberEvent() ? null : ConfigRef.of(type, subject).orElse(null);
         if (data == null || !data.isObject()) {
@@ -236,6 +236,18 @@ public final class EventSerde {
      * The manifest of a submission. Producers may send it as the data object itself, as JSON or YAML text, or
      * as {@code {"job": manifest}}; a manifest without a name or namespace takes them from the subject.
      */
+    /** The priority a submission of the form {@code {"job": manifest, "priority": 1000}} says the fleet API resolved. */
+    private static Integer submittedPriority(JobRef job, JsonNode data) throws MalformedEventException {
+        JsonNode priority = data != null && data.isObject() && data.has("job") ? data.get("priority") : null;
+        if (priority == null || priority.isNull()) {
+            return null;
+        }
+        if (!priority.isInt()) {
+            throw new MalformedEventException(job, "data.priority: expected a 32-bit integer, got " + priority);
+        }
+        return priority.intValue();
+    }
+
     private static PyTorchJob submittedJob(JobRef job, JsonNode data) throws MalformedEventException {
         PyTorchJob manifest;
         try {

@@ -24,6 +24,8 @@ public enum EventType {
     POLICY_DELETED("dev.muster.config.policy-deleted", PolicyDeleted.class),
     QUOTA_TREE_APPLIED("dev.muster.config.quota-tree-applied", QuotaTreeApplied.class),
     QUOTA_TREE_DELETED("dev.muster.config.quota-tree-deleted", QuotaTreeDeleted.class),
+    PRIORITY_CLASS_APPLIED("dev.muster.config.priority-class-applied", PriorityClassApplied.class),
+    PRIORITY_CLASS_DELETED("dev.muster.config.priority-class-deleted", PriorityClassDeleted.class),
     QUEUE_TICK("dev.muster.config.queue-tick", QueueTick.class),
     CONFIG_ACCEPTED("dev.muster.config.accepted", ConfigAccepted.class),
     CONFIG_REJECTED("dev.muster.config.rejected", ConfigRejected.class),

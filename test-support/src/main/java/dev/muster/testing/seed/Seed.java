@@ -62,6 +62,15 @@ public final class Seed {
         return job;
     }
 
+    /** The seed job of this name, naming a PriorityClass ({@code runPolicy.schedulingPolicy.priorityClass}). */
+    public static PyTorchJob job(String namespace, String name, String priorityClass) {
+        PyTorchJob job = job(namespace, name);
+        job.setSpec(new dev.muster.model.job.PyTorchJobSpec(job.getSpec().pytorchReplicaSpecs(), new dev.muster.model.job.RunPolicy(null, null,
+                null, null, new dev.muster.model.job.SchedulingPolicy(null, null, null, priorityClass, null, java.util.Map.of()), null, null,
+                java.util.Map.of()), job.getSpec().cleanPodPolicy(), java.util.Map.of()));
+        return job;
+    }
+
     public static ConfigEvent treeApplied() {
         return ConfigEvent.create(SOURCE, Instant.now(), new QuotaTreeApplied(tree()));
     }

@@ -34,6 +34,8 @@ import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.PolicyDeleted;
+import dev.muster.model.event.PriorityClassApplied;
+import dev.muster.model.event.PriorityClassDeleted;
 import dev.muster.model.event.QuotaTreeApplied;
 import dev.muster.model.event.QuotaTreeDeleted;
 import dev.muster.model.event.RejectedEventException;
@@ -74,13 +76,19 @@ public final class FleetQueue {
     public static final String SOURCE = "/muster/queue-service";
     /** The event types {@link #handle} acts on: configuration, and a job's arrival, end and return; it passes over every other. */
     public static final Set<EventType> READS = Collections.unmodifiableSet(EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED,
-            EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.QUEUE_TICK,
+            EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.PRIORITY_CLASS_APPLIED, EventType.PRIORITY_CLASS_DELETED,
+            EventType.QUEUE_TICK,
             EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED,
             EventType.EVICTED));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
+    /** The classes every Kubernetes cluster has, which no one creates: known before any PriorityClass event. */
+    private static final Map<String, PriorityClassApplied> BUILT_IN_PRIORITY_CLASSES = Map.of(
+            "system-cluster-critical", new PriorityClassApplied("system-cluster-critical", 2_000_000_000, false),
+            "system-node-critical", new PriorityClassApplied("system-node-critical", 2_000_001_000, false));
+
     private final QuotaSettings settings;
-    private final Map<String, Integer> priorityClasses;
+    private final Map<String, PriorityClassApplied> priorityClasses = new java.util.TreeMap<>(BUILT_IN_PRIORITY_CLASSES);
     private final Clock clock;
     private final PolicyResolver policies = new PolicyResolver();
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
@@ -92,20 +100,15 @@ public final class FleetQueue {
     private QuotaAdmission quota;
     private long sequence;
 
-    /**
-     * @param priorityClasses PriorityClass values by name; a job naming an unknown class gets priority 0
-     */
-    public FleetQueue(QuotaSettings settings, Map<String, Integer> priorityClasses, Clock clock) {
+    public FleetQueue(QuotaSettings settings, Clock clock) {
         this.settings = settings;
-        this.priorityClasses = Map.copyOf(priorityClasses);
         this.clock = clock;
         this.quota = new QuotaAdmission(null, settings);
     }
 
     /** A queue in the state its persisted records describe. */
-    public static FleetQueue restore(QuotaSettings settings, Map<String, Integer> priorityClasses, Clock clock,
-                                     Collection<Entry> records) {
-        FleetQueue queue = new FleetQueue(settings, priorityClasses, clock);
+    public static FleetQueue restore(QuotaSettings settings, Clock clock, Collection<Entry> records) {
+        FleetQueue queue = new FleetQueue(settings, clock);
         List<JobStanding> standings = new ArrayList<>();
         Map<PropagationPolicy, PropagationPolicy> sharedPolicies = new java.util.HashMap<>();
         for (Entry record : records) {
@@ -120,6 +123,9 @@ public final class FleetQueue {
                 queue.finished.add(QueueState.FINISHED.read(record.value()).uid());
             } else if (QueueState.NAMES.holds(record.key())) {
                 queue.names.claim(QueueState.NAMES.read(record.value()));
+            } else if (QueueState.PRIORITY_CLASSES.holds(record.key())) {
+                PriorityClassApplied priorityClass = QueueState.PRIORITY_CLASSES.read(record.value());
+                queue.priorityClasses.put(priorityClass.name(), priorityClass);
             } else if (QueueState.REFUSALS.holds(record.key())) {
                 QueueState.ConfigRefusal refusal = QueueState.REFUSALS.read(record.value());
                 queue.refusals.put(refusal.object().key(), refusal);
@@ -127,7 +133,8 @@ public final class FleetQueue {
                 TrackedJob job = QueueState.JOBS.read(record.value());
                 if (job.policy() != null) {
                     // Each record carries its job's policy; the jobs a policy selected share one copy again, as before the restart.
-                    job = new TrackedJob(job.ref(), job.job(), sharedPolicies.computeIfAbsent(job.policy(), policy -> policy), job.demand(), job.standing());
+                    job = new TrackedJob(job.ref(), job.job(), sharedPolicies.computeIfAbsent(job.policy(), policy -> policy), job.demand(),
+                            job.standing(), job.priority());
                 }
                 queue.jobs.put(job.ref().uid(), job);
                 if (job.standing() != null) {
@@ -156,13 +163,15 @@ public final class FleetQueue {
                 case POLICY_DELETED -> deletePolicy((PolicyDeleted) config.data(), event, now, out);
                 case QUOTA_TREE_APPLIED -> applyTree(((QuotaTreeApplied) config.data()).tree(), event, now, out);
                 case QUOTA_TREE_DELETED -> deleteTree((QuotaTreeDeleted) config.data(), event, now, out);
+                case PRIORITY_CLASS_APPLIED -> applyPriorityClass((PriorityClassApplied) config.data());
+                case PRIORITY_CLASS_DELETED -> deletePriorityClass((PriorityClassDeleted) config.data());
                 case QUEUE_TICK -> quota.reevaluate(now);
                 default -> List.of();
             };
             out.addAll(toEvents(decisions, event, now));
         } else if (event instanceof JobEvent job) {
             if (job.data() instanceof JobSubmitted submitted) {
-                submit(job, submitted.job(), now, out);
+                submit(job, submitted, now, out);
             } else if (job.data() instanceof JobFinished || job.data() instanceof JobRejected) {
                 // Finished on its member, or refused by placement (no member could ever hold it): its quota is free again.
                 if (finished.add(job.job().uid())) {
@@ -257,7 +266,8 @@ public final class FleetQueue {
 
     // --- jobs -------------------------------------------------------------------------------------------------
 
-    private void submit(JobEvent event, PyTorchJob job, Instant now, List<MusterEvent> out) {
+    private void submit(JobEvent event, JobSubmitted submitted, Instant now, List<MusterEvent> out) {
+        PyTorchJob job = submitted.job();
         String uid = event.job().uid();
         if (names.holds(event.job()) || jobs.containsKey(uid) || finished.contains(uid)) {
             // Already queued, or already ran: a job listed again after a restart is not run twice.
@@ -278,11 +288,12 @@ public final class FleetQueue {
             // Bad input: dead-lettered with the payload, and the job told every reason (see EventProcessor).
             throw new RejectedEventException(event.job(), violations.stream().map(Violation::toString).toList());
         }
+        int priority = priorityOf(event, submitted);
         ResourceList demand = JobDemand.of(job).total();
         Optional<PropagationPolicy> policy = policies.resolve(job);
         if (policy.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "job " + event.job() + " matches no PropagationPolicy; it is not Muster's until one does");
-            TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, demand, null);
+            TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, demand, null, priority);
             jobs.put(uid, tracked);
             pendingState.put(QueueState.JOBS.key(uid), QueueState.encode(tracked));
             return;
@@ -293,7 +304,7 @@ public final class FleetQueue {
                 throw new RejectedEventException(event.job(), List.of(never.get()));
             }
         }
-        out.addAll(place(event.job(), job, () -> JobManifest.of(job), demand, policy.get(), event, now));
+        out.addAll(place(event.job(), job, () -> JobManifest.of(job), demand, priority, policy.get(), event, now));
     }
 
     /**
@@ -320,14 +331,14 @@ public final class FleetQueue {
      * A job with its effective policy: bypasses quota, or enters its queue. Only a queued job keeps its
      * manifest, so {@code manifest} is asked for only then.
      */
-    private List<MusterEvent> place(JobRef ref, PyTorchJob job, Supplier<JobManifest> manifest, ResourceList demand, PropagationPolicy policy,
-                                 MusterEvent cause, Instant now) {
+    private List<MusterEvent> place(JobRef ref, PyTorchJob job, Supplier<JobManifest> manifest, ResourceList demand, int priority,
+                                    PropagationPolicy policy, MusterEvent cause, Instant now) {
         if (!policy.getSpec().queued()) {
             forget(ref.uid());
             return List.of(followUp(cause, ref, now, new JobAdmitted(job, policy, null, demand)));
         }
-        jobs.put(ref.uid(), new TrackedJob(ref, manifest.get(), policy, demand, null));
-        QuotaJob quotaJob = new QuotaJob(ref.uid(), ref.namespace(), ref.name(), demand, priorityOf(job), cause.time(), ++sequence);
+        jobs.put(ref.uid(), new TrackedJob(ref, manifest.get(), policy, demand, null, priority));
+        QuotaJob quotaJob = new QuotaJob(ref.uid(), ref.namespace(), ref.name(), demand, priority, cause.time(), ++sequence);
         return toEvents(quota.submit(quotaJob, now), cause, now);
     }
 
@@ -345,8 +356,43 @@ public final class FleetQueue {
         }
     }
 
-    private int priorityOf(PyTorchJob job) {
-        return job.getSpec().priorityClassName().map(name -> priorityClasses.getOrDefault(name, 0)).orElse(0);
+    /**
+     * The job's priority, resolved once at submission as Kubernetes resolves a pod's: the value the fleet API resolved when
+     * the job was created there, else that of the class it names, else that of the global default class, else 0.
+     *
+     * @throws RejectedEventException when it names a class that does not exist
+     */
+    private int priorityOf(JobEvent event, JobSubmitted submitted) {
+        if (submitted.priority() != null && FleetJobs.INGRESS_SOURCE.equals(event.source())) {
+            return submitted.priority();
+        }
+        Optional<String> named = submitted.job().getSpec().priorityClassName();
+        if (named.isPresent()) {
+            PriorityClassApplied priorityClass = priorityClasses.get(named.get());
+            if (priorityClass == null) {
+                throw new RejectedEventException(event.job(), List.of("spec.runPolicy.schedulingPolicy.priorityClass: no PriorityClass with name "
+                        + named.get() + " was found"));
+            }
+            return priorityClass.value();
+        }
+        return priorityClasses.values().stream().filter(PriorityClassApplied::globalDefault).mapToInt(PriorityClassApplied::value).max().orElse(0);
+    }
+
+    /** Jobs submitted from now on that name the class, or name none when it is the global default, take its value. */
+    private List<QuotaDecision> applyPriorityClass(PriorityClassApplied priorityClass) {
+        if (BUILT_IN_PRIORITY_CLASSES.containsKey(priorityClass.name())) {
+            return List.of();
+        }
+        priorityClasses.put(priorityClass.name(), priorityClass);
+        pendingState.put(QueueState.PRIORITY_CLASSES.key(priorityClass.name()), QueueState.encode(priorityClass));
+        return List.of();
+    }
+
+    private List<QuotaDecision> deletePriorityClass(PriorityClassDeleted deleted) {
+        if (!BUILT_IN_PRIORITY_CLASSES.containsKey(deleted.name()) && priorityClasses.remove(deleted.name()) != null) {
+            pendingState.put(QueueState.PRIORITY_CLASSES.key(deleted.name()), null);
+        }
+        return List.of();
     }
 
     // --- configuration ----------------------------------------------------------------------------------------
@@ -365,8 +411,8 @@ public final class FleetQueue {
         for (TrackedJob waiting : List.copyOf(jobs.values())) {
             if (waiting.policy() == null) {
                 PyTorchJob job = waiting.job().job();
-                policies.resolve(job).ifPresent(matched -> out.addAll(place(waiting.ref(), job, waiting::job, waiting.demand(), matched,
-                        cause, now)));
+                policies.resolve(job).ifPresent(matched -> out.addAll(place(waiting.ref(), job, waiting::job, waiting.demand(),
+                        waiting.priority(), matched, cause, now)));
             }
         }
         return List.of();
@@ -497,8 +543,7 @@ public final class FleetQueue {
             if (tracked == null) {
                 pendingState.put(QueueState.JOBS.key(uid), null);
             } else {
-                TrackedJob current = new TrackedJob(tracked.ref(), tracked.job(), tracked.policy(), tracked.demand(),
-                        quota.standing(uid).orElse(null));
+                TrackedJob current = tracked.withStanding(quota.standing(uid).orElse(null));
                 jobs.put(uid, current);
                 pendingState.put(QueueState.JOBS.key(uid), QueueState.encode(current));
             }

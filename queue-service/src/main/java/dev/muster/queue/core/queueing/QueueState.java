@@ -13,9 +13,8 @@ import dev.muster.queue.core.quota.JobStanding;
  * The queue service's state as records of its compacted state topic: the applied tree ({@value #TREE}), each
  * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}), each job that finished
  * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again), the name each
- * job holds until deleted ({@code name/<uid>}) and the last refused change of each configuration object
- * ({@code refused/<Kind>/<namespace>/<name>}). A null value
- * removes a key.
+ * job holds until deleted ({@code name/<uid>}), each PriorityClass ({@code priority/<name>}) and the last refused change
+ * of each configuration object ({@code refused/<Kind>/<namespace>/<name>}). A null value removes a key.
  */
 public final class QueueState {
 
@@ -25,6 +24,7 @@ public final class QueueState {
     private static final String FINISHED_PREFIX = "finished/";
     private static final String NAME_PREFIX = "name/";
     private static final String REFUSED_PREFIX = "refused/";
+    private static final String PRIORITY_PREFIX = "priority/";
 
     private QueueState() {
     }
@@ -39,8 +39,13 @@ public final class QueueState {
      * @param job      the job's manifest, parsed when it is needed
      * @param policy   the effective policy, resolved once when the job was submitted; null while none matches
      * @param standing its standing in quota; null while no policy matches
+     * @param priority its priority, resolved from its PriorityClass when it was submitted
      */
-    public record TrackedJob(JobRef ref, JobManifest job, PropagationPolicy policy, ResourceList demand, JobStanding standing) {
+    public record TrackedJob(JobRef ref, JobManifest job, PropagationPolicy policy, ResourceList demand, JobStanding standing, int priority) {
+
+        TrackedJob withStanding(JobStanding newStanding) {
+            return new TrackedJob(ref, job, policy, demand, newStanding, priority);
+        }
     }
 
     /**
@@ -80,6 +85,9 @@ public final class QueueState {
     static final Kind<JobRef> NAMES = new Kind<>(NAME_PREFIX, JobRef.class);
     /** The last refused change of each configuration object, keyed by {@code Kind/namespace/name}. */
     static final Kind<ConfigRefusal> REFUSALS = new Kind<>(REFUSED_PREFIX, ConfigRefusal.class);
+    /** Each PriorityClass, keyed by its name. */
+    static final Kind<dev.muster.model.event.PriorityClassApplied> PRIORITY_CLASSES = new Kind<>(PRIORITY_PREFIX,
+            dev.muster.model.event.PriorityClassApplied.class);
 
     static byte[] encode(Object value) {
         return MusterJson.toBytes(value);

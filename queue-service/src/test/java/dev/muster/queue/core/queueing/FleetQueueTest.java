@@ -45,7 +45,7 @@ class FleetQueueTest {
     private static final Clock CLOCK = Clock.fixed(T0, ZoneOffset.UTC);
     private static final ResourceList SEED_DEMAND = ResourceList.parse(Map.of("cpu", "4010m", "memory", "4Gi"));
 
-    private final FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), Map.of("high", 1000), CLOCK);
+    private final FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), CLOCK);
 
     static String seed(String name) {
         return Seed.text(name);
@@ -234,7 +234,7 @@ class FleetQueueTest {
             queue.handle((dev.muster.model.event.MusterEvent) input);
             compact(stateTopic, queue.drainState());
         }
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of("high", 1000), CLOCK,
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
                 stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
 
         JobEvent finish = finished("pytorch-test");
@@ -313,7 +313,7 @@ class FleetQueueTest {
             queue.handle(submittedAs("h-f091", "uid-1"));
             compact(stateTopic, queue.drainState());
 
-            FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of(), CLOCK,
+            FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
                     stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
 
             assertThat(restored.handle(submittedAs("h-f091", "uid-1"))).as("the same job listed again").isEmpty();
@@ -349,7 +349,7 @@ class FleetQueueTest {
                 ElasticQuotaTree.class);
         queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(invalid)));
         compact(stateTopic, queue.drainState());
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of(), CLOCK,
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
                 stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
 
         assertThat(restored.refusals()).singleElement().satisfies(refusal -> assertThat(refusal.reasons())
@@ -428,7 +428,7 @@ class FleetQueueTest {
 
         Map<String, byte[]> stateTopic = new LinkedHashMap<>();
         compact(stateTopic, queue.drainState());
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), Map.of(), CLOCK,
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
                 stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
         assertThat(restored.quota().usage("root").amount("cpu")).as("the victim is charged until it stops").isEqualByComparingTo("8.02");
 

@@ -29,7 +29,7 @@ class JobManifestTest {
     @Test
     void inTheStateTopicTheJobIsTheJsonObjectItWasBeforeSoRecordsWrittenEitherWayRead() throws Exception {
         TrackedJob tracked = new TrackedJob(new JobRef("team-a", "waits-long", "uid-1"), JobManifest.of(job), null,
-                JobDemand.of(job).total(), null);
+                JobDemand.of(job).total(), null, 0);
 
         byte[] record = QueueState.encode(tracked);
 

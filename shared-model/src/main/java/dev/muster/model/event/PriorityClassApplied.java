@@ -1,0 +1,35 @@
+package dev.muster.model.event;
+
+import java.util.Objects;
+
+/**
+ * A PriorityClass exists, or changed: jobs that name it from now on are ordered by its value, as Kubernetes resolves a
+ * pod's priority when the pod is created; jobs already submitted keep theirs.
+ *
+ * @param value         the priority of jobs that name it; higher goes first
+ * @param globalDefault whether jobs that name no class take its value
+ */
+public record PriorityClassApplied(String name, int value, boolean globalDefault) implements ConfigEventData {
+
+    public static final String KIND = "PriorityClass";
+
+    public PriorityClassApplied {
+        Objects.requireNonNull(name, "name");
+    }
+
+    /** A PriorityClass is cluster-scoped: its name alone. */
+    @Override
+    public String subject() {
+        return name;
+    }
+
+    @Override
+    public String key() {
+        return KIND + "/" + name;
+    }
+
+    @Override
+    public String summary() {
+        return KIND + " " + name + " applied: value " + value + (globalDefault ? ", the global default" : "");
+    }
+}
