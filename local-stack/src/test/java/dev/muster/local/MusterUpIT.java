@@ -101,17 +101,12 @@ class MusterUpIT {
             assertThat(running.find()).as("the second job runs on one member").isTrue();
             String lost = running.group(1);
 
-            // Failover: the member running the second job becomes unreachable; past the policy's 30 s toleration the job moves.
+            // A fault tried by hand: the member running the second job becomes unreachable, and its copy shows as Unknown, not
+            // as the Running it last reported. (What follows past the toleration, the failover, FleetFailoverIT shows.)
             assertThat(muster(home, "fault", lost, "unreachable")).isEqualTo(lost + ": unreachable\n");
             try {
-                await().atMost(Duration.ofSeconds(120)).untilAsserted(() -> assertThat(kubectl.run("describe", "pytorchjob", "pytorch-kafka").succeeded())
-                        .contains("FailoverTriggered", "failing over from " + lost + " (MemberUnreachable)")
-                        .containsPattern("Result: \\{(?!" + lost + ")gpu-[abc]:0,\\[\\{master 1\\} \\{worker 2\\}\\]\\}"));
-                // The copy left on the lost member shows as Unknown, not as the Running it last reported.
                 await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(kubectl.run("muster", "get", "pytorchjob", "-M").succeeded())
-                        .containsPattern("pytorch-kafka\\s+(?!" + lost + ")gpu-[abc]\\s+Running\\s+\\d+[sm]\\s+Y")
                         .containsPattern("pytorch-kafka\\s+" + lost + "\\s+Unknown\\s+\\d+[sm]\\s+Y"));
-                assertThat(kubectl.run("get", "pytorchjob").succeeded()).containsPattern("pytorch-kafka\\s+Running");
             } finally {
                 assertThat(muster(home, "fault", lost, "heal")).isEqualTo(lost + ": no faults\n");
             }

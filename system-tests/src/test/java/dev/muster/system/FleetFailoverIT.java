@@ -3,7 +3,6 @@ package dev.muster.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -40,20 +39,17 @@ class FleetFailoverIT {
 
     @BeforeAll
     static void startMuster() throws Exception {
-        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"));
+        stack = SharedStack.get();
         fleet = stack.fleet.connect();
+        // Straight to placement: these jobs are in no namespace the quota tree binds.
         fleet.resources(PropagationPolicy.class).inNamespace("default").resource(policy("default", 30)).create();
         fleet.resources(PropagationPolicy.class).inNamespace("blips").resource(policy("blips", 15)).create();
-        fleet.resource(Seed.tree()).create();
     }
 
     @AfterAll
-    static void stopMuster() {
+    static void closeClient() {
         if (fleet != null) {
             fleet.close();
-        }
-        if (stack != null) {
-            stack.close();
         }
     }
 

@@ -199,7 +199,7 @@ public final class MemoryFootprint {
             ResourceList demand = ResourceList.of(ResourceNames.GPU, BigDecimal.valueOf(1 + i % 4)).with(ResourceNames.CPU, BigDecimal.valueOf(8));
             QuotaJob job = new QuotaJob("uid-" + i, "team-" + i % LEAVES, "job-" + i, demand, i % 3, now.plusMillis(i), i);
             standings.add(new JobStanding(job, "team-" + i % LEAVES, null, now.plusMillis(i), null, 0, QuotaAdmission.QUOTA_EXCEEDED,
-                    "team-" + i % LEAVES + ": nvidia.com/gpu 8/8 in use", null, List.of()));
+                    "team-" + i % LEAVES + ": nvidia.com/gpu 8/8 in use", null, List.of(), false));
         }
         return QuotaAdmission.restore(tree, QuotaSettings.defaults(), standings);
     }

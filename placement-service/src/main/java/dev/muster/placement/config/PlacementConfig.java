@@ -82,8 +82,7 @@ public interface PlacementConfig {
     /**
      * For crash tests only: halt the process, as a crash would, right after this step of binding a job:
      * {@code reserved} (its reservations exist on the member), {@code created} (its member copy exists, not yet
-     * bound) or {@code bound} (its binding is written); or of stopping a preempted job: {@code stopping} (its deletion
-     * is asked of the member, not yet confirmed). Default: never.
+     * bound) or {@code bound} (its binding is written). Default: never.
      */
     Optional<String> crashAfter();
 

@@ -229,8 +229,6 @@ public class PlacementEngine {
                 Optional<MemberResult> result = writer.execute(command);
                 if (command instanceof MemberCommand.Reserve) {
                     crashPoint("reserved");
-                } else if (command instanceof MemberCommand.Evict) {
-                    crashPoint("stopping");
                 } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
                     crashPoint("created");
                 }

@@ -69,7 +69,6 @@ class PlacementServiceRestartIT {
         }
         statusSync = ServiceProcess.start(STATUS_SYNC, sync, DEADLINE);
         placementSettings = place;
-        placement = ServiceProcess.start(JAR, place, DEADLINE);
     }
 
     @AfterEach
@@ -100,7 +99,6 @@ class PlacementServiceRestartIT {
     @ParameterizedTest(name = "crashed after {0}")
     @ValueSource(strings = {"reserved", "created", "bound"})
     void crashedAtEachStepOfABindingTheRestartedServiceBindsTheJobOnce(String step) throws Exception {
-        placement.close();
         Map<String, String> crashing = new HashMap<>(placementSettings);
         crashing.put("muster.placement.crash-after", step);
         placement = ServiceProcess.start(JAR, crashing, DEADLINE);
@@ -138,6 +136,7 @@ class PlacementServiceRestartIT {
 
     @Test
     void killedAfterBindingItDoesNotPlaceTheJobAgain() throws Exception {
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             JobEvent first = admit(client, "pytorch-test");
             JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,

@@ -18,6 +18,7 @@ public enum EventType {
     FAILOVER_TRIGGERED("dev.muster.job.failover-triggered", FailoverTriggered.class),
     FINISHED("dev.muster.job.finished", JobFinished.class),
     PREEMPTED("dev.muster.job.preempted", JobPreempted.class),
+    WITHDRAWN("dev.muster.job.withdrawn", JobWithdrawn.class),
     EVICTED("dev.muster.job.evicted", JobEvicted.class),
     GIVEN_BACK("dev.muster.job.given-back", JobGivenBack.class),
     POLICY_APPLIED("dev.muster.config.policy-applied", PolicyApplied.class),

@@ -16,7 +16,7 @@ public final class TopicContract {
 
     private static final Map<String, Set<EventType>> TYPES = Map.of(
             Topics.SUBMISSIONS, EnumSet.of(EventType.SUBMITTED, EventType.DELETED),
-            Topics.ADMISSIONS, EnumSet.of(EventType.QUEUED, EventType.ADMITTED, EventType.REJECTED, EventType.PREEMPTED,
+            Topics.ADMISSIONS, EnumSet.of(EventType.QUEUED, EventType.ADMITTED, EventType.REJECTED, EventType.PREEMPTED, EventType.WITHDRAWN,
                     EventType.CONFIG_ACCEPTED, EventType.CONFIG_REJECTED),
             Topics.PLACEMENTS, EnumSet.of(EventType.PLACEMENT_ATTEMPTED, EventType.PLACEMENT_FAILED, EventType.BOUND, EventType.GIVEN_BACK,
                     EventType.REJECTED, EventType.EVICTED),

@@ -12,7 +12,7 @@ public final class Topics {
 
     /** Jobs submitted and deleted, written by users (the Kafka path) and by the fleet API ingress. */
     public static final String SUBMISSIONS = "muster.job.submissions";
-    /** Queued, admitted, rejected and preempted jobs, written by the queue service. */
+    /** Queued, admitted, rejected, preempted and withdrawn jobs, written by the queue service. */
     public static final String ADMISSIONS = "muster.job.admissions";
     /** Placement attempts, failures, bindings, jobs given back to their queue and preempted jobs stopped, written by the placement service. */
     public static final String PLACEMENTS = "muster.job.placements";

@@ -57,6 +57,7 @@ class EventSerdeTest {
                 new FailoverTriggered("cluster-a", "MemberUnreachable", "member cluster-a is unreachable for 31s (toleration 30s)", "Immediately"),
                 new JobFinished("cluster-a", "Succeeded", "job completed"),
                 new JobPreempted("b/guaranteed", "b-guaranteed-uid", "preempted to return borrowed capacity"),
+                new JobWithdrawn("deleted from the fleet API"),
                 new JobEvicted("cluster-a", "stopped on member cluster cluster-a for b/guaranteed"),
                 new JobGivenBack("fits on no member cluster for 10m"));
     }
@@ -65,7 +66,8 @@ class EventSerdeTest {
         PropagationPolicy policy = Manifests.read(SeedManifests.text(SeedManifests.POLICY_GANG_QUEUE), PropagationPolicy.class);
         ElasticQuotaTree tree = Manifests.read(SeedManifests.text(SeedManifests.ELASTIC_QUOTA_TREE), ElasticQuotaTree.class);
         return List.of(new PolicyApplied(policy), new PolicyDeleted("default", "example-policy"), new QuotaTreeApplied(tree),
-                new QuotaTreeDeleted("kube-system", "elasticquotatree"), new QueueTick(),
+                new QuotaTreeDeleted("kube-system", "elasticquotatree"), new PriorityClassApplied("research-high", 5000, false),
+                new PriorityClassDeleted("research-high"), new QueueTick(),
                 new ConfigAccepted(new ConfigRef(ElasticQuotaTree.KIND, "kube-system", "elasticquotatree"), false, Map.of("root", "root-xzz6z")),
                 new ConfigRejected(new ConfigRef(PropagationPolicy.KIND, "default", "example-policy"),
                         List.of("spec.failover.application.decisionConditions.tolerationSeconds: expected an integer, got \"soon\""), "nothing"));

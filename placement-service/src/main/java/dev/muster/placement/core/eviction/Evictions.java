@@ -19,7 +19,7 @@ import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberResult;
 
 /**
- * The preempted jobs placement is stopping on their members. Each is asked of its member again and again, until the
+ * The jobs placement is stopping on their members: preempted for a reclaim, or deleted. Each is asked of its member again and again, until the
  * member shows nothing of it (no copy, no pod, terminating ones included, no reservation); only then is the job
  * reported stopped, and its quota goes to the job that reclaimed it. The member's own answer decides, not placement's
  * inventory, which a restarted placement reads again from the beginning and may show the pods too late.
@@ -30,7 +30,7 @@ public final class Evictions {
      * One job being stopped.
      *
      * @param preemption the id of the preemption event, from which the stopped event's id is derived: a repeat is recognisable
-     * @param by         the job it is stopped for ({@code namespace/name})
+     * @param by         the job it is stopped for ({@code namespace/name}); null when it is stopped because it was deleted
      * @param nextCheck  when to ask the member again; while a question is out, when to give up waiting for its answer
      * @param found      what the member held of it at its first answer, for a person; null before that answer
      */
@@ -95,7 +95,7 @@ public final class Evictions {
         }
         if (result instanceof MemberResult.Evicting answer && answer.stopped()) {
             evicting.remove(result.job().uid());
-            String message = "stopped on member cluster " + eviction.cluster() + " for " + eviction.by()
+            String message = "stopped on member cluster " + eviction.cluster() + (eviction.by() == null ? "" : " for " + eviction.by())
                     + (eviction.found() == null || eviction.found().isEmpty() ? "" : ": deleted " + eviction.found() + ", all gone after "
                     + GoDurations.format(Duration.between(eviction.since(), now).truncatedTo(ChronoUnit.SECONDS)));
             return events(stoppedEvent(eviction.job(), eviction.preemption(), now, new JobEvicted(eviction.cluster(), message)));

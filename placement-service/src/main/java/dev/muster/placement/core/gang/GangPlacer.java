@@ -28,6 +28,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobPreempted;
+import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MalformedEventException;
@@ -146,7 +147,7 @@ public final class GangPlacer {
     }
 
     private static Set<EventType> readEvents() {
-        Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.PREEMPTED, EventType.DELETED, EventType.FINISHED,
+        Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.PREEMPTED, EventType.WITHDRAWN, EventType.DELETED, EventType.FINISHED,
                 EventType.FAILOVER_TRIGGERED);
         Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).forEach(read::add);
         return Collections.unmodifiableSet(read);
@@ -173,9 +174,16 @@ public final class GangPlacer {
             return place(jobEvent, Map.of(), 0);
         }
         if (jobEvent.data() instanceof JobPreempted preempted) {
-            return preempt(jobEvent, preempted);
+            return stop(jobEvent, preempted.by(), true);
         }
-        if (jobEvent.data() instanceof JobDeleted || jobEvent.data() instanceof JobFinished) {
+        if (jobEvent.data() instanceof JobWithdrawn) {
+            return stop(jobEvent, null, true);
+        }
+        if (jobEvent.data() instanceof JobDeleted) {
+            // Its pods may take their grace period to end: stopped whole, as for a withdrawn admission, which may come after.
+            return stop(jobEvent, null, false);
+        }
+        if (jobEvent.data() instanceof JobFinished) {
             evictions.forget(uid);
             return forget(uid);
         }
@@ -207,10 +215,14 @@ public final class GangPlacer {
     }
 
     /**
-     * Quota preempted the job for a reclaim: whatever placement was doing with it stops, and the job is stopped whole
-     * on the member it is on or being placed on. Until the member shows nothing of it, its quota stays charged.
+     * Quota preempted the job for a reclaim ({@code by} names the reclaimer), withdrew its admission, or its owner deleted
+     * it: whatever placement was doing with it stops, and the job is stopped whole on the member it is on or being placed
+     * on. Until the member shows nothing of it, its quota stays charged.
+     *
+     * @param reportUnplaced whether a job on no member is reported stopped at once: quota waits for it, as it does not for
+     *                       a deletion, which comes from the fleet (its withdrawal from quota follows on the admissions topic)
      */
-    private Decisions preempt(JobEvent event, JobPreempted preempted) {
+    private Decisions stop(JobEvent event, String by, boolean reportUnplaced) {
         String uid = event.job().uid();
         if (evictions.eviction(uid).isPresent()) {
             return Decisions.none();
@@ -220,10 +232,10 @@ public final class GangPlacer {
         Decisions released = forget(uid);
         Instant now = clock.instant();
         if (cluster == null) {
-            return released.and(new Decisions(List.of(evictions.nothingToStop(event.job(), event.id(), now)), List.of()));
+            return reportUnplaced ? released.and(new Decisions(List.of(evictions.nothingToStop(event.job(), event.id(), now)), List.of())) : released;
         }
         changed.add(uid);
-        return released.and(new Decisions(List.of(), List.of(evictions.start(event.job(), cluster, event.id(), preempted.by(), now))));
+        return released.and(new Decisions(List.of(), List.of(evictions.start(event.job(), cluster, event.id(), by, now))));
     }
 
     /** Told apart from the same step of an earlier placement of the job (before a failover). */

@@ -151,4 +151,32 @@ class GangPlacerEvictionTest {
         assertThat(left.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobEvicted.class, evicted ->
                 assertThat(evicted.message()).startsWith("member cluster cluster-b left the fleet"));
     }
+
+    /**
+     * A deleted job is stopped whole too, and reported stopped, so that its quota is released only once its pods are gone;
+     * the withdrawal of its admission that follows finds it being stopped already.
+     */
+    @Test
+    void aDeletedJobIsStoppedWholeAndItsWithdrawalChangesNothingMore() {
+        boundOn("cluster-b");
+
+        Decisions deleted = placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new dev.muster.model.event.JobDeleted("deleted")));
+        Decisions withdrawn = placer.handle(JobEvent.create("/muster/queue-service", JOB, clock.instant(),
+                new dev.muster.model.event.JobWithdrawn("deleted; its quota is released once it has stopped on its member")));
+        Decisions stopped = placer.result(new MemberResult.Evicting("cluster-b", JOB, ""));
+
+        assertThat(deleted.commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        assertThat(withdrawn).isEqualTo(Decisions.none());
+        assertThat(stopped.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted("cluster-b", "stopped on member cluster cluster-b"));
+    }
+
+    @Test
+    void aWithdrawnJobPlacementDoesNotKnowAnyMoreIsReportedStoppedAtOnce() {
+        Decisions withdrawn = placer.handle(JobEvent.create("/muster/queue-service", JOB, clock.instant(),
+                new dev.muster.model.event.JobWithdrawn("deleted")));
+
+        assertThat(withdrawn.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster yet"));
+        assertThat(placer.handle(JobEvent.create("/muster/fleet-ingress", new JobRef("team-a", "other", "uid-9"), clock.instant(),
+                new dev.muster.model.event.JobDeleted("deleted")))).as("a deletion of a job on no member says nothing").isEqualTo(Decisions.none());
+    }
 }

@@ -173,14 +173,15 @@ class GangPlacerTest {
     }
 
     @Test
-    void aJobDeletedWhileReservingReleasesItsReservations() {
+    void aJobDeletedWhileReservingReleasesItsReservationsAndIsStoppedWhereItWasGoing() {
         member("cluster-a", true, 2, "8");
         placer.handle(admitted(Seed.job("default", "pytorch-test")));
 
         Decisions deleted = placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new JobDeleted("deleted from the fleet API")));
 
-        assertThat(deleted.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Release.class, release ->
+        assertThat(deleted.commands()).hasSize(2).first().isInstanceOfSatisfying(MemberCommand.Release.class, release ->
                 assertThat(release.reservations()).hasSize(3));
+        assertThat(deleted.commands().get(1)).isEqualTo(new MemberCommand.Evict("cluster-a", JOB));
         assertThat(reservationReported("cluster-a", "pytorch-test-uid1-master-0", Reservation.AVAILABLE, "cluster-a-0")).isEqualTo(Decisions.none());
     }
 
@@ -269,6 +270,7 @@ class GangPlacerTest {
         placer.handle(admitted(Seed.job("default", "pytorch-test")));
         placer.result(new MemberResult.JobCreated("cluster-b", JOB));
         placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new JobDeleted("deleted")));
+        placer.result(new MemberResult.Evicting("cluster-b", JOB, ""));
 
         assertThat(placer.drainState()).containsEntry("uid-1", null);
     }

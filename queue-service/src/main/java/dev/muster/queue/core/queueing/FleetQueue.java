@@ -31,6 +31,7 @@ import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.PolicyDeleted;
@@ -183,8 +184,12 @@ public final class FleetQueue {
             } else if (job.data() instanceof JobGivenBack) {
                 out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobEvicted) {
-                // A preempted job stopped on its member: only now does its quota go to the job that reclaimed it.
+                // A preempted or deleted job stopped on its member: only now does its quota go to the next job.
+                boolean withdrawn = quota.standing(job.job().uid()).map(JobStanding::withdrawn).orElse(false);
                 out.addAll(toEvents(quota.stopped(job.job().uid(), now), event, now));
+                if (withdrawn) {
+                    forget(job.job().uid());
+                }
             }
         }
         recordChanges();
@@ -235,6 +240,8 @@ public final class FleetQueue {
         int position = 0;
         if (tracked.policy() == null) {
             state = "NoPolicy";
+        } else if (standing != null && standing.withdrawn()) {
+            state = "Stopping";
         } else if (standing != null && standing.preemptedBy() != null) {
             state = "Preempting";
         } else if (standing != null && standing.admitted()) {
@@ -324,6 +331,11 @@ public final class FleetQueue {
         }
         pendingState.put(QueueState.NAMES.key(uid), null);
         pendingState.put(QueueState.FINISHED.key(uid), null);
+        if (jobs.containsKey(uid) && quota.withdraw(uid)) {
+            // Its pods may take their grace period to end: its quota is released once placement has stopped it.
+            out.add(followUp(event, jobs.get(uid).ref(), now, new JobWithdrawn("deleted; its quota is released once it has stopped on its member")));
+            return;
+        }
         out.addAll(toEvents(release(uid, now), event, now));
     }
 

@@ -15,9 +15,10 @@ import java.util.Objects;
  * @param reason       the last waiting reason reported, so an unchanged reason is not reported again
  * @param preemptedBy  for an admitted job being preempted, the UID of the job it is preempted for; else null
  * @param reclaiming   for a waiting job that reclaims capacity, the UIDs of the preempted jobs it waits for to stop
+ * @param withdrawn    for an admitted job, whether it was deleted and is being stopped on its member
  */
 public record JobStanding(QuotaJob job, String leaf, Instant admittedAt, Instant waitingSince, Instant notBefore,
-                          int giveBacks, String reason, String message, String preemptedBy, List<String> reclaiming) {
+                          int giveBacks, String reason, String message, String preemptedBy, List<String> reclaiming, boolean withdrawn) {
 
     public JobStanding {
         Objects.requireNonNull(job, "job");

@@ -85,11 +85,17 @@ public final class QuotaAdmission {
      * @param giveBacks   how many times placement gave the job back so far, so each backoff doubles the last
      * @param preemptedBy the job it is being preempted for, or null: a preempted job stays charged until it has
      *                    stopped on its member, so that no quota node is above its max while its pods terminate
+     * @param withdrawn   whether it was deleted: it stays charged until it has stopped on its member, then leaves
      */
-    record Admission(QuotaJob job, String leaf, Instant admittedAt, int giveBacks, String preemptedBy) {
+    record Admission(QuotaJob job, String leaf, Instant admittedAt, int giveBacks, String preemptedBy, boolean withdrawn) {
 
         boolean preempting() {
             return preemptedBy != null;
+        }
+
+        /** Being stopped on its member, for a reclaim or because it was deleted: charged, but no one's to take again. */
+        boolean stopping() {
+            return preempting() || withdrawn;
         }
     }
 
@@ -229,7 +235,10 @@ public final class QuotaAdmission {
                 + ", job needs " + Quantities.format(limit.resource(), limit.need()) + "; it can never be admitted under this tree";
     }
 
-    /** A job finished, failed for good or was deleted: its quota is released and waiting jobs are re-evaluated. */
+    /**
+     * A job finished or failed for good (its pods hold nothing), or a waiting job was deleted: its quota is released and
+     * waiting jobs are re-evaluated. An admitted job that is deleted is {@linkplain #withdraw withdrawn} instead.
+     */
     public List<QuotaDecision> release(String uid, Instant now) {
         List<QuotaDecision> decisions = new ArrayList<>();
         Admission admission = removeAdmitted(uid);
@@ -246,20 +255,40 @@ public final class QuotaAdmission {
     }
 
     /**
-     * A preempted job has stopped on its member (its pods and reservations are gone): its quota is released, it
-     * waits again at its original position, and a reclaimer no longer waiting for any victim is admitted first.
-     * Nothing changes for a job that is not being preempted, so a repeat is harmless.
+     * An admitted job was deleted: it stays charged until placement has stopped it on its member ({@link #stopped}), and
+     * then leaves. False, and nothing changes, for a job that is not admitted: a waiting one is {@linkplain #release released}.
+     */
+    public boolean withdraw(String uid) {
+        Admission admission = admitted.get(uid);
+        if (admission == null) {
+            return false;
+        }
+        if (!admission.withdrawn()) {
+            putAdmitted(uid, new Admission(admission.job(), admission.leaf(), admission.admittedAt(), admission.giveBacks(),
+                    admission.preemptedBy(), true));
+        }
+        return true;
+    }
+
+    /**
+     * A preempted or withdrawn job has stopped on its member (its pods and reservations are gone): its quota is released;
+     * a preempted one waits again at its original position, a withdrawn one leaves; a reclaimer no longer waiting for any
+     * victim is admitted first. Nothing changes for a job that is not being stopped, so a repeat is harmless.
      */
     public List<QuotaDecision> stopped(String uid, Instant now) {
         Admission admission = admitted.get(uid);
-        if (admission == null || !admission.preempting()) {
+        if (admission == null || !admission.stopping()) {
             return List.of();
         }
         removeAdmitted(uid);
         uncharge(admission.job(), admission.leaf(), used);
-        putWaiting(uid, Wait.fresh(admission.job(), admission.leaf(), null, admission.giveBacks()));
+        if (!admission.withdrawn()) {
+            putWaiting(uid, Wait.fresh(admission.job(), admission.leaf(), null, admission.giveBacks()));
+        }
         List<QuotaDecision> decisions = new ArrayList<>();
-        victimGone(uid, now, decisions);
+        if (admission.preempting()) {
+            victimGone(uid, now, decisions);
+        }
         decisions.addAll(evaluate(now));
         return decisions;
     }
@@ -296,8 +325,8 @@ public final class QuotaAdmission {
         if (admission == null) {
             return List.of();
         }
-        if (admission.preempting()) {
-            // Given back before placement heard of the preemption: it holds nothing on any member, so it has stopped.
+        if (admission.stopping()) {
+            // Given back before placement heard it was to stop: it holds nothing on any member, so it has stopped.
             return stopped(uid, now);
         }
         removeAdmitted(uid);
@@ -460,11 +489,11 @@ public final class QuotaAdmission {
         Admission admission = admitted.get(uid);
         if (admission != null) {
             return Optional.of(new JobStanding(admission.job(), admission.leaf(), admission.admittedAt(), null, null,
-                    admission.giveBacks(), null, null, admission.preemptedBy(), List.of()));
+                    admission.giveBacks(), null, null, admission.preemptedBy(), List.of(), admission.withdrawn()));
         }
         Wait wait = waiting.get(uid);
         return wait == null ? Optional.empty() : Optional.of(new JobStanding(wait.job(), wait.leaf(), null, wait.waitingSince(),
-                wait.notBefore(), wait.giveBacks(), wait.reason(), wait.message(), null, wait.reclaiming()));
+                wait.notBefore(), wait.giveBacks(), wait.reason(), wait.message(), null, wait.reclaiming(), false));
     }
 
     /**
@@ -492,7 +521,7 @@ public final class QuotaAdmission {
             }
             if (standing.admitted()) {
                 quota.admitted.put(standing.job().uid(), new Admission(standing.job(), standing.leaf(), standing.admittedAt(),
-                        standing.giveBacks(), standing.preemptedBy()));
+                        standing.giveBacks(), standing.preemptedBy(), standing.withdrawn()));
                 quota.charge(standing.job(), standing.leaf(), quota.used);
             } else {
                 quota.putWaiting(standing.job().uid(), new Wait(standing.job(), standing.leaf(), standing.waitingSince(),
@@ -614,7 +643,7 @@ public final class QuotaAdmission {
         removeWaiting(wait.job().uid());
         charge(wait.job(), wait.leaf(), used);
         memo.usageChanged();
-        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks(), null));
+        putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks(), null, false));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
     }
 
@@ -696,7 +725,7 @@ public final class QuotaAdmission {
             }
             for (Admission victim : victims) {
                 putAdmitted(victim.job().uid(), new Admission(victim.job(), victim.leaf(), victim.admittedAt(), victim.giveBacks(),
-                        wait.job().uid()));
+                        wait.job().uid(), false));
                 decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
                         + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
             }

@@ -32,9 +32,10 @@ final class Reclaim {
     }
 
     /**
-     * Whether the job is within its guarantee: its leaf's {@code min} names some resource the job asks for, and on
-     * every node of its path below the root the job fits under the {@code min} for each resource that min names.
-     * Resources a min does not name (the cpu and memory beside a GPU guarantee) neither make nor break it.
+     * Whether the job is within its guarantee: its leaf's {@code min} names some resource the job asks for, and on every
+     * node of its path below the root the job fits under the {@code min} for each resource that min names, counting at
+     * a parent only what its children use within their own mins (what a child uses beyond its min it borrows, and gives
+     * back). Resources a min does not name (the cpu and memory beside a GPU guarantee) neither make nor break it.
      */
     boolean isWithinGuarantee(List<Node> path, QuotaJob job) {
         Node leaf = path.get(0);
@@ -42,15 +43,28 @@ final class Reclaim {
             return false;
         }
         for (Node node : path.subList(0, path.size() - 1)) {
-            ResourceList nodeUsed = usage(used, node.name());
             for (String resource : node.min().names()) {
                 BigDecimal need = job.demand().amount(resource);
-                if (need.signum() > 0 && nodeUsed.amount(resource).add(need).compareTo(node.min().amount(resource)) > 0) {
+                if (need.signum() > 0 && guaranteedUse(node, resource).add(need).compareTo(node.min().amount(resource)) > 0) {
                     return false;
                 }
             }
         }
         return true;
+    }
+
+    /** What the node uses of the resource within guarantees: a leaf, all it uses; a parent, each child's use up to the child's min. */
+    private BigDecimal guaranteedUse(Node node, String resource) {
+        if (node.isLeaf()) {
+            return usage(used, node.name()).amount(resource);
+        }
+        BigDecimal total = BigDecimal.ZERO;
+        for (String name : node.children()) {
+            Node child = tree.node(name).orElseThrow();
+            BigDecimal childMin = child.min().names(resource) ? child.min().amount(resource) : BigDecimal.ZERO;
+            total = total.add(usage(used, name).amount(resource).min(childMin));
+        }
+        return total;
     }
 
     /** The resources the job asks for that its leaf's min guarantees: the only ones it may take back. */
@@ -78,7 +92,7 @@ final class Reclaim {
             return List.of();
         }
         List<Admission> eligible = admitted.stream()
-                .filter(admission -> !admission.preempting() && borrowsThrough(admission, onPath, borrowing))
+                .filter(admission -> !admission.stopping() && borrowsThrough(admission, onPath, borrowing))
                 .sorted(Comparator.comparingInt((Admission admission) -> admission.job().priority())
                         .thenComparing(Admission::admittedAt, Comparator.reverseOrder())
                         .thenComparing(admission -> admission.job().sequence(), Comparator.reverseOrder()))

@@ -211,6 +211,34 @@ class FleetQueueTest {
         assertThat(queue.quota().queue("child-2")).hasSize(1);
     }
 
+    /** Its pods may take their grace period to end: the next job is admitted only once placement has stopped the deleted one. */
+    @Test
+    void aDeletedAdmittedJobKeepsItsQuotaUntilPlacementHasStoppedIt() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        queue.handle(submitted("pytorch-test-2", 2));
+        JobRef first = new JobRef("default", "pytorch-test", "pytorch-test-uid");
+
+        List<JobEvent> deleted = jobEvents(queue.handle(JobEvent.create("/t", first, T0, new JobDeleted("owner"))));
+
+        assertThat(deleted).singleElement().satisfies(event -> {
+            assertThat(event.job()).isEqualTo(first);
+            assertThat(event.data()).isInstanceOf(dev.muster.model.event.JobWithdrawn.class);
+        });
+        assertThat(queue.view("default", "pytorch-test")).get().extracting(dev.muster.model.queue.JobQueueView::state).isEqualTo("Stopping");
+        List<JobEvent> stopped = jobEvents(queue.handle(JobEvent.create("/muster/placement-service", first, T0,
+                new JobEvicted("cluster-a", "stopped on member cluster cluster-a"))));
+
+        assertThat(stopped).singleElement().satisfies(event -> {
+            assertThat(event.job().name()).isEqualTo("pytorch-test-2");
+            assertThat(event.data()).isInstanceOf(JobAdmitted.class);
+        });
+        assertThat(queue.view("default", "pytorch-test")).isEmpty();
+        assertThat(queue.handle(JobEvent.create("/muster/placement-service", first, T0, new JobEvicted("cluster-a", "again"))))
+                .as("a repeated report changes nothing").isEmpty();
+    }
+
     @Test
     void aJobDeletedWhileWaitingLeavesItsQueueQuietly() {
         queue.handle(seedTree());

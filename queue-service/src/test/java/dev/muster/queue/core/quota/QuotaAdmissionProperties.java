@@ -43,8 +43,12 @@ class QuotaAdmissionProperties {
     record Wait(int minutes) implements Step {
     }
 
-    /** The pods of one of the jobs being preempted have terminated on its member, and placement says so. */
+    /** The pods of one of the jobs being preempted or withdrawn have terminated on its member, and placement says so. */
     record Stop(int job) implements Step {
+    }
+
+    /** The owner deletes an earlier job: a waiting one leaves, an admitted one is stopped first. */
+    record Delete(int job) implements Step {
     }
 
     record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever) {
@@ -65,7 +69,8 @@ class QuotaAdmissionProperties {
                 Tuple.of(3, Arbitraries.integers().between(0, 40).map(Release::new)),
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(GiveBack::new)),
                 Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)),
-                Tuple.of(2, Arbitraries.integers().between(0, 40).map(Stop::new)));
+                Tuple.of(2, Arbitraries.integers().between(0, 40).map(Stop::new)),
+                Tuple.of(1, Arbitraries.integers().between(0, 40).map(Delete::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(5).ofMaxSize(60), Arbitraries.of(true, false), Arbitraries.of(true, false))
                 .as(Scenario::new);
     }
@@ -174,6 +179,20 @@ class QuotaAdmissionProperties {
                     onMembers.remove(job.uid());
                     stopping.remove(job.uid());
                     return quota.giveBack(job.uid(), now);
+                }).orElse(List.of());
+            } else if (step instanceof Delete delete) {
+                decisions = live(delete.job()).map(job -> {
+                    released.add(job.uid());
+                    if (quota.withdraw(job.uid())) {
+                        if (!stopping.contains(job.uid())) {
+                            stopping.add(job.uid());
+                        }
+                        return List.<QuotaDecision>of();
+                    }
+                    if (quota.isWaiting(job.uid())) {
+                        deletedWhileWaiting.add(job.uid());
+                    }
+                    return quota.release(job.uid(), now);
                 }).orElse(List.of());
             } else if (step instanceof Stop stop) {
                 if (stopping.isEmpty()) {
@@ -295,6 +314,7 @@ class QuotaAdmissionProperties {
                 Tuple.of(2, Arbitraries.integers().between(0, 40).map(Release::new)),
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(GiveBack::new)),
                 Tuple.of(3, Arbitraries.integers().between(0, 40).map(Stop::new)),
+                Tuple.of(1, Arbitraries.integers().between(0, 40).map(Delete::new)),
                 Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(10).ofMaxSize(80), Arbitraries.just(false), Arbitraries.just(false))
                 .as(Scenario::new);

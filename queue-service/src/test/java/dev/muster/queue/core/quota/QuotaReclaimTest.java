@@ -220,4 +220,33 @@ class QuotaReclaimTest {
         assertThat(restored.isPreempting(borrower[3].uid())).isTrue();
         assertThat(restored.stopped(borrower[3].uid(), at(12))).contains(new Admitted(guaranteed, "team-b"));
     }
+
+    /**
+     * Teams under a shared parent: the parent's guarantee is used by one team's borrowing, yet the other team's job is within
+     * its guarantee, since a parent counts of each child only what the child uses within its own min.
+     */
+    @Test
+    void aGuaranteeHoldsUnderAParentWhoseMinASiblingsBorrowingUses() {
+        QuotaAdmission nested = admission(tree("", """
+                name: root
+                max: {nvidia.com/gpu: 100}
+                min: {nvidia.com/gpu: 100}
+                children:
+                - {name: other, max: {nvidia.com/gpu: 84}, namespaces: [other]}
+                - name: research
+                  max: {nvidia.com/gpu: 16}
+                  min: {nvidia.com/gpu: 16}
+                  children:
+                  - {name: team-a, max: {nvidia.com/gpu: 16}, min: {nvidia.com/gpu: 8}, namespaces: [a]}
+                  - {name: team-b, max: {nvidia.com/gpu: 16}, min: {nvidia.com/gpu: 8}, namespaces: [b]}
+                """));
+        QuotaJob[] borrowers = new QuotaJob[5];
+        for (int i = 1; i <= 4; i++) {
+            borrowers[i] = job("a", "n" + i, gpu("4"), 0, at(i));
+            nested.submit(borrowers[i], at(i));
+        }
+
+        assertThat(nested.submit(job("b", "guaranteed", gpu("8"), 0, at(10)), at(10))).filteredOn(Preempted.class::isInstance)
+                .extracting(QuotaDecision::job).containsExactly(borrowers[4], borrowers[3]);
+    }
 }

@@ -60,6 +60,8 @@ public final class FleetProjection {
     private final Map<String, Unit> units = new HashMap<>();
     private final Set<String> bound = new HashSet<>();
     private final Map<String, String> lastQueued = new HashMap<>();
+    /** Jobs preempted and not stopped yet: their stop is told on them (a deleted job's is not, the job being gone). */
+    private final Set<String> stopping = new HashSet<>();
 
     /** A job's queue unit, as last written. */
     private record Unit(String queue, ResourceList demand, Integer priority, String priorityClassName) {
@@ -107,6 +109,7 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof JobPreempted preempted) {
             // Told on both jobs, each naming the other; the victim shows Queuing at once, as it no longer runs for the fleet.
             bound.remove(uid);
+            stopping.add(uid);
             writes.add(event(jobEvent, "Warning", "Preempted", preempted.summary()));
             writes.add(new SetCondition(job, QUEUING, "Preempted", preempted.summary() + "; being stopped on its member", jobEvent.time()));
             unit(jobEvent, "Enqueued", preempted.summary() + "; being stopped on its member").ifPresent(writes::add);
@@ -116,7 +119,7 @@ public final class FleetProjection {
                         "preempted " + job.subject() + " to take back borrowed capacity; admitted once it has stopped on its member",
                         COMPONENT, jobEvent.time()));
             }
-        } else if (jobEvent.data() instanceof JobEvicted evicted) {
+        } else if (jobEvent.data() instanceof JobEvicted evicted && stopping.remove(uid)) {
             writes.add(event(jobEvent, "Normal", "Stopped", evicted.message() + "; it waits in its queue again"));
         } else if (jobEvent.data() instanceof PlacementFailed failed) {
             writes.add(event(jobEvent, "Warning", "PlacementFailed", failed.message() + reasons(failed.clusterReasons())));
@@ -155,6 +158,7 @@ public final class FleetProjection {
 
     private void forget(String uid) {
         units.remove(uid);
+        stopping.remove(uid);
         bound.remove(uid);
         lastQueued.remove(uid);
     }
