@@ -114,14 +114,14 @@ class EventSerdeTest {
     }
 
     @Test
-    void everyConfigEventTypeRoundTripsKeyedByKindNamespaceAndName() throws Exception {
+    void everyConfigEventTypeRoundTripsKeyedByKindNamespaceAndNameOrKindAndNameWhenClusterScoped() throws Exception {
         for (ConfigEventData data : oneOfEachConfigType()) {
             ConfigEvent event = ConfigEvent.create("/muster/fleet-ingress", TIME, data);
 
             MusterEvent read = EventSerde.deserialize(EventSerde.serialize(event));
 
             assertThat(read).isInstanceOf(ConfigEvent.class);
-            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree|QueueTick)/[a-z-]+/[a-z-]+");
+            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree|QueueTick)/[a-z-]+/[a-z-]+|PriorityClass/[a-z-]+");
             assertThat(MusterJson.json().valueToTree(((ConfigEvent) read).data()).toString())
                     .isEqualTo(MusterJson.json().valueToTree(data).toString());
         }
