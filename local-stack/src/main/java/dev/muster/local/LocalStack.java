@@ -130,8 +130,15 @@ public final class LocalStack implements AutoCloseable {
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
         properties.put("quarkus.kubernetes-client.api-server-url", fleet.url());
         switch (service) {
-            case QUEUE -> properties.put("muster.queue.fleet-api.resync", "1m");
-            case PLACEMENT -> properties.put("muster.placement.members-directory", settings.membersDirectory().toString());
+            // One instance of each, restarted under the same name by the supervisor: it fences what it left open.
+            case QUEUE -> {
+                properties.put("muster.queue.fleet-api.resync", "1m");
+                properties.put("muster.queue.instance-id", "local-0");
+            }
+            case PLACEMENT -> {
+                properties.put("muster.placement.members-directory", settings.membersDirectory().toString());
+                properties.put("muster.placement.instance-id", "local-0");
+            }
             case STATUS_SYNC -> {
                 properties.put("muster.status-sync.members-directory", settings.membersDirectory().toString());
                 properties.put("muster.status-sync.health-interval", "1s");

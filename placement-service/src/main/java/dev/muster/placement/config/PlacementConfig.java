@@ -15,6 +15,14 @@ import io.smallrye.config.WithDefault;
 public interface PlacementConfig {
 
     /**
+     * This instance's name, which must stay the same across its restarts and differ from every other instance's
+     * (a StatefulSet pod's name): its Kafka transactional id, so a restarted instance aborts the transaction its
+     * killed predecessor left open instead of readers waiting for Kafka's transaction timeout. Default: a random
+     * one per start.
+     */
+    Optional<String> instanceId();
+
+    /**
      * The member clusters placement writes to, by cluster name, e.g.
      * {@code muster.placement.members.cluster-a.kubeconfig=/etc/muster/cluster-a}. Default: none.
      */

@@ -62,7 +62,9 @@ class PlacementServiceRestartIT {
         members = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml")), Files.createTempDirectory("members"));
         Map<String, String> sync = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
                 "muster.status-sync.health-interval", "1s"));
-        Map<String, String> place = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers()));
+        // Restarted under the same name, as a StatefulSet's pod is: the crashed instance's open transaction is fenced.
+        Map<String, String> place = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
+                "muster.placement.instance-id", "placement-0"));
         for (SimulatedCluster cluster : members.clusters()) {
             sync.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
             place.put("muster.placement.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());

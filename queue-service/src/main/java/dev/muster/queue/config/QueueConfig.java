@@ -11,6 +11,14 @@ import io.smallrye.config.WithDefault;
 @ConfigMapping(prefix = "muster.queue")
 public interface QueueConfig {
 
+    /**
+     * This instance's name, which must stay the same across its restarts and differ from every other instance's
+     * (a StatefulSet pod's name): its Kafka transactional id, so a restarted instance aborts the transaction its
+     * killed predecessor left open instead of readers waiting for Kafka's transaction timeout. Default: a random
+     * one per start.
+     */
+    Optional<String> instanceId();
+
     /** A job waiting this long holds capacity for itself, so smaller jobs stop passing it. Default 10 minutes. */
     @WithDefault("10m")
     Duration starvationAge();
