@@ -142,8 +142,26 @@ public class FleetIngress {
         }
     }
 
+    /** Config objects: every new version is applied; a re-list delivers every object again unchanged, which is no change. */
+    private abstract static class VersionedHandler implements ResourceEventHandler<GenericKubernetesResource> {
+
+        @Override
+        public final void onAdd(GenericKubernetesResource object) {
+            apply(object);
+        }
+
+        @Override
+        public final void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
+            if (!Objects.equals(old.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion())) {
+                apply(object);
+            }
+        }
+
+        abstract void apply(GenericKubernetesResource object);
+    }
+
     /** Policies and the tree: every new version is applied as it is; a deletion deletes it. */
-    private final class ConfigHandler implements ResourceEventHandler<GenericKubernetesResource> {
+    private final class ConfigHandler extends VersionedHandler {
 
         private final EventType applied;
         private final String field;
@@ -156,19 +174,6 @@ public class FleetIngress {
         }
 
         @Override
-        public void onAdd(GenericKubernetesResource object) {
-            apply(object);
-        }
-
-        @Override
-        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
-            // A re-list delivers every object again unchanged; only a new version is a change.
-            if (!Objects.equals(old.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion())) {
-                apply(object);
-            }
-        }
-
-        @Override
         public void onDelete(GenericKubernetesResource object, boolean finalStateUnknown) {
             String namespace = object.getMetadata().getNamespace();
             String name = object.getMetadata().getName();
@@ -177,7 +182,8 @@ public class FleetIngress {
             send(Topics.FLEET_CONFIG, deleted.key(), deleted.describe(), EventSerde.serialize(deleted));
         }
 
-        private void apply(GenericKubernetesResource object) {
+        @Override
+        void apply(GenericKubernetesResource object) {
             String subject = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
             ObjectNode data = MusterJson.json().createObjectNode();
             data.set(field, MusterJson.json().valueToTree(object));
@@ -187,19 +193,7 @@ public class FleetIngress {
     }
 
     /** PriorityClasses: each version is passed on as its name, value and whether it is the global default. */
-    private final class PriorityClassHandler implements ResourceEventHandler<GenericKubernetesResource> {
-
-        @Override
-        public void onAdd(GenericKubernetesResource object) {
-            apply(object);
-        }
-
-        @Override
-        public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
-            if (!Objects.equals(old.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion())) {
-                apply(object);
-            }
-        }
+    private final class PriorityClassHandler extends VersionedHandler {
 
         @Override
         public void onDelete(GenericKubernetesResource object, boolean finalStateUnknown) {
@@ -209,7 +203,8 @@ public class FleetIngress {
             send(Topics.FLEET_CONFIG, deleted.key(), deleted.describe(), EventSerde.serialize(deleted));
         }
 
-        private void apply(GenericKubernetesResource object) {
+        @Override
+        void apply(GenericKubernetesResource object) {
             Optional<PriorityClassApplied> applied = read(object);
             if (applied.isEmpty()) {
                 // An API server refuses a class without an integer value; one that holds such an object is not believed.

@@ -9,23 +9,10 @@ import java.util.Objects;
  * @param value         the priority of jobs that name it; higher goes first
  * @param globalDefault whether jobs that name no class take its value
  */
-public record PriorityClassApplied(String name, int value, boolean globalDefault) implements ConfigEventData {
-
-    public static final String KIND = "PriorityClass";
+public record PriorityClassApplied(String name, int value, boolean globalDefault) implements PriorityClassEvent {
 
     public PriorityClassApplied {
         Objects.requireNonNull(name, "name");
-    }
-
-    /** A PriorityClass is cluster-scoped: its name alone. */
-    @Override
-    public String subject() {
-        return name;
-    }
-
-    @Override
-    public String key() {
-        return KIND + "/" + name;
     }
 
     @Override

@@ -262,8 +262,7 @@ class FleetQueueTest {
             queue.handle((dev.muster.model.event.MusterEvent) input);
             compact(stateTopic, queue.drainState());
         }
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
-                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        FleetQueue restored = restoredFrom(stateTopic);
 
         JobEvent finish = finished("pytorch-test");
         assertThat(restored.handle(finish)).isEqualTo(queue.handle(finish));
@@ -341,8 +340,7 @@ class FleetQueueTest {
             queue.handle(submittedAs("h-f091", "uid-1"));
             compact(stateTopic, queue.drainState());
 
-            FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
-                    stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+            FleetQueue restored = restoredFrom(stateTopic);
 
             assertThat(restored.handle(submittedAs("h-f091", "uid-1"))).as("the same job listed again").isEmpty();
             assertThatThrownBy(() -> restored.handle(submittedAs("h-f091", "uid-2"))).isInstanceOf(RejectedEventException.class);
@@ -377,8 +375,7 @@ class FleetQueueTest {
                 ElasticQuotaTree.class);
         queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(invalid)));
         compact(stateTopic, queue.drainState());
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
-                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        FleetQueue restored = restoredFrom(stateTopic);
 
         assertThat(restored.refusals()).singleElement().satisfies(refusal -> assertThat(refusal.reasons())
                 .containsExactly("spec.root.children[0].max.kube-queue/max-jobs: must not be negative, got -1"));
@@ -392,7 +389,7 @@ class FleetQueueTest {
 
     @Test
     void aWaitingJobsReasonIsReadWithTheNumbersOfNowNotOfWhenItWasTold() {
-        queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(Manifests.read("""
+        applyTree("""
                 apiVersion: scheduling.sigs.k8s.io/v1beta1
                 kind: ElasticQuotaTree
                 metadata: {name: tree, namespace: kube-system}
@@ -403,7 +400,7 @@ class FleetQueueTest {
                     - name: lab
                       max: {memory: 10Gi}
                       namespaces: [default]
-                """, ElasticQuotaTree.class))));
+                """);
         queue.handle(policy("propagation-policy-gang-queue.yaml"));
         queue.handle(submitted("first", 1));
         JobEvent big = submitted("big", 2);
@@ -425,7 +422,7 @@ class FleetQueueTest {
      */
     @Test
     void aReclaimAdmitsTheReclaimerOnlyOnceTheVictimHasStoppedAcrossARestart() {
-        queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(Manifests.read("""
+        applyTree("""
                 apiVersion: scheduling.sigs.k8s.io/v1beta1
                 kind: ElasticQuotaTree
                 metadata: {name: tree, namespace: kube-system}
@@ -437,7 +434,7 @@ class FleetQueueTest {
                     children:
                     - {name: team-a, max: {cpu: 8020m}, min: {cpu: 4010m}, namespaces: [team-a]}
                     - {name: team-b, max: {cpu: 8020m}, min: {cpu: 4010m}, namespaces: [team-b]}
-                """, ElasticQuotaTree.class))));
+                """);
         for (String namespace : List.of("team-a", "team-b")) {
             PropagationPolicy policy = Manifests.read(seed("propagation-policy-gang-queue.yaml"), PropagationPolicy.class);
             policy.getMetadata().setNamespace(namespace);
@@ -456,8 +453,7 @@ class FleetQueueTest {
 
         Map<String, byte[]> stateTopic = new LinkedHashMap<>();
         compact(stateTopic, queue.drainState());
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
-                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        FleetQueue restored = restoredFrom(stateTopic);
         assertThat(restored.quota().usage("root").amount("cpu")).as("the victim is charged until it stops").isEqualByComparingTo("8.02");
 
         List<JobEvent> onStop = jobEvents(restored.handle(JobEvent.create("/muster/placement-service",
@@ -476,6 +472,16 @@ class FleetQueueTest {
         job.getMetadata().setName(name);
         job.getMetadata().setNamespace(namespace);
         return JobEvent.create("/test", new JobRef(namespace, name, name + "-uid"), T0.plusSeconds(second), new JobSubmitted(job));
+    }
+
+    private void applyTree(String yaml) {
+        queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(Manifests.read(yaml, ElasticQuotaTree.class))));
+    }
+
+    /** A queue restored from what the compacted state topic holds. */
+    private static FleetQueue restoredFrom(Map<String, byte[]> stateTopic) {
+        return FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
+                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
     }
 
     private static void compact(Map<String, byte[]> topic, List<Entry> records) {
