@@ -79,7 +79,7 @@ class QuotaAdmissionProperties {
      * A valid three-level tree: children's max within the parent's, children's min summing within the parent's,
      * each leaf binding its own namespace.
      */
-    private static String treeYaml(int rootCpu, int rootGpu, int children, int grandchildren, int maxJobs, boolean withMin) {
+    static String treeYaml(int rootCpu, int rootGpu, int children, int grandchildren, int maxJobs, boolean withMin) {
         StringBuilder root = new StringBuilder("name: root\nmax: {cpu: %d, nvidia.com/gpu: %d}\n".formatted(rootCpu, rootGpu));
         if (withMin) {
             root.append("min: {cpu: %d, nvidia.com/gpu: %d}\n".formatted(rootCpu, rootGpu));
@@ -109,7 +109,7 @@ class QuotaAdmissionProperties {
         return root.toString();
     }
 
-    private static final class Run {
+    static final class Run {
 
         QuotaAdmission quota;
         final QuotaTree tree;
@@ -299,15 +299,7 @@ class QuotaAdmissionProperties {
     @Provide
     Arbitrary<Scenario> reclaimScenarios() {
         Arbitrary<String> trees = Combinators.combine(Arbitraries.integers().between(4, 16), Arbitraries.integers().between(2, 3))
-                .as((gpus, teams) -> {
-                    StringBuilder root = new StringBuilder("name: root\nmax: {cpu: 64, nvidia.com/gpu: %d}\nmin: {nvidia.com/gpu: %d}\nchildren:\n"
-                            .formatted(gpus, gpus));
-                    for (int team = 0; team < teams; team++) {
-                        root.append("- {name: n%d, max: {cpu: 64, nvidia.com/gpu: %d}, min: {nvidia.com/gpu: %d}, namespaces: [ns%d]}\n"
-                                .formatted(team, gpus, gpus / teams, team));
-                    }
-                    return root.toString();
-                });
+                .as(QuotaAdmissionProperties::reclaimTreeYaml);
         Arbitrary<Step> steps = Arbitraries.frequencyOf(
                 Tuple.of(6, Combinators.combine(Arbitraries.integers().between(0, 2), Arbitraries.integers().between(0, 8),
                         Arbitraries.integers().between(1, 4), Arbitraries.integers().between(-1, 2)).as(Submit::new)),
@@ -318,6 +310,17 @@ class QuotaAdmissionProperties {
                 Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(10).ofMaxSize(80), Arbitraries.just(false), Arbitraries.just(false))
                 .as(Scenario::new);
+    }
+
+    /** Teams each allowed the whole root but guaranteed only their share of its GPUs. */
+    static String reclaimTreeYaml(int gpus, int teams) {
+        StringBuilder root = new StringBuilder("name: root\nmax: {cpu: 64, nvidia.com/gpu: %d}\nmin: {nvidia.com/gpu: %d}\nchildren:\n"
+                .formatted(gpus, gpus));
+        for (int team = 0; team < teams; team++) {
+            root.append("- {name: n%d, max: {cpu: 64, nvidia.com/gpu: %d}, min: {nvidia.com/gpu: %d}, namespaces: [ns%d]}\n"
+                    .formatted(team, gpus, gpus / teams, team));
+        }
+        return root.toString();
     }
 
     @Property(tries = 300)
