@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
+import dev.muster.queue.core.quota.QueueSummary;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
@@ -62,7 +63,7 @@ public class QuotaAdmissionBenchmark {
     public void fillQueues() {
         quota = new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults());
         int submitted = 0;
-        while (quota.queueSummaries().stream().mapToInt(QuotaAdmission.QueueSummary::depth).sum() < queued) {
+        while (quota.queueSummaries().stream().mapToInt(QueueSummary::depth).sum() < queued) {
             record(quota.submit(nextJob(), tick()));
             submitted++;
         }

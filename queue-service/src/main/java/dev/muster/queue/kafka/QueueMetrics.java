@@ -17,7 +17,7 @@ import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaAdmission;
-import dev.muster.queue.core.quota.QuotaAdmission.QueueSummary;
+import dev.muster.queue.core.quota.QueueSummary;
 import dev.muster.queue.core.quota.QuotaTree;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

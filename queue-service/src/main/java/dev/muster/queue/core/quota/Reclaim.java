@@ -14,12 +14,11 @@ import java.util.stream.Collectors;
 
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
-import dev.muster.queue.core.quota.QuotaAdmission.Admission;
 import dev.muster.queue.core.quota.QuotaTree.Node;
 
 /**
  * Which borrowers a guaranteed job may take capacity back from, over one tree and its usage: the rules of a
- * reclaim, apart from the bookkeeping of carrying one out (see {@link QuotaAdmission}).
+ * reclaim, apart from carrying one out (see {@link Reclaims}).
  */
 final class Reclaim {
 
@@ -100,15 +99,15 @@ final class Reclaim {
         Map<String, ResourceList> simulated = new HashMap<>(used);
         List<Admission> chosen = new ArrayList<>();
         for (Admission candidate : eligible) {
-            if (QuotaAdmission.fitsUnderMax(path, job.charge(), simulated)) {
+            if (Shortfall.fitsUnderMax(path, job.charge(), simulated)) {
                 break;
             }
             if (borrowingBranch(candidate, path, onPath, job, guaranteed, simulated).isPresent()) {
-                QuotaAdmission.uncharge(tree, candidate.job(), candidate.leaf(), simulated);
+                QuotaLedger.uncharge(tree, candidate.job(), candidate.leaf(), simulated);
                 chosen.add(candidate);
             }
         }
-        return QuotaAdmission.fitsUnderMax(path, job.charge(), simulated) ? chosen : List.of();
+        return Shortfall.fitsUnderMax(path, job.charge(), simulated) ? chosen : List.of();
     }
 
     /**

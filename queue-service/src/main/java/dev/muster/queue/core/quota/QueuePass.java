@@ -1,0 +1,329 @@
+package dev.muster.queue.core.quota;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.function.Supplier;
+
+import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.quota.QuotaDecision.Admitted;
+import dev.muster.queue.core.quota.QuotaDecision.Waiting;
+import dev.muster.queue.core.quota.QuotaTree.Node;
+
+/**
+ * An evaluation of the waiting jobs: which are admitted, in what order, and why the others wait. Across queues,
+ * jobs that have waited longer than the starvation age go first and hold capacity for themselves, then jobs within
+ * their nodes' guaranteed {@code min}, then by priority and submission; within a queue a head that does not fit does
+ * not block the jobs behind it unless the queue is strict FIFO. When the tree allows it, each pass that leaves a
+ * guaranteed job blocked by borrowers is followed by a reclaim ({@link Reclaims}) and another pass.
+ */
+final class QueuePass {
+
+    private final QuotaLedger ledger;
+    private final QuotaSettings settings;
+    private final Reclaims reclaims;
+    /** What one evaluation has already worked out, for the many waiting jobs that ask the same. */
+    private final PassMemo memo = new PassMemo();
+
+    QueuePass(QuotaLedger ledger, QuotaSettings settings) {
+        this.ledger = ledger;
+        this.settings = settings;
+        this.reclaims = new Reclaims(ledger, this);
+    }
+
+    Reclaims reclaims() {
+        return reclaims;
+    }
+
+    List<QuotaDecision> evaluate(Instant now) {
+        List<QuotaDecision> decisions = new ArrayList<>();
+        memo.forget();
+        // Each reclaim admits one guaranteed job; the loop ends when a pass reclaims nothing.
+        do {
+            admitInOrder(now, decisions);
+        } while (ledger.tree() != null && ledger.tree().reclaim() == ReclaimPolicy.PREEMPT && reclaims.reclaimOnce(decisions));
+        return decisions;
+    }
+
+    private void admitInOrder(Instant now, List<QuotaDecision> decisions) {
+        QuotaTree tree = ledger.tree();
+        for (QuotaJob job : ledger.unbound()) {
+            report(ledger.wait(job.uid()), null, 0, QuotaAdmission.NO_QUOTA_FOR_NAMESPACE, "namespace \"" + job.namespace()
+                    + "\" is bound to no quota leaf of the ElasticQuotaTree", decisions);
+        }
+        Holds holds = new Holds();
+        PriorityQueue<Cursor> heads = new PriorityQueue<>();
+        for (Map.Entry<String, NavigableSet<QuotaJob>> queue : ledger.queues().entrySet()) {
+            if (queue.getKey().equals(QuotaLedger.UNBOUND) || queue.getValue().isEmpty()) {
+                continue;
+            }
+            Settled before = ledger.settled(queue.getKey());
+            if (before != null && before.holds(tree, ledger.used().get(queue.getKey()), now)) {
+                continue;
+            }
+            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), List.copyOf(queue.getValue()));
+            cursor.rank(now);
+            heads.add(cursor);
+        }
+        while (!heads.isEmpty()) {
+            Cursor cursor = heads.poll();
+            consider(cursor, now, holds, decisions);
+            if (cursor.advance()) {
+                cursor.rank(now);
+                heads.add(cursor);
+            } else if (cursor.settles) {
+                ledger.settle(cursor.leaf.name(), new Settled(tree, ledger.used().get(cursor.leaf.name()), cursor.firstStarving));
+            }
+        }
+    }
+
+    /** Decides the head of one queue: admit it, or say why it waits. */
+    private void consider(Cursor cursor, Instant now, Holds holds, List<QuotaDecision> decisions) {
+        Wait wait = cursor.head();
+        int position = cursor.position();
+        String queue = cursor.leaf.queue();
+        if (cursor.blockedBy != null) {
+            cursor.settles = false;
+            report(wait, queue, position, QuotaAdmission.BEHIND_STRICT_HEAD, "behind " + cursor.blockedBy
+                    + " at the head of strict FIFO queue " + queue, decisions);
+            return;
+        }
+        if (wait.notBefore() != null && now.isBefore(wait.notBefore())) {
+            cursor.settles = false;
+            report(wait, queue, position, QuotaAdmission.BACKOFF, "given back by placement; may be admitted again from " + wait.notBefore(),
+                    decisions);
+            cursor.blockIfStrict(wait);
+            return;
+        }
+        // One answer per leaf and demand: whether the job can never fit the tree, else whether it fits now.
+        Verdict verdict = memo.verdict(cursor.leaf, wait.job().demand(), () -> {
+            ResourceList charge = wait.job().charge();
+            Optional<Shortfall> never = Shortfall.first(cursor.path, charge, Map.of(), Holds.NONE);
+            if (never.isPresent()) {
+                return new Verdict(QuotaAdmission.QUOTA_NEVER_FITS, true, never.get().neverMessage(), null);
+            }
+            return Shortfall.first(cursor.path, charge, ledger.used(), holds)
+                    .map(limit -> new Verdict(limit.reason(), limit.node().name().equals(cursor.leaf.name()), limit.message(), limit.blocker()))
+                    .orElse(null);
+        });
+        if (verdict != null && QuotaAdmission.QUOTA_NEVER_FITS.equals(verdict.reason())) {
+            report(wait, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
+            return;
+        }
+        if (verdict == null) {
+            cursor.settles = false;
+            admit(wait, now, decisions);
+            cursor.removeHead();
+            return;
+        }
+        if (!wait.reclaiming().isEmpty()) {
+            cursor.settles = false;
+            holds.hold(cursor.path, wait.job(), false);
+            memo.heldChanged();
+            report(wait, queue, position, QuotaAdmission.RECLAIMING, reclaims.message(wait), decisions);
+            cursor.blockIfStrict(wait);
+            return;
+        }
+        Wait current = wait;
+        if (wait.waitingSince() == null) {
+            current = wait.since(now);
+            ledger.putWaiting(current.job().uid(), current);
+        }
+        cursor.settles &= verdict.atLeaf();
+        Instant starvesAt = current.waitingSince().plus(settings.starvationAge());
+        cursor.firstStarving = cursor.firstStarving == null || starvesAt.isBefore(cursor.firstStarving) ? starvesAt : cursor.firstStarving;
+        if (isStarving(current, now)) {
+            cursor.settles = false;
+            holds.hold(cursor.path, current.job(), true);
+            memo.heldChanged();
+        }
+        report(current, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
+        cursor.blockIfStrict(current);
+    }
+
+    /** Admits the waiting job at its leaf: charged there and at every ancestor. */
+    void admit(Wait wait, Instant now, List<QuotaDecision> decisions) {
+        ledger.removeWaiting(wait.job().uid());
+        ledger.charge(wait.job(), wait.leaf());
+        memo.usageChanged();
+        ledger.putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks(), null, false));
+        decisions.add(new Admitted(wait.job(), wait.leaf()));
+    }
+
+    private boolean isStarving(Wait wait, Instant now) {
+        return wait.waitingSince() != null && !now.isBefore(wait.waitingSince().plus(settings.starvationAge()));
+    }
+
+    /** Says why a job waits, once per change of reason or message. */
+    void report(Wait wait, String queue, int position, String reason, String message, List<QuotaDecision> decisions) {
+        report(wait, queue, position, reason, message, null, decisions);
+    }
+
+    /**
+     * Says why a job waits, once per change of what blocks it. Each admission or release moves the numbers in
+     * the messages of every job a quota node blocks, and near the limit tips them between {@code QuotaExceeded}
+     * and {@code HeldForStarvingJob}: said again each time, a deep queue made each job about a thousand status
+     * updates under overload. So while a quota limit blocks a job, it is told again only when the limit's node
+     * or resource changes; the numbers and the reason are those of when it was last told.
+     */
+    private void report(Wait wait, String queue, int position, String reason, String message, String blocker,
+                        List<QuotaDecision> decisions) {
+        if (reason.equals(wait.reason()) && message.equals(wait.message())
+                || blocker != null && isQuotaLimit(wait.reason()) && wait.message() != null && wait.message().startsWith(blocker)) {
+            return;
+        }
+        ledger.putWaiting(wait.job().uid(), wait.reported(reason, message));
+        decisions.add(new Waiting(wait.job(), queue, position, reason, message));
+    }
+
+    /** Whether a quota limit blocks the job: its own use, or capacity held for other jobs, of which it is the same limit either way. */
+    static boolean isQuotaLimit(String reason) {
+        return QuotaAdmission.QUOTA_EXCEEDED.equals(reason) || QuotaAdmission.HELD_FOR_STARVING_JOB.equals(reason)
+                || QuotaAdmission.HELD_FOR_RECLAIM.equals(reason);
+    }
+
+    /** Whether the job is within its guarantee, remembered within a pass for every job of the leaf with the same demand. */
+    boolean isWithinGuarantee(Node leaf, QuotaJob job) {
+        QuotaTree tree = ledger.tree();
+        return tree.hasGuarantees() && memo.guaranteed(leaf, job.demand(),
+                () -> new Reclaim(tree, ledger.used()).isWithinGuarantee(tree.pathToRoot(leaf), job));
+    }
+
+    /**
+     * Walks one leaf's queue in order during an evaluation; ranked against the other queues' heads by
+     * starvation, then guarantee, then the head's own order.
+     */
+    private final class Cursor implements Comparable<Cursor> {
+
+        private final Node leaf;
+        private final List<Node> path;
+        private final List<QuotaJob> jobs;
+        private int index;
+        private int removed;
+        private String blockedBy;
+        private boolean starving;
+        private boolean guaranteed;
+        /** The head's place in {@link QuotaLedger#QUEUE_ORDER}, kept here: every step of the pass compares heads. */
+        private int priority;
+        private Instant submittedAt;
+        private long sequence;
+        /** Whether the pass leaves the queue {@link Settled}, so far. */
+        private boolean settles = true;
+        private Instant firstStarving;
+
+        Cursor(Node leaf, List<QuotaJob> jobs) {
+            this.leaf = leaf;
+            this.path = ledger.tree().pathToRoot(leaf);
+            this.jobs = jobs;
+        }
+
+        /** The head as it stands now: a pass changes the waits it decides. */
+        Wait head() {
+            return ledger.wait(jobs.get(index).uid());
+        }
+
+        /** 1-based position of the head in its queue, counting only jobs still waiting. */
+        int position() {
+            return index - removed + 1;
+        }
+
+        void removeHead() {
+            removed++;
+        }
+
+        boolean advance() {
+            index++;
+            return index < jobs.size();
+        }
+
+        void rank(Instant now) {
+            Wait head = head();
+            starving = isStarving(head, now);
+            guaranteed = isWithinGuarantee(leaf, head.job());
+            priority = head.job().priority();
+            submittedAt = head.job().submittedAt();
+            sequence = head.job().sequence();
+        }
+
+        void blockIfStrict(Wait head) {
+            if (settings.strictFifoLeaves().contains(leaf.name())) {
+                blockedBy = head.job().ref();
+            }
+        }
+
+        @Override
+        public int compareTo(Cursor other) {
+            if (starving != other.starving) {
+                return starving ? -1 : 1;
+            }
+            if (guaranteed != other.guaranteed) {
+                return guaranteed ? -1 : 1;
+            }
+            // QUEUE_ORDER spelled out: this runs for every waiting job of every evaluation.
+            if (priority != other.priority) {
+                return priority > other.priority ? -1 : 1;
+            }
+            int bySubmission = submittedAt.compareTo(other.submittedAt);
+            return bySubmission != 0 ? bySubmission : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    /**
+     * Why a job waits, as reported: worked out once per leaf and demand while nothing it depends on changes.
+     *
+     * @param atLeaf  whether the job's own leaf refuses it, so that nothing above the leaf can change the verdict
+     * @param blocker what the message names before its numbers (e.g. {@code root/team-a: nvidia.com/gpu }); null
+     *                when the whole message says what blocks the job
+     */
+    private record Verdict(String reason, boolean atLeaf, String message, String blocker) {
+    }
+
+    /**
+     * Within one evaluation, what the waiting jobs of one leaf with one demand have in common: their verdict
+     * (never fits, fits now, or why not) and whether they are within their guarantee. Queues hold many jobs of
+     * few sizes, so most jobs find their answer here. Verdicts are forgotten when usage or held capacity
+     * changes, guarantees when usage does; everything at the start of each evaluation (the tree may differ).
+     */
+    private static final class PassMemo {
+
+        /** No answer: a null verdict means the job fits. */
+        private static final Object NOTHING = new Object();
+
+        private record Key(String leaf, ResourceList demand) {
+        }
+
+        private final Map<Key, Object> verdicts = new HashMap<>();
+        private final Map<Key, Boolean> guaranteed = new HashMap<>();
+
+        /** The verdict for the leaf's jobs of this demand; null when they fit. */
+        Verdict verdict(Node leaf, ResourceList demand, Supplier<Verdict> work) {
+            return verdicts.computeIfAbsent(new Key(leaf.name(), demand), key -> orNothing(work.get())) instanceof Verdict verdict ? verdict : null;
+        }
+
+        boolean guaranteed(Node leaf, ResourceList demand, Supplier<Boolean> work) {
+            return guaranteed.computeIfAbsent(new Key(leaf.name(), demand), key -> work.get());
+        }
+
+        void usageChanged() {
+            verdicts.clear();
+            guaranteed.clear();
+        }
+
+        void heldChanged() {
+            verdicts.clear();
+        }
+
+        void forget() {
+            usageChanged();
+        }
+
+        private static Object orNothing(Verdict verdict) {
+            return verdict == null ? NOTHING : verdict;
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package dev.muster.queue.core.quota;
+
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.quota.QuotaTree.Node;
+
+/**
+ * What quota holds: the tree in force, the admitted jobs and what they use at each node, the waiting jobs in their
+ * leaves' queues, and the journal of whose standing changed. Every write goes through it, so the journal knows
+ * exactly which standings to persist, and the queues an evaluation may pass over ({@link Settled}) are forgotten
+ * as soon as their jobs change.
+ */
+final class QuotaLedger {
+
+    /** Within a queue: higher priority first, then earlier submission, then earlier arrival. */
+    static final Comparator<QuotaJob> QUEUE_ORDER = Comparator.comparingInt(QuotaJob::priority).reversed()
+            .thenComparing(QuotaJob::submittedAt)
+            .thenComparingLong(QuotaJob::sequence);
+    /** The queue order made total, so that a sorted set never takes two jobs for one. */
+    private static final Comparator<QuotaJob> QUEUE_SET_ORDER = QUEUE_ORDER.thenComparing(QuotaJob::uid);
+    /** The key of {@link #queues} for the jobs bound to no leaf; no node name is empty. */
+    static final String UNBOUND = "";
+
+    private QuotaTree tree;
+    private final Map<String, ResourceList> used = new HashMap<>();
+    private final Map<String, Admission> admitted = new LinkedHashMap<>();
+    private final Map<String, Wait> waiting = new LinkedHashMap<>();
+    /**
+     * The waiting jobs of each leaf in queue order, kept as they come and go so that an evaluation walks the
+     * queues without sorting them; the jobs bound to no leaf under the key "".
+     */
+    private final Map<String, NavigableSet<QuotaJob>> queues = new HashMap<>();
+    private final Set<String> changed = new LinkedHashSet<>();
+    /** The queues an evaluation may pass over, by leaf. */
+    private final Map<String, Settled> settled = new HashMap<>();
+
+    QuotaLedger(QuotaTree tree) {
+        this.tree = tree;
+    }
+
+    /** The tree in force, or null before one is applied. */
+    QuotaTree tree() {
+        return tree;
+    }
+
+    /** Puts a new tree (or none) in force: usage is charged again under it and every waiting job finds its leaf again. */
+    void replaceTree(QuotaTree newTree) {
+        tree = newTree;
+        used.clear();
+        if (newTree != null) {
+            admitted.values().forEach(admission -> charge(admission.job(), admission.leaf()));
+        }
+        for (Wait wait : List.copyOf(waiting.values())) {
+            putWaiting(wait.job().uid(), wait.inLeaf(leafOf(wait.job())));
+        }
+    }
+
+    /** What each node and its subtree use now; every change of a node's usage makes a new list. */
+    Map<String, ResourceList> used() {
+        return used;
+    }
+
+    ResourceList usage(String node) {
+        return used.getOrDefault(node, ResourceList.empty());
+    }
+
+    Admission admission(String uid) {
+        return admitted.get(uid);
+    }
+
+    Collection<Admission> admissions() {
+        return Collections.unmodifiableCollection(admitted.values());
+    }
+
+    Wait wait(String uid) {
+        return waiting.get(uid);
+    }
+
+    Collection<Wait> waits() {
+        return Collections.unmodifiableCollection(waiting.values());
+    }
+
+    /** The waiting jobs of each leaf in queue order, by leaf name, and those bound to no leaf under {@link #UNBOUND}. */
+    Map<String, NavigableSet<QuotaJob>> queues() {
+        return Collections.unmodifiableMap(queues);
+    }
+
+    /** The jobs whose namespace no leaf binds, in queue order. */
+    List<QuotaJob> unbound() {
+        return List.copyOf(queues.getOrDefault(UNBOUND, Collections.emptyNavigableSet()));
+    }
+
+    /** The jobs waiting in a leaf's queue, head first. */
+    List<QuotaJob> queue(String leaf) {
+        return List.copyOf(queues.getOrDefault(leaf, Collections.emptyNavigableSet()));
+    }
+
+    void putWaiting(String uid, Wait wait) {
+        Wait previous = waiting.put(uid, wait);
+        if (!wait.equals(previous)) {
+            changed.add(uid);
+        }
+        if (previous == null || !Objects.equals(previous.leaf(), wait.leaf())) {
+            if (previous != null) {
+                leaveQueue(previous);
+            }
+            queues.computeIfAbsent(queueKey(wait), key -> new TreeSet<>(QUEUE_SET_ORDER)).add(wait.job());
+            settled.remove(queueKey(wait));
+        }
+    }
+
+    Wait removeWaiting(String uid) {
+        Wait removed = waiting.remove(uid);
+        if (removed != null) {
+            changed.add(uid);
+            leaveQueue(removed);
+        }
+        return removed;
+    }
+
+    private void leaveQueue(Wait wait) {
+        settled.remove(queueKey(wait));
+        NavigableSet<QuotaJob> queue = queues.get(queueKey(wait));
+        queue.remove(wait.job());
+        if (queue.isEmpty()) {
+            queues.remove(queueKey(wait));
+        }
+    }
+
+    private static String queueKey(Wait wait) {
+        return wait.leaf() == null ? UNBOUND : wait.leaf();
+    }
+
+    /** Records the admission; charging it is {@link #charge}'s. */
+    void putAdmitted(String uid, Admission admission) {
+        admitted.put(uid, admission);
+        changed.add(uid);
+    }
+
+    Admission removeAdmitted(String uid) {
+        Admission removed = admitted.remove(uid);
+        if (removed != null) {
+            changed.add(uid);
+        }
+        return removed;
+    }
+
+    /** The leaf the job's namespace is bound to under the tree in force, or null. */
+    String leafOf(QuotaJob job) {
+        return tree == null ? null : tree.leafFor(job.namespace()).map(Node::name).orElse(null);
+    }
+
+    void charge(QuotaJob job, String leaf) {
+        ResourceList charge = job.charge();
+        for (Node node : tree.pathToRoot(tree.node(leaf).orElseThrow())) {
+            used.merge(node.name(), charge, ResourceList::plus);
+        }
+    }
+
+    void uncharge(QuotaJob job, String leaf) {
+        uncharge(tree, job, leaf, used);
+    }
+
+    /** Takes the job's charge off its leaf and every ancestor in this usage, real or simulated. */
+    static void uncharge(QuotaTree tree, QuotaJob job, String leaf, Map<String, ResourceList> usage) {
+        ResourceList charge = job.charge();
+        for (Node node : tree.pathToRoot(tree.node(leaf).orElseThrow())) {
+            usage.merge(node.name(), charge, ResourceList::minus);
+        }
+    }
+
+    Settled settled(String leaf) {
+        return settled.get(leaf);
+    }
+
+    void settle(String leaf, Settled queue) {
+        settled.put(leaf, queue);
+    }
+
+    void unsettle(String leaf) {
+        settled.remove(leaf);
+    }
+
+    /** The jobs whose standing changed since the last call. */
+    Set<String> drainChanges() {
+        Set<String> drained = Set.copyOf(changed);
+        changed.clear();
+        return drained;
+    }
+}

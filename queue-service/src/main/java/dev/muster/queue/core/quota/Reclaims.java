@@ -1,0 +1,85 @@
+package dev.muster.queue.core.quota;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import dev.muster.queue.core.quota.QuotaDecision.Preempted;
+import dev.muster.queue.core.quota.QuotaDecision.Waiting;
+import dev.muster.queue.core.quota.QuotaTree.Node;
+
+/**
+ * Carries reclaims out, in two phases: borrowers are preempted for a guaranteed job and stay charged until they have
+ * stopped on their members; the reclaimer waits for them, and takes the capacity they free before anyone else. Which
+ * borrowers may be taken is {@link Reclaim}'s rule.
+ */
+final class Reclaims {
+
+    private final QuotaLedger ledger;
+    private final QueuePass pass;
+
+    Reclaims(QuotaLedger ledger, QueuePass pass) {
+        this.ledger = ledger;
+        this.pass = pass;
+    }
+
+    /** Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it; false when none. */
+    boolean reclaimOnce(List<QuotaDecision> decisions) {
+        QuotaTree tree = ledger.tree();
+        Reclaim reclaim = new Reclaim(tree, ledger.used());
+        // Only jobs within their guarantee can reclaim; usually few, so they are sorted, not every waiting job.
+        List<Wait> candidates = ledger.waits().stream()
+                .filter(wait -> wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason()))
+                .filter(wait -> pass.isWithinGuarantee(tree.node(wait.leaf()).orElseThrow(), wait.job()))
+                .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
+        for (Wait wait : candidates) {
+            Node leaf = tree.node(wait.leaf()).orElseThrow();
+            List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
+            if (victims.isEmpty()) {
+                continue;
+            }
+            for (Admission victim : victims) {
+                ledger.putAdmitted(victim.job().uid(), victim.preemptedFor(wait.job().uid()));
+                decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
+                        + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
+            }
+            // What this evaluation said of the reclaimer so far is superseded: it is told that it reclaims.
+            decisions.removeIf(decision -> decision instanceof Waiting earlier && earlier.job().uid().equals(wait.job().uid()));
+            Wait reclaimer = wait.reclaiming(victims.stream().map(victim -> victim.job().uid()).toList());
+            ledger.putWaiting(reclaimer.job().uid(), reclaimer);
+            ledger.unsettle(leaf.name());
+            pass.report(reclaimer, leaf.queue(), ledger.queue(leaf.name()).indexOf(reclaimer.job()) + 1, QuotaAdmission.RECLAIMING,
+                    message(reclaimer), decisions);
+            return true;
+        }
+        return false;
+    }
+
+    /** The reclaimer's waiting message: which victims it still waits for. */
+    String message(Wait reclaimer) {
+        return "reclaiming borrowed capacity: waiting for " + reclaimer.reclaiming().stream()
+                .map(uid -> Optional.ofNullable(ledger.admission(uid)).map(victim -> victim.job().ref()).orElse(uid))
+                .collect(Collectors.joining(", ")) + " to stop on " + (reclaimer.reclaiming().size() == 1 ? "its member" : "their members");
+    }
+
+    /** The reclaimer the victim was waited for by no longer waits for it; the last one gone, it is admitted if it fits. */
+    void victimGone(String victim, Instant now, List<QuotaDecision> decisions) {
+        QuotaTree tree = ledger.tree();
+        for (Wait wait : List.copyOf(ledger.waits())) {
+            if (wait.reclaiming().contains(victim)) {
+                List<String> left = new ArrayList<>(wait.reclaiming());
+                left.remove(victim);
+                Wait current = wait.reclaiming(left);
+                ledger.putWaiting(wait.job().uid(), current);
+                Node leaf = tree.node(current.leaf()).orElseThrow();
+                // The capacity the victims freed is the reclaimer's: it goes first, before any job an evaluation ranks higher.
+                if (left.isEmpty() && Shortfall.fitsUnderMax(tree.pathToRoot(leaf), current.job().charge(), ledger.used())) {
+                    pass.admit(current, now, decisions);
+                }
+            }
+        }
+    }
+}

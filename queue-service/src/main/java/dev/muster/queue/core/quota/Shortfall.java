@@ -1,0 +1,92 @@
+package dev.muster.queue.core.quota;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.muster.model.resource.Quantities;
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.resource.ResourceNames;
+import dev.muster.queue.core.quota.QuotaTree.Node;
+
+/** A limit a job would break, and the waiting reason and message that say so. */
+record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, BigDecimal max, BigDecimal need,
+                 Set<String> holders, Set<String> reclaimers) {
+
+    /** How many of the starving jobs capacity is held for a waiting message names. */
+    private static final int HOLDERS_NAMED = 3;
+
+    /** The first node on the path, leaf first, where the charge would exceed a max, counting what is held for others. */
+    static Optional<Shortfall> first(List<Node> path, ResourceList charge, Map<String, ResourceList> usage, Holds holds) {
+        for (Node node : path) {
+            ResourceList nodeUsed = usage.getOrDefault(node.name(), ResourceList.empty());
+            ResourceList nodeHeld = holds.heldAt(node.name());
+            for (String resource : node.max().names()) {
+                BigDecimal need = charge.amount(resource);
+                if (need.signum() == 0) {
+                    continue;
+                }
+                BigDecimal inUse = nodeUsed.amount(resource);
+                BigDecimal onHold = nodeHeld.amount(resource);
+                if (inUse.add(onHold).add(need).compareTo(node.max().amount(resource)) > 0) {
+                    return Optional.of(new Shortfall(node, resource, inUse, onHold, node.max().amount(resource), need,
+                            holds.starvingAt(node.name()), holds.reclaimersAt(node.name())));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether the charge fits under every max on the path with this usage. */
+    static boolean fitsUnderMax(List<Node> path, ResourceList charge, Map<String, ResourceList> usage) {
+        return first(path, charge, usage, Holds.NONE).isEmpty();
+    }
+
+    boolean causedByHeldCapacity() {
+        return held.signum() > 0 && used.add(need).compareTo(max) <= 0;
+    }
+
+    String reason() {
+        if (!causedByHeldCapacity()) {
+            return QuotaAdmission.QUOTA_EXCEEDED;
+        }
+        return holders.isEmpty() ? QuotaAdmission.HELD_FOR_RECLAIM : QuotaAdmission.HELD_FOR_STARVING_JOB;
+    }
+
+    /** What the message says before its numbers: the node and the resource. */
+    String blocker() {
+        return node.pathText() + ": " + resource + " ";
+    }
+
+    String message() {
+        StringBuilder text = new StringBuilder(blocker())
+                .append(Quantities.format(resource, used)).append('/').append(Quantities.format(resource, max)).append(" in use");
+        if (held.signum() > 0) {
+            text.append(" and ").append(Quantities.format(resource, held)).append(" held for ");
+            if (!holders.isEmpty()) {
+                text.append("starving ").append(holders.stream().limit(HOLDERS_NAMED).collect(Collectors.joining(", ")));
+                // Under overload thousands of jobs may starve: the message names a few.
+                if (holders.size() > HOLDERS_NAMED) {
+                    text.append(" and others");
+                }
+            }
+            if (!reclaimers.isEmpty()) {
+                text.append(holders.isEmpty() ? "" : " and ").append(reclaimers.size() == 1 ? "reclaimer " : "reclaimers ")
+                        .append(String.join(", ", reclaimers));
+            }
+        }
+        if (!ResourceNames.MAX_JOBS.equals(resource)) {
+            text.append(", job needs ").append(Quantities.format(resource, need));
+        }
+        return text.toString();
+    }
+
+    /** The message of a job this limit refuses even with nothing else admitted. */
+    String neverMessage() {
+        return node.pathText() + ": " + resource + " max " + Quantities.format(resource, max)
+                + ", job needs " + Quantities.format(resource, need) + "; it can never be admitted under this tree";
+    }
+}
