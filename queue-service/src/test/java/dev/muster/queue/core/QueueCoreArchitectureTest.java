@@ -12,4 +12,13 @@ class QueueCoreArchitectureTest {
 
     @ArchTest
     static final ArchRule coreIsPlainJava = CoreRules.coreIsPlainJava("dev.muster.queue.core");
+
+    @ArchTest
+    static final ArchRule kafkaAdapterIsIndependent = CoreRules.kafkaAdapterIsIndependent("dev.muster.queue");
+
+    @ArchTest
+    static final ArchRule kubernetesAdapterIsIndependent = CoreRules.kubernetesAdapterIsIndependent("dev.muster.queue");
+
+    @ArchTest
+    static final ArchRule packagesAreFreeOfCycles = CoreRules.packagesAreFreeOfCycles("dev.muster.queue");
 }

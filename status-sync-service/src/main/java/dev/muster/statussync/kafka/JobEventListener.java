@@ -16,6 +16,7 @@ import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.TopicContract;
 import dev.muster.model.event.Topics;
 import dev.muster.statussync.config.StatusSyncConfig;
+import dev.muster.statussync.engine.MirrorEngine;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 

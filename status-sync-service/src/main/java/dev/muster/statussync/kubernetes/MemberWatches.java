@@ -31,8 +31,7 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.mirror.JobMirror;
 import dev.muster.statussync.core.mirror.MirrorDecisions;
-import dev.muster.statussync.kafka.MirrorEngine;
-import dev.muster.statussync.kafka.StatusSyncMetrics;
+import dev.muster.statussync.metrics.StatusSyncMetrics;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -51,7 +50,7 @@ public class MemberWatches {
 
     private final StatusSyncConfig config;
     private final MemberClients clients;
-    private final MirrorEngine engine;
+    private final MirrorObservations engine;
     private final StatusSyncMetrics metrics;
     private final Emitter<byte[]> inventory;
     private final Watches supervised;
@@ -60,7 +59,7 @@ public class MemberWatches {
     private ScheduledExecutorService probes;
     private MemberObserver observer;
 
-    MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorEngine engine, StatusSyncMetrics metrics, Watches supervised,
+    MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
                   @Channel("inventory") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
         this.config = config;
         this.supervised = supervised;

@@ -1,4 +1,4 @@
-package dev.muster.placement.kafka;
+package dev.muster.placement.engine;
 
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.muster.statussync.kafka;
+package dev.muster.statussync.engine;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -37,6 +37,8 @@ import dev.muster.statussync.core.mirror.MirrorSettings;
 import dev.muster.statussync.kubernetes.FleetWriter;
 import dev.muster.statussync.kubernetes.MemberClients;
 import dev.muster.statussync.kubernetes.MemberPurger;
+import dev.muster.statussync.kubernetes.MirrorObservations;
+import dev.muster.statussync.metrics.StatusSyncMetrics;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -49,7 +51,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
  * not written. A write the fleet API does not answer is tried again until it lands (see {@link JobOrderedWrites}).
  */
 @ApplicationScoped
-public class MirrorEngine {
+public class MirrorEngine implements MirrorObservations {
 
     private static final Logger LOG = Logger.getLogger(MirrorEngine.class);
     /** A member condition older than this when first seen is a re-list, not a change: its lag is measured from when it was seen. */
@@ -96,6 +98,7 @@ public class MirrorEngine {
     }
 
     /** An observation of a member (or a tick); the decisions it leads to are published and carried out. */
+    @Override
     public void observe(Function<JobMirror, MirrorDecisions> observation) {
         try {
             synchronized (lock) {

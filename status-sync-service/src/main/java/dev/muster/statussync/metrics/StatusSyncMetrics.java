@@ -1,4 +1,4 @@
-package dev.muster.statussync.kafka;
+package dev.muster.statussync.metrics;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -28,18 +28,18 @@ public class StatusSyncMetrics {
     }
 
     /** A member change reached the fleet job's status this long after it happened. */
-    void synced(String member, Duration lag) {
+    public void synced(String member, Duration lag) {
         Timer.builder("muster.status.sync.lag").description("From a member job's change to the fleet job's status showing it")
                 .tag("member", member).publishPercentiles(0.5, 0.99).register(registry).record(lag);
     }
 
-    void published(JobEvent event) {
+    public void published(JobEvent event) {
         if (event.data() instanceof FailoverTriggered failover) {
             registry.counter("muster.status.failovers", Tags.of("reason", failover.reason(), "member", failover.fromCluster())).increment();
         }
     }
 
-    void purged(String member, boolean confirmed) {
+    public void purged(String member, boolean confirmed) {
         registry.counter("muster.status.purges", Tags.of("member", member, "outcome", confirmed ? "done" : "retrying")).increment();
     }
 
