@@ -156,6 +156,28 @@ class QueueInputListenerTests extends ServiceHealthContract {
         }
     }
 
+    /**
+     * A record as large as the broker takes, of characters JSON must escape, would make a dead letter twice its size
+     * and past the producer's limit: the transaction would abort and the record be read again, forever.
+     */
+    @Test
+    void aRecordAsLargeAsTheBrokerTakesIsDeadLetteredCutToFitAndTheNextSubmissionIsStillDecided() {
+        byte[] huge = "\"".repeat(1_000_000).getBytes(StandardCharsets.UTF_8);
+        JobEvent next = Seed.submission("huge", "after-the-huge-one");
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("huge"));
+            client.sendRaw(Topics.SUBMISSIONS, "huge-record", huge);
+            client.send(Topics.SUBMISSIONS, next);
+
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(next.job()), DEADLINE);
+            DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER, dead -> "huge-record".equals(dead.key()), DEADLINE);
+            assertThat(letter.payloadBytes()).isEqualTo(huge.length);
+            assertThat(letter.payloadTruncated()).isTrue();
+            assertThat(letter.payload()).hasSize(DeadLetter.PAYLOAD_LIMIT).matches("\"+");
+            assertThat(letter.reason()).isEqualTo("a CloudEvent must be a JSON object");
+        }
+    }
+
     @Test
     void aProducerMaySendTheManifestAsYamlAndAnUnreadableOneRejectsItsJob() {
         String yaml = Seed.text("pytorch-job.yaml").replace("namespace: default", "namespace: yaml-path").replace("name: pytorch-test\n", "name: from-yaml\n");

@@ -213,7 +213,8 @@ public final class EventProcessor {
     }
 
     private Produced deadLetter(Consumed record, String reason) {
-        log.log(Level.WARNING, "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + reason);
-        return new Produced(Topics.DEAD_LETTER, record.key(), MusterJson.toBytes(DeadLetter.of(record, reason, service, clock.instant())));
+        DeadLetter letter = DeadLetter.of(record, reason, service, clock.instant());
+        log.log(Level.WARNING, "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + letter.reason());
+        return new Produced(Topics.DEAD_LETTER, letter.key(), MusterJson.toBytes(letter));
     }
 }

@@ -33,7 +33,8 @@ public class DeadLetters {
     void send(KafkaRecord<String, byte[]> record, String reason) {
         long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
         Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload());
-        LOG.warnf("dead-lettering %s-%d@%d: %s", consumed.topic(), consumed.partition(), offset, reason);
-        out.send(KafkaRecord.of(Topics.DEAD_LETTER, record.getKey(), MusterJson.toBytes(DeadLetter.of(consumed, reason, SERVICE, clock.instant()))));
+        DeadLetter letter = DeadLetter.of(consumed, reason, SERVICE, clock.instant());
+        LOG.warnf("dead-lettering %s-%d@%d: %s", consumed.topic(), consumed.partition(), offset, letter.reason());
+        out.send(KafkaRecord.of(Topics.DEAD_LETTER, letter.key(), MusterJson.toBytes(letter)));
     }
 }
