@@ -9,9 +9,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
-import dev.muster.model.event.EventProcessor;
-import dev.muster.model.event.EventProcessor.Consumed;
-import dev.muster.model.event.EventProcessor.Produced;
+import dev.muster.relay.EventProcessor.Consumed;
+import dev.muster.relay.EventProcessor.Produced;
+import dev.muster.relay.EventProcessor;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;

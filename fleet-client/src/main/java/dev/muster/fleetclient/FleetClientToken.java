@@ -2,7 +2,6 @@ package dev.muster.fleetclient;
 
 import jakarta.inject.Singleton;
 
-import dev.muster.model.client.ThrottledTokenRefresh;
 import io.fabric8.kubernetes.client.Config;
 import io.quarkus.kubernetes.client.KubernetesConfigCustomizer;
 

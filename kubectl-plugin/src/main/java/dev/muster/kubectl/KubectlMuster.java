@@ -326,7 +326,7 @@ public final class KubectlMuster {
     }
 
     /** What one explanation gathers, for -o json|yaml. */
-    record Explanation(dev.muster.model.queue.JobQueueView queue, List<dev.muster.model.scheduling.ClusterFitRow> clusters,
+    record Explanation(dev.muster.model.queue.JobQueueView queue, List<dev.muster.model.placement.ClusterFitRow> clusters,
                        List<MemberJobRow> runsOn) {
     }
 
@@ -341,7 +341,7 @@ public final class KubectlMuster {
             throw new CommandFailedException("Muster knows no PyTorchJob " + namespace + "/" + request.name()
                     + " (not in its queues, on no member)");
         }
-        List<dev.muster.model.scheduling.ClusterFitRow> clusters = queued.isEmpty() ? List.of()
+        List<dev.muster.model.placement.ClusterFitRow> clusters = queued.isEmpty() ? List.of()
                 : ViewsClient.placement(endpoint(null, "MUSTER_PLACEMENT_URL", "placement", DEFAULT_PLACEMENT_URL))
                         .fit(queued.get().job(), queued.get().policy());
         if (request.output() != null) {

@@ -74,11 +74,11 @@ final class ViewsClient {
     }
 
     /** Every member cluster for the job if it were placed now. */
-    List<dev.muster.model.scheduling.ClusterFitRow> fit(PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy)
+    List<dev.muster.model.placement.ClusterFitRow> fit(PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy)
             throws CommandFailedException {
         String body = "{\"job\":" + Manifests.toJson(job) + ",\"policy\":" + (policy == null ? "null" : Manifests.toJson(policy)) + "}";
         return JSON.convertValue(send(HttpRequest.newBuilder(base.resolve("/api/v1/fit")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)), false), new TypeReference<List<dev.muster.model.scheduling.ClusterFitRow>>() { });
+                .POST(HttpRequest.BodyPublishers.ofString(body)), false), new TypeReference<List<dev.muster.model.placement.ClusterFitRow>>() { });
     }
 
     PyTorchJob job(String cluster, String namespace, String name) throws CommandFailedException {

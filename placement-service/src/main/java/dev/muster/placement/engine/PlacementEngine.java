@@ -22,7 +22,6 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import dev.muster.fleetclient.JobOrderedWrites;
-import dev.muster.model.event.EventProcessor.Produced;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
@@ -38,6 +37,7 @@ import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
+import dev.muster.relay.EventProcessor.Produced;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -130,16 +130,16 @@ public class PlacementEngine {
 
     /** The state changes of the last {@link #decide}, for its transaction. */
     /** Every cluster ranked for the job as if it were placed now, and why the others cannot take it; changes nothing. */
-    public List<dev.muster.model.scheduling.ClusterFitRow> explain(dev.muster.model.job.PyTorchJob job,
+    public List<dev.muster.model.placement.ClusterFitRow> explain(dev.muster.model.job.PyTorchJob job,
                                                                   dev.muster.model.policy.PropagationPolicy policy) {
         dev.muster.placement.core.gang.GangPlanner.Options options;
         synchronized (lock) {
             options = placer.fitNow(job, policy);
         }
-        List<dev.muster.model.scheduling.ClusterFitRow> rows = new java.util.ArrayList<>();
-        options.ranked().forEach(fits -> rows.add(new dev.muster.model.scheduling.ClusterFitRow(fits.cluster(), true,
+        List<dev.muster.model.placement.ClusterFitRow> rows = new java.util.ArrayList<>();
+        options.ranked().forEach(fits -> rows.add(new dev.muster.model.placement.ClusterFitRow(fits.cluster(), true,
                 fits.partialGpuNodes(), fits.freeGpu(), null)));
-        options.reasons().forEach((cluster, reason) -> rows.add(new dev.muster.model.scheduling.ClusterFitRow(cluster, false, null, null, reason)));
+        options.reasons().forEach((cluster, reason) -> rows.add(new dev.muster.model.placement.ClusterFitRow(cluster, false, null, null, reason)));
         return rows;
     }
 

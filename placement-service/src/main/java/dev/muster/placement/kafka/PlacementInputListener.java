@@ -12,11 +12,11 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
-import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
 import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.engine.PlacementEngine;
 import dev.muster.relay.CompactedTopic;
+import dev.muster.relay.EventProcessor;
 import dev.muster.relay.TransactionalRelay;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.Identifier;

@@ -13,12 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import org.jboss.logging.Logger;
 
+import dev.muster.fleetclient.MemberKubeconfig;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.job.JobDependencies;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.member.MemberDirectory;
-import dev.muster.model.member.MemberKubeconfig;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.MemberCommand;

@@ -15,8 +15,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
+import dev.muster.model.placement.ClusterFitRow;
 import dev.muster.model.policy.PropagationPolicy;
-import dev.muster.model.scheduling.ClusterFitRow;
 import dev.muster.placement.engine.PlacementEngine;
 
 /** Where a job would go if it were placed now: every member cluster, best first, and why each other one cannot take it. */

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.muster.model.client.ThrottledTokenRefresh;
+import dev.muster.fleetclient.ThrottledTokenRefresh;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
@@ -29,8 +29,8 @@ import dev.muster.model.json.Manifests;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
-import dev.muster.simulator.testing.SimulatedMembersTestResource;
 import dev.muster.simulator.testing.SimulatedMembersTestResource.InjectSimulatedMembers;
+import dev.muster.simulator.testing.SimulatedMembersTestResource;
 import dev.muster.simulator.training.TrainingOperator;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;

@@ -5,9 +5,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
-import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.core.queueing.FleetQueue;
+import dev.muster.relay.EventProcessor;
 import dev.muster.relay.TransactionalRelay;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;

@@ -5,9 +5,9 @@ import java.time.Clock;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import dev.muster.model.event.EventProcessor;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.core.queueing.FleetQueue;
+import dev.muster.relay.EventProcessor;
 
 /** Wires the plain-Java core into CDI. */
 public class QueueServiceBeans {

@@ -14,7 +14,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import dev.muster.model.event.EventProcessor.Produced;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.config.QueueConfig;
@@ -23,6 +22,7 @@ import dev.muster.queue.core.queueing.QueueState.Entry;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.relay.CompactedTopic;
+import dev.muster.relay.EventProcessor.Produced;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 

@@ -11,7 +11,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import dev.muster.model.client.ThrottledTokenRefresh;
+import dev.muster.fleetclient.ThrottledTokenRefresh;
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.JobAdmitted;

@@ -25,12 +25,12 @@ public record DeadLetter(String reason, String topic, int partition, long offset
     public static final int KEY_LIMIT = 1024;
     public static final int REASON_LIMIT = 4096;
 
-    /** The dead letter of one consumed record, its payload kept as text. */
-    public static DeadLetter of(EventProcessor.Consumed record, String reason, String service, Instant time) {
-        String payload = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
-        return new DeadLetter(cut(reason, REASON_LIMIT), record.topic(), record.partition(), record.offset(), cut(record.key(), KEY_LIMIT),
-                cut(payload, PAYLOAD_LIMIT), record.value() == null ? 0 : record.value().length,
-                payload != null && payload.length() > PAYLOAD_LIMIT, service, time);
+    /** The dead letter of the record read at this place, its payload kept as text. */
+    public static DeadLetter of(String topic, int partition, long offset, String key, byte[] value, String reason, String service,
+                                Instant time) {
+        String payload = value == null ? null : new String(value, StandardCharsets.UTF_8);
+        return new DeadLetter(cut(reason, REASON_LIMIT), topic, partition, offset, cut(key, KEY_LIMIT), cut(payload, PAYLOAD_LIMIT),
+                value == null ? 0 : value.length, payload != null && payload.length() > PAYLOAD_LIMIT, service, time);
     }
 
     /** The text's first characters up to the limit, a surrogate pair never split. */

@@ -10,7 +10,6 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import dev.muster.model.event.DeadLetter;
-import dev.muster.model.event.EventProcessor.Consumed;
 import dev.muster.model.event.Topics;
 import dev.muster.model.json.MusterJson;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -32,9 +31,9 @@ public class DeadLetters {
 
     void send(KafkaRecord<String, byte[]> record, String reason) {
         long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
-        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload());
-        DeadLetter letter = DeadLetter.of(consumed, reason, SERVICE, clock.instant());
-        LOG.warnf("dead-lettering %s-%d@%d: %s", consumed.topic(), consumed.partition(), offset, letter.reason());
+        DeadLetter letter = DeadLetter.of(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(), reason, SERVICE,
+                clock.instant());
+        LOG.warnf("dead-lettering %s-%d@%d: %s", letter.topic(), letter.partition(), offset, letter.reason());
         out.send(KafkaRecord.of(Topics.DEAD_LETTER, letter.key(), MusterJson.toBytes(letter)));
     }
 }

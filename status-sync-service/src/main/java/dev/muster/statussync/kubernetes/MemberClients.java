@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.muster.fleetclient.MemberKubeconfig;
 import dev.muster.model.member.MemberDirectory;
-import dev.muster.model.member.MemberKubeconfig;
 import dev.muster.statussync.config.StatusSyncConfig;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;

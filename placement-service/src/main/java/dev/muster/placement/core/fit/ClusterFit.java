@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.muster.gangfit.Gang;
+import dev.muster.gangfit.GangPacker;
+import dev.muster.gangfit.GangPlan;
+import dev.muster.gangfit.NodeIndex;
+import dev.muster.gangfit.NodeState;
+import dev.muster.gangfit.PodNeeds;
+import dev.muster.gangfit.Reason;
 import dev.muster.model.job.GangPod;
-import dev.muster.model.scheduling.Gang;
-import dev.muster.model.scheduling.GangPacker;
-import dev.muster.model.scheduling.GangPlan;
-import dev.muster.model.scheduling.NodeIndex;
-import dev.muster.model.scheduling.NodeState;
-import dev.muster.model.scheduling.PodNeeds;
-import dev.muster.model.scheduling.Reason;
 
 /** Whether a job's whole gang fits one member cluster now, and how well. */
 public final class ClusterFit {

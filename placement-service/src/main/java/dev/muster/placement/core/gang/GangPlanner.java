@@ -10,17 +10,17 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
+import dev.muster.gangfit.Gang;
+import dev.muster.gangfit.NodeIndex;
+import dev.muster.gangfit.Reason;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.policy.PropagationPolicy;
-import dev.muster.model.resource.ResourceNames;
-import dev.muster.model.scheduling.Gang;
-import dev.muster.model.scheduling.NodeIndex;
-import dev.muster.model.scheduling.Reason;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
-import dev.muster.placement.core.fit.ClusterFit;
+import dev.muster.model.resource.ResourceNames;
 import dev.muster.placement.core.fit.ClusterFit.DoesNotFit;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
+import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.inventory.ClusterInventory;
 

@@ -8,16 +8,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import dev.muster.gangfit.Gang;
+import dev.muster.gangfit.NodeState;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
 import dev.muster.model.resource.Quantities;
 import dev.muster.model.resource.ResourceList;
-import dev.muster.model.scheduling.Gang;
-import dev.muster.model.scheduling.NodeState;
-import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.ClusterFit.DoesNotFit;
+import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.inventory.ClusterInventory;
 

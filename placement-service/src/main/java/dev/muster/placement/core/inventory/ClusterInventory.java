@@ -12,15 +12,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.muster.gangfit.NodeIndex;
+import dev.muster.gangfit.NodeState;
+import dev.muster.gangfit.NodeStates;
 import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
-import dev.muster.model.scheduling.NodeIndex;
-import dev.muster.model.scheduling.NodeState;
-import dev.muster.model.scheduling.NodeStates;
 
 /**
  * What placement knows of one member cluster, updated one observation at a time: its nodes, the pods bound

@@ -9,11 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.muster.gangfit.NodeState;
+import dev.muster.gangfit.PodNeeds;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
-import dev.muster.model.scheduling.NodeState;
-import dev.muster.model.scheduling.PodNeeds;
 import dev.muster.placement.core.Fleets;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
 import dev.muster.placement.core.fit.FitMode;

@@ -9,11 +9,11 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.gangfit.NodeState;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
-import dev.muster.model.scheduling.NodeState;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
 import dev.muster.placement.core.inventory.ClusterInventory.Promise;
 
