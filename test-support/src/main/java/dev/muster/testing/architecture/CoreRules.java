@@ -18,7 +18,8 @@ public final class CoreRules {
     }
 
     /**
-     * The core package may use only Java, the shared model, fabric8's model types and itself. fabric8's model types
+     * The core package may use only Java, the shared model, the gang packing (plain Java itself, by the same rule),
+     * fabric8's model types and itself. fabric8's model types
      * ({@code io.fabric8.kubernetes.api.model}) stay allowed: they are the plain data classes users' manifests are made
      * of (ObjectMeta, PodTemplateSpec, Quantity), with no client, I/O or framework behind them, and the cores decide on
      * those manifests; declaring Muster's own copies would duplicate Kubernetes' API for nothing. fabric8's client
@@ -27,7 +28,7 @@ public final class CoreRules {
     public static ArchRule coreIsPlainJava(String corePackage) {
         return classes().that().resideInAPackage(corePackage + "..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage(
-                        "java..", "dev.muster.model..", "io.fabric8.kubernetes.api.model..", corePackage + "..")
+                        "java..", "dev.muster.model..", "dev.muster.gangfit..", "io.fabric8.kubernetes.api.model..", corePackage + "..")
                 .because("the decision core must run without Kafka, Kubernetes clients or Quarkus, so tests and simulations can drive it");
     }
 
