@@ -11,14 +11,5 @@ import dev.muster.testing.architecture.CoreRules;
 class PlacementCoreArchitectureTest {
 
     @ArchTest
-    static final ArchRule coreIsPlainJava = CoreRules.coreIsPlainJava("dev.muster.placement.core");
-
-    @ArchTest
-    static final ArchRule kafkaAdapterIsIndependent = CoreRules.kafkaAdapterIsIndependent("dev.muster.placement");
-
-    @ArchTest
-    static final ArchRule kubernetesAdapterIsIndependent = CoreRules.kubernetesAdapterIsIndependent("dev.muster.placement");
-
-    @ArchTest
-    static final ArchRule packagesAreFreeOfCycles = CoreRules.packagesAreFreeOfCycles("dev.muster.placement");
+    static final ArchRule layering = CoreRules.serviceLayering("dev.muster.placement");
 }

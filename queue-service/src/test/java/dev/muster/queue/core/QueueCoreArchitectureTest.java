@@ -11,14 +11,5 @@ import dev.muster.testing.architecture.CoreRules;
 class QueueCoreArchitectureTest {
 
     @ArchTest
-    static final ArchRule coreIsPlainJava = CoreRules.coreIsPlainJava("dev.muster.queue.core");
-
-    @ArchTest
-    static final ArchRule kafkaAdapterIsIndependent = CoreRules.kafkaAdapterIsIndependent("dev.muster.queue");
-
-    @ArchTest
-    static final ArchRule kubernetesAdapterIsIndependent = CoreRules.kubernetesAdapterIsIndependent("dev.muster.queue");
-
-    @ArchTest
-    static final ArchRule packagesAreFreeOfCycles = CoreRules.packagesAreFreeOfCycles("dev.muster.queue");
+    static final ArchRule layering = CoreRules.serviceLayering("dev.muster.queue");
 }

@@ -11,14 +11,5 @@ import dev.muster.testing.architecture.CoreRules;
 class StatusSyncCoreArchitectureTest {
 
     @ArchTest
-    static final ArchRule coreIsPlainJava = CoreRules.coreIsPlainJava("dev.muster.statussync.core");
-
-    @ArchTest
-    static final ArchRule kafkaAdapterIsIndependent = CoreRules.kafkaAdapterIsIndependent("dev.muster.statussync");
-
-    @ArchTest
-    static final ArchRule kubernetesAdapterIsIndependent = CoreRules.kubernetesAdapterIsIndependent("dev.muster.statussync");
-
-    @ArchTest
-    static final ArchRule packagesAreFreeOfCycles = CoreRules.packagesAreFreeOfCycles("dev.muster.statussync");
+    static final ArchRule layering = CoreRules.serviceLayering("dev.muster.statussync");
 }

@@ -5,6 +5,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 
 /**
  * The layering every Muster service keeps: its decision core is plain Java that unit tests and simulations drive
@@ -51,5 +52,11 @@ public final class CoreRules {
     /** No two of the service's packages depend on each other, directly or through others. */
     public static ArchRule packagesAreFreeOfCycles(String servicePackage) {
         return slices().matching(servicePackage + ".(*)..").should().beFreeOfCycles();
+    }
+
+    /** Every rule above for one service: its core plain Java, its adapters independent, its packages free of cycles. */
+    public static ArchRule serviceLayering(String servicePackage) {
+        return CompositeArchRule.of(coreIsPlainJava(servicePackage + ".core")).and(kafkaAdapterIsIndependent(servicePackage))
+                .and(kubernetesAdapterIsIndependent(servicePackage)).and(packagesAreFreeOfCycles(servicePackage));
     }
 }

@@ -390,11 +390,6 @@ class FleetQueueTest {
     @Test
     void aWaitingJobsReasonIsReadWithTheNumbersOfNowNotOfWhenItWasTold() {
         applyTree("""
-                apiVersion: scheduling.sigs.k8s.io/v1beta1
-                kind: ElasticQuotaTree
-                metadata: {name: tree, namespace: kube-system}
-                spec:
-                  root:
                     name: root
                     children:
                     - name: lab
@@ -423,11 +418,6 @@ class FleetQueueTest {
     @Test
     void aReclaimAdmitsTheReclaimerOnlyOnceTheVictimHasStoppedAcrossARestart() {
         applyTree("""
-                apiVersion: scheduling.sigs.k8s.io/v1beta1
-                kind: ElasticQuotaTree
-                metadata: {name: tree, namespace: kube-system}
-                spec:
-                  root:
                     name: root
                     max: {cpu: 8020m}
                     min: {cpu: 8020m}
@@ -474,7 +464,10 @@ class FleetQueueTest {
         return JobEvent.create("/test", new JobRef(namespace, name, name + "-uid"), T0.plusSeconds(second), new JobSubmitted(job));
     }
 
-    private void applyTree(String yaml) {
+    /** Applies a tree kube-system/tree with this root, written as the body of {@code spec.root}, indented by four. */
+    private void applyTree(String root) {
+        String yaml = "apiVersion: scheduling.sigs.k8s.io/v1beta1\nkind: ElasticQuotaTree\nmetadata: {name: tree, namespace: kube-system}\n"
+                + "spec:\n  root:\n" + root;
         queue.handle(ConfigEvent.create("/t", T0, new QuotaTreeApplied(Manifests.read(yaml, ElasticQuotaTree.class))));
     }
 
