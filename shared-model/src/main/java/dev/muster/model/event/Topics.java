@@ -4,13 +4,16 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The Kafka topics Muster's services exchange events on. Each topic has one writer; every job event is
- * keyed by the job's fleet UID, and all job topics have the same partition count, so one job's events
- * stay in order and a job's events on different topics land on the same partition number.
+ * The Kafka topics Muster's services exchange events on, each with who writes it. The topics of the services'
+ * decisions (admissions, placements, member status, inventory and the two state topics) have one writer each, in one
+ * transaction with what it consumed; the two input topics (submissions, fleet config) are written by producers
+ * outside Muster and by the queue service's fleet ingress, and dead letters by every service. Every job event is
+ * keyed by the job's fleet UID, and all job topics have the same partition count, so one job's events stay in
+ * order and a job's events on different topics land on the same partition number.
  */
 public final class Topics {
 
-    /** Jobs submitted and deleted, written by users (the Kafka path) and by the fleet API ingress. */
+    /** Jobs submitted and deleted: written by producers (the Kafka path, {@code kubectl muster submit}) and by the queue service's fleet API ingress. */
     public static final String SUBMISSIONS = "muster.job.submissions";
     /** Queued, admitted, rejected, preempted and withdrawn jobs, written by the queue service. */
     public static final String ADMISSIONS = "muster.job.admissions";
@@ -18,15 +21,19 @@ public final class Topics {
     public static final String PLACEMENTS = "muster.job.placements";
     /** Member job status, failovers and finished jobs, written by the status-sync service. */
     public static final String MEMBER_STATUS = "muster.job.member-status";
-    /** PropagationPolicies and the ElasticQuotaTree as applied, keyed by Kind/namespace/name; one partition, compacted. */
+    /**
+     * PropagationPolicies, the ElasticQuotaTree and PriorityClasses as applied, keyed by Kind/namespace/name; one partition,
+     * compacted. Written by producers, by the queue service's fleet API ingress, and by the queue service's ticker
+     * ({@code dev.muster.config.queue-tick}, which only the queue reads).
+     */
     public static final String FLEET_CONFIG = "muster.fleet.config";
-    /** The queue service's own state (tree, policies, each job's standing), keyed per object; compacted. */
+    /** The queue service's own state (tree, policies, each job's standing), keyed per object; compacted; written by the queue service. */
     public static final String QUEUE_STATE = "muster.queue.state";
-    /** The placement service's state (waiting, reserving, creating and bound jobs), compacted, keyed by job UID. */
+    /** The placement service's state (waiting, reserving, creating, bound and stopping jobs), compacted, keyed by job UID; written by placement. */
     public static final String PLACEMENT_STATE = "muster.placement.state";
     /** Member cluster nodes and pods, written by the status-sync service and keyed by cluster. */
     public static final String INVENTORY = "muster.cluster.inventory";
-    /** Records no service could read, with the reason and the original payload. */
+    /** Records a service could not read, with the reason and the original payload (cut to fit): written by every service. */
     public static final String DEAD_LETTER = "muster.dead-letter";
 
     /** Every topic, in the order of the flow. */
