@@ -29,6 +29,7 @@ import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
+import dev.muster.placement.config.Channels;
 import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
@@ -80,7 +81,7 @@ public class PlacementEngine {
     private final PlacementMetrics metrics;
 
     PlacementEngine(PlacementConfig config, PlacementMetrics metrics, KubernetesClient fleet,
-                    @Channel("placement-results") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
+                    @Channel(Channels.PLACEMENT_RESULTS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
         this.config = config;
         this.metrics = metrics;
         this.placer = new GangPlacer(config.settings(), Clock.systemUTC());

@@ -13,6 +13,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.Topics;
+import dev.muster.placement.config.Channels;
 import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.engine.PlacementEngine;
 import dev.muster.relay.CompactedTopic;
@@ -38,15 +39,13 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 @Identifier(PlacementInputListener.REBALANCE_LISTENER)
 public class PlacementInputListener implements KafkaConsumerRebalanceListener {
 
-    static final String INPUTS = "inputs";
-    static final String PLACEMENTS = "placements";
     static final String REBALANCE_LISTENER = "placement-inventory-rewind";
 
     private final TransactionalRelay relay;
     private final PlacementEngine engine;
     private final String bootstrapServers;
 
-    PlacementInputListener(@Channel(PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
+    PlacementInputListener(@Channel(Channels.PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
                            @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
         this.engine = engine;
         this.bootstrapServers = bootstrapServers;
@@ -57,7 +56,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
     // decisions held up every HTTP exchange sharing that loop, member writes and watches alike, for seconds under load.
-    @Incoming(INPUTS)
+    @Incoming(Channels.INPUTS)
     @Blocking
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         return relay.relay(batch);

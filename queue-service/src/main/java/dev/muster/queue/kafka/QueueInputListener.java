@@ -6,6 +6,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.Topics;
+import dev.muster.queue.config.Channels;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.relay.EventProcessor;
 import dev.muster.relay.TransactionalRelay;
@@ -24,18 +25,16 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 @ApplicationScoped
 public class QueueInputListener {
 
-    static final String INPUTS = "inputs";
-    static final String ADMISSIONS = "admissions";
 
     private final TransactionalRelay relay;
 
-    QueueInputListener(@Channel(ADMISSIONS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
+    QueueInputListener(@Channel(Channels.ADMISSIONS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
         this.relay = new TransactionalRelay(transactions, clients, processor);
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
     // decisions held up every HTTP exchange sharing that loop, member writes and watches alike, for seconds under load.
-    @Incoming(INPUTS)
+    @Incoming(Channels.INPUTS)
     @Blocking
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         return relay.relay(batch);

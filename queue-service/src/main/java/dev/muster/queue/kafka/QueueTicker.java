@@ -16,6 +16,7 @@ import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.QueueTick;
 import dev.muster.model.event.Topics;
+import dev.muster.queue.config.Channels;
 import dev.muster.queue.config.QueueConfig;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -33,7 +34,7 @@ public class QueueTicker {
     private final Clock clock = Clock.systemUTC();
     private ScheduledExecutorService timer;
 
-    QueueTicker(@Channel("fleet-ingress") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter, QueueConfig config) {
+    QueueTicker(@Channel(Channels.FLEET_INGRESS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter, QueueConfig config) {
         this.emitter = emitter;
         this.config = config;
     }

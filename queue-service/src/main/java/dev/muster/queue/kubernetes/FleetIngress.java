@@ -37,6 +37,7 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.MusterJson;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.queue.config.Channels;
 import dev.muster.queue.config.QueueConfig;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -80,7 +81,7 @@ public class FleetIngress {
     private final Map<String, PriorityClassApplied> priorityClasses = new ConcurrentHashMap<>();
 
     FleetIngress(KubernetesClient client, QueueConfig config, Watches watches,
-                 @Channel("fleet-ingress") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter) {
+                 @Channel(Channels.FLEET_INGRESS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter) {
         this.client = client;
         this.config = config;
         this.watches = watches;

@@ -26,13 +26,14 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
+import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.fleet.FleetProjection;
 import dev.muster.statussync.core.fleet.FleetWrite;
 import dev.muster.statussync.core.member.MemberStatusTracker;
 import dev.muster.statussync.core.mirror.JobMirror;
-import dev.muster.statussync.core.mirror.MirrorDecisions;
 import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
+import dev.muster.statussync.core.mirror.MirrorDecisions;
 import dev.muster.statussync.core.mirror.MirrorSettings;
 import dev.muster.statussync.kubernetes.FleetWriter;
 import dev.muster.statussync.kubernetes.MemberClients;
@@ -71,7 +72,7 @@ public class MirrorEngine implements MirrorObservations {
     private ScheduledExecutorService ticker;
 
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
-                 @Channel("member-status") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
+                 @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
         this.config = config;
         this.mirror = new JobMirror(new MirrorSettings(config.failover().maxFailovers(), config.failover().purgeRetry()), clock);
         this.unconfigured = new MemberStatusTracker(members::isMember, clock);

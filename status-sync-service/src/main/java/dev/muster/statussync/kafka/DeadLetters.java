@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 import dev.muster.model.event.DeadLetter;
 import dev.muster.model.event.Topics;
 import dev.muster.model.json.MusterJson;
+import dev.muster.statussync.config.Channels;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
@@ -25,7 +26,7 @@ public class DeadLetters {
     private final Emitter<byte[]> out;
     private final Clock clock = Clock.systemUTC();
 
-    DeadLetters(@Channel("member-status") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> out) {
+    DeadLetters(@Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> out) {
         this.out = out;
     }
 

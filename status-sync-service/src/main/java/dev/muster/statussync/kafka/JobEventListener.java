@@ -15,6 +15,7 @@ import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.TopicContract;
 import dev.muster.model.event.Topics;
+import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.engine.MirrorEngine;
 import io.smallrye.common.annotation.Blocking;
@@ -33,7 +34,6 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 @ApplicationScoped
 public class JobEventListener {
 
-    static final String JOB_EVENTS = "job-events";
     private static final Logger LOG = Logger.getLogger(JobEventListener.class);
 
     private final MirrorEngine engine;
@@ -50,7 +50,7 @@ public class JobEventListener {
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
     // decisions held up every HTTP exchange sharing that loop, member writes and watches alike, for seconds under load.
-    @Incoming(JOB_EVENTS)
+    @Incoming(Channels.JOB_EVENTS)
     @Blocking
     public CompletionStage<Void> consume(KafkaRecord<String, byte[]> record) {
         if (record.getPayload() == null) {

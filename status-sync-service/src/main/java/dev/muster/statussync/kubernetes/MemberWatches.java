@@ -28,6 +28,7 @@ import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.Topics;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.mirror.JobMirror;
 import dev.muster.statussync.core.mirror.MirrorDecisions;
@@ -60,7 +61,7 @@ public class MemberWatches {
     private MemberObserver observer;
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
-                  @Channel("inventory") @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
+                  @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
         this.config = config;
         this.supervised = supervised;
         // Readiness counts the watches of every member whose API answers: one that does not is failed over from, as
