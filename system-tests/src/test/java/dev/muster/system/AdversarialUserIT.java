@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.muster.local.MusterService;
 import dev.muster.model.config.ConfigStatus;
+import dev.muster.model.event.DeadLetter;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
@@ -136,6 +137,15 @@ class AdversarialUserIT {
                 : tree.getStatus().conditions().stream().filter(condition -> ConfigStatus.ACCEPTED.equals(condition.getType())).findFirst();
     }
 
+    /** Which services read each topic, and so dead-letter what cannot be read on it. */
+    private static final Map<String, List<String>> READERS = Map.of(
+            Topics.SUBMISSIONS, List.of("queue-service", "placement-service", "status-sync-service"),
+            Topics.FLEET_CONFIG, List.of("queue-service"),
+            Topics.ADMISSIONS, List.of("placement-service", "status-sync-service"),
+            Topics.PLACEMENTS, List.of("queue-service", "status-sync-service"),
+            Topics.MEMBER_STATUS, List.of("queue-service", "placement-service", "status-sync-service"),
+            Topics.INVENTORY, List.of("placement-service"));
+
     @Test
     void everyHostileInputGetsItsOwnErrorAndFortyGoodJobsAfterThemAllRun() throws Exception {
         // --- the kubectl path: what the fleet API refuses at apply, and what the queue refuses on the object ----------------
@@ -179,6 +189,9 @@ class AdversarialUserIT {
         JobRef tooManyGpus = kafkaJob("too-many-gpus");
         kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", tooManyGpus, Instant.now(), new JobSubmitted(gpuGang(tooManyGpus, 13, 8))));
         kafka.sendRaw(Topics.SUBMISSIONS, "garbage", "{oops".getBytes(StandardCharsets.UTF_8));
+        // Garbage on every topic a service reads, and a record as large as the broker takes: every reader dead-letters them.
+        READERS.keySet().forEach(topic -> kafka.sendRaw(topic, "garbage-" + topic, "{oops".getBytes(StandardCharsets.UTF_8)));
+        kafka.sendRaw(Topics.SUBMISSIONS, "huge-garbage", "\"".repeat(1_000_000).getBytes(StandardCharsets.UTF_8));
 
         assertThat(rejection(noKey)).isEqualTo("the record has no key; it must be the event's jobuid \"" + noKey.uid() + "\"");
         assertThat(rejection(wrongKey)).isEqualTo("the record's key \"not-its-uid\" is not the event's jobuid \"" + wrongKey.uid() + "\"");
@@ -199,6 +212,14 @@ class AdversarialUserIT {
             assertThat(condition.message()).contains("the largest member, gpu-b, has 64");
         }));
         kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> "garbage".equals(letter.key()) && letter.reason().startsWith("not JSON"), DEADLINE);
+        READERS.forEach((topic, readers) -> readers.forEach(reader -> kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> ("garbage-" + topic)
+                .equals(letter.key()) && topic.equals(letter.topic()) && reader.equals(letter.service()), DEADLINE)));
+        for (String reader : READERS.get(Topics.SUBMISSIONS)) {
+            DeadLetter cut = kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> "huge-garbage".equals(letter.key()) && reader.equals(letter.service()),
+                    DEADLINE);
+            assertThat(cut.payloadTruncated()).as("the 1 MB record's dead letter from %s is cut to fit", reader).isTrue();
+            assertThat(cut.payloadBytes()).isEqualTo(1_000_000);
+        }
 
         // --- refused trees say so on themselves; the first tree stays in force ------------------------------------------
         await().atMost(DEADLINE).untilAsserted(() -> {

@@ -10,15 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.testing.kubectl.Kubectl;
-import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The fleet API server refuses what a real one refuses, with the real one's words, at apply time: objects that do not
@@ -26,31 +22,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * it applies changes as a real one does (lists replaced), serves the built-in kinds users apply beside their jobs, and
  * documents the schemas for {@code kubectl explain}. Driven with the real kubectl.
  */
-class FleetApiServerAdmissionTest {
-
-    private static final Path EXAMPLES = Path.of("..", "examples");
-
-    @TempDir
-    static Path home;
-    private static FleetSession session;
-    private static FleetApiServer server;
-    private static KubernetesClient fleet;
-    private static Kubectl kubectl;
-
-    @BeforeAll
-    static void start() throws Exception {
-        session = FleetSession.open(home);
-        server = session.server();
-        fleet = session.fleet();
-        kubectl = session.kubectl();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (session != null) {
-            session.close();
-        }
-    }
+class FleetApiServerAdmissionTest extends FleetApiServerTests {
 
     private static String seedJob(String name) throws Exception {
         return Files.readString(EXAMPLES.resolve("pytorch-job.yaml")).replace("name: pytorch-test\n", "name: " + name + "\n");

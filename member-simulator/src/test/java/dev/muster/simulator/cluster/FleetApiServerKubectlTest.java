@@ -4,16 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJob;
@@ -23,29 +20,15 @@ import dev.muster.model.queue.Queue;
 import dev.muster.testing.kubectl.Kubectl;
 import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
 
 /** The fleet API server as the real kubectl sees it: the seed's commands, with the output a real API server gives. */
-class FleetApiServerKubectlTest {
-
-    private static final Path EXAMPLES = Path.of("..", "examples");
-
-    @TempDir
-    static Path home;
-    private static FleetSession session;
-    private static FleetApiServer server;
-    private static KubernetesClient fleet;
-    private static Kubectl kubectl;
+class FleetApiServerKubectlTest extends FleetApiServerTests {
 
     @BeforeAll
-    static void start() throws Exception {
-        session = FleetSession.open(home);
-        server = session.server();
-        fleet = session.fleet();
-        kubectl = session.kubectl();
+    static void applyExamples() throws Exception {
         kubectl.run("apply", "-f", EXAMPLES.resolve("elastic-quota-tree.yaml").toString(),
                 "-f", EXAMPLES.resolve("propagation-policy-gang-queue.yaml").toString(),
                 "-f", EXAMPLES.resolve("pytorch-job.yaml").toString()).succeeded();
@@ -71,13 +54,6 @@ class FleetApiServerKubectlTest {
                 .withNamespace("default").withUid(job.getMetadata().getUid()).endInvolvedObject()
                 .withReason(reason).withMessage(message).withType("Normal").withNewSource("default-scheduler", null)
                 .withLastTimestamp(Instant.now().toString()).withFirstTimestamp(Instant.now().toString()).withCount(1).build()).create();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (session != null) {
-            session.close();
-        }
     }
 
     @Test

@@ -29,6 +29,9 @@ import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.placement.ClusterFitRow;
+import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.placement.config.Channels;
 import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.binding.Decisions;
@@ -36,6 +39,7 @@ import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.gang.GangPlacer;
+import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
 import dev.muster.relay.EventProcessor.Produced;
@@ -129,21 +133,20 @@ public class PlacementEngine {
         return decisions.events();
     }
 
-    /** The state changes of the last {@link #decide}, for its transaction. */
     /** Every cluster ranked for the job as if it were placed now, and why the others cannot take it; changes nothing. */
-    public List<dev.muster.model.placement.ClusterFitRow> explain(dev.muster.model.job.PyTorchJob job,
-                                                                  dev.muster.model.policy.PropagationPolicy policy) {
-        dev.muster.placement.core.gang.GangPlanner.Options options;
+    public List<ClusterFitRow> explain(PyTorchJob job, PropagationPolicy policy) {
+        GangPlanner.Options options;
         synchronized (lock) {
             options = placer.fitNow(job, policy);
         }
-        List<dev.muster.model.placement.ClusterFitRow> rows = new java.util.ArrayList<>();
-        options.ranked().forEach(fits -> rows.add(new dev.muster.model.placement.ClusterFitRow(fits.cluster(), true,
+        List<ClusterFitRow> rows = new ArrayList<>();
+        options.ranked().forEach(fits -> rows.add(new ClusterFitRow(fits.cluster(), true,
                 fits.partialGpuNodes(), fits.freeGpu(), null)));
-        options.reasons().forEach((cluster, reason) -> rows.add(new dev.muster.model.placement.ClusterFitRow(cluster, false, null, null, reason)));
+        options.reasons().forEach((cluster, reason) -> rows.add(new ClusterFitRow(cluster, false, null, null, reason)));
         return rows;
     }
 
+    /** The state changes of the last {@link #decide}, for its transaction. */
     public List<Produced> drainState() {
         synchronized (lock) {
             List<Produced> state = pendingState;
