@@ -182,6 +182,8 @@ class AdversarialUserIT {
                 .replace("\"cpu\":\"2\"", "\"cpu\":\"1e400\"").getBytes(StandardCharsets.UTF_8));
         JobRef first = kafkaJob("h-f091");
         kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", first, Instant.now(), new JobSubmitted(named(manifest, first))));
+        // Records of different jobs go to different partitions, which are read in no set order: "second" means decided after.
+        kafka.await(Topics.ADMISSIONS, event -> event.job().equals(first), DEADLINE);
         JobRef sameName = kafkaJob("h-f091");
         kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", sameName, Instant.now(), new JobSubmitted(named(manifest, sameName))));
         JobRef sameUid = new JobRef(KAFKA_NAMESPACE, "another-name", first.uid());
