@@ -137,6 +137,14 @@ class AdversarialUserIT {
                 : tree.getStatus().conditions().stream().filter(condition -> ConfigStatus.ACCEPTED.equals(condition.getType())).findFirst();
     }
 
+    /** Sends a submission of the job under its uid, its JSON text altered by one replacement: what a careless producer writes. */
+    private JobRef sendAltered(PyTorchJob manifest, String name, String text, String replacement) {
+        JobRef job = kafkaJob(name);
+        kafka.sendRaw(Topics.SUBMISSIONS, job.uid(), submission(job, named(manifest, job)).replace(text, replacement)
+                .getBytes(StandardCharsets.UTF_8));
+        return job;
+    }
+
     /** Which services read each topic, and so dead-letter what cannot be read on it. */
     private static final Map<String, List<String>> READERS = Map.of(
             Topics.SUBMISSIONS, List.of("queue-service", "placement-service", "status-sync-service"),
@@ -163,23 +171,13 @@ class AdversarialUserIT {
         kafka.sendRaw(Topics.SUBMISSIONS, null, submission(noKey, named(manifest, noKey)).getBytes(StandardCharsets.UTF_8));
         JobRef wrongKey = kafkaJob("wrong-key");
         kafka.sendRaw(Topics.SUBMISSIONS, "not-its-uid", submission(wrongKey, named(manifest, wrongKey)).getBytes(StandardCharsets.UTF_8));
-        JobRef badVersion = kafkaJob("bad-version");
-        kafka.sendRaw(Topics.SUBMISSIONS, badVersion.uid(), submission(badVersion, named(manifest, badVersion))
-                .replace("\"schemaversion\":1", "\"schemaversion\":\"abc\"").getBytes(StandardCharsets.UTF_8));
-        JobRef halfReplica = kafkaJob("half-replica");
-        kafka.sendRaw(Topics.SUBMISSIONS, halfReplica.uid(), submission(halfReplica, named(manifest, halfReplica))
-                .replace("\"replicas\":2", "\"replicas\":1.5").getBytes(StandardCharsets.UTF_8));
-        JobRef forged = kafkaJob("forged-admission");
-        kafka.sendRaw(Topics.SUBMISSIONS, forged.uid(), submission(forged, named(manifest, forged))
-                .replace("dev.muster.job.submitted", "dev.muster.job.admitted").getBytes(StandardCharsets.UTF_8));
+        JobRef badVersion = sendAltered(manifest, "bad-version", "\"schemaversion\":1", "\"schemaversion\":\"abc\"");
+        JobRef halfReplica = sendAltered(manifest, "half-replica", "\"replicas\":2", "\"replicas\":1.5");
+        JobRef forged = sendAltered(manifest, "forged-admission", "dev.muster.job.submitted", "dev.muster.job.admitted");
         JobRef neverExisted = kafkaJob("never-existed");
         kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", neverExisted, Instant.now(), new JobDeleted("just because")));
-        JobRef huge = kafkaJob("huge-gang");
-        kafka.sendRaw(Topics.SUBMISSIONS, huge.uid(), submission(huge, named(manifest, huge))
-                .replace("\"replicas\":2", "\"replicas\":2147483647").getBytes(StandardCharsets.UTF_8));
-        JobRef endlessCpu = kafkaJob("endless-cpu");
-        kafka.sendRaw(Topics.SUBMISSIONS, endlessCpu.uid(), submission(endlessCpu, named(manifest, endlessCpu))
-                .replace("\"cpu\":\"2\"", "\"cpu\":\"1e400\"").getBytes(StandardCharsets.UTF_8));
+        JobRef huge = sendAltered(manifest, "huge-gang", "\"replicas\":2", "\"replicas\":2147483647");
+        JobRef endlessCpu = sendAltered(manifest, "endless-cpu", "\"cpu\":\"2\"", "\"cpu\":\"1e400\"");
         JobRef first = kafkaJob("h-f091");
         kafka.send(Topics.SUBMISSIONS, JobEvent.create("/hostile", first, Instant.now(), new JobSubmitted(named(manifest, first))));
         // Records of different jobs go to different partitions, which are read in no set order: "second" means decided after.
