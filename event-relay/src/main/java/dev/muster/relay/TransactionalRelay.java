@@ -31,6 +31,10 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
  * its markers. Nothing was produced and no state changed, so there is nothing for the offsets to be atomic with.
  * Batches are relayed one at a time, so such a commit never overtakes a transaction's.
  * <p>
+ * What a batch's decisions ask of the outside world (member writes) must not happen before they are committed: a
+ * {@link Outcome} hears, once per batch, whether its decisions were committed (carry them out now) or not (a crash
+ * or abort: whatever was decided is gone, and the core must start again from what the log holds).
+ * <p>
  * The incoming channel must be a batch channel ({@code batch=true}) reading {@code read_committed} with
  * {@code commit-strategy=ignore}; the outgoing channel must have a {@code transactional.id}.
  */
@@ -41,14 +45,51 @@ public final class TransactionalRelay {
     private final KafkaTransactions<byte[]> transactions;
     private final KafkaClientService clients;
     private final EventProcessor processor;
+    private final Outcome outcome;
+
+    /** Told how each relayed batch ended, on the thread that relays the next one only after. */
+    public interface Outcome {
+
+        /** The batch's decisions and offsets are committed (or it decided nothing and its offsets were committed alone). */
+        void committed();
+
+        /** The batch's transaction failed: nothing it decided is in the log, and the batch is read again. */
+        void aborted(Throwable failure);
+    }
+
+    private static final Outcome IGNORED = new Outcome() {
+        @Override
+        public void committed() {
+        }
+
+        @Override
+        public void aborted(Throwable failure) {
+        }
+    };
 
     public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
+        this(transactions, clients, processor, IGNORED);
+    }
+
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor, Outcome outcome) {
         this.transactions = transactions;
         this.clients = clients;
         this.processor = processor;
+        this.outcome = outcome;
     }
 
     public Uni<Void> relay(KafkaRecordBatch<String, byte[]> batch) {
+        return decide(batch).onItemOrFailure().invoke((done, failure) -> {
+            if (failure == null) {
+                outcome.committed();
+            } else {
+                LOG.warnf("a batch's transaction failed; what it decided is not in the log: %s", failure.toString());
+                outcome.aborted(failure);
+            }
+        });
+    }
+
+    private Uni<Void> decide(KafkaRecordBatch<String, byte[]> batch) {
         List<Produced> produced = new ArrayList<>();
         for (KafkaRecord<String, byte[]> record : batch) {
             long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);

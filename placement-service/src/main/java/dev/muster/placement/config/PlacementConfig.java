@@ -89,8 +89,9 @@ public interface PlacementConfig {
 
     /**
      * For crash tests only: halt the process, as a crash would, right after this step of binding a job:
-     * {@code reserved} (its reservations exist on the member), {@code created} (its member copy exists, not yet
-     * bound) or {@code bound} (its binding is written). Default: never.
+     * {@code committed} (the decision to reserve is committed, no member write made yet), {@code reserved} (its
+     * reservations exist on the member), {@code created} (its member copy exists, not yet bound) or {@code bound}
+     * (its binding is written). Default: never.
      */
     Optional<String> crashAfter();
 

@@ -51,7 +51,9 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 /**
  * Runs the placement core for the service: one {@link GangPlacer} fed, one call at a time, by consumed events,
  * by the results of member writes and by clock ticks. Decisions on consumed events go out with them in the
- * input transaction; the writes they ask for run on their own threads, and what follows from their results
+ * input transaction; the writes they ask for run on their own threads once that transaction is committed (the
+ * state records committed with it are the outbox: a new owner derives every write still owed from them), and
+ * what follows from their results
  * and from ticks is published on {@link Topics#PLACEMENTS} directly, with ids derived from the admission so
  * that a repeat is recognisable. The core's state goes to {@link Topics#PLACEMENT_STATE} with each change, and a
  * new owner of the inputs starts from it.
@@ -71,6 +73,12 @@ public class PlacementEngine {
      * placed anywhere else. Null when no reconciliation is under way. Guarded by {@link #lock}.
      */
     private List<MemberCommand> heldWrites;
+    /**
+     * Member writes decided since the consumed batch in flight began, in the order decided, ticks' and results'
+     * included (so that a job's writes keep their order): they run when the batch's transaction is committed and
+     * are dropped when it is not. Null when no batch is in flight. Guarded by {@link #lock}.
+     */
+    private List<MemberCommand> uncommittedWrites;
     private final MemberWriter writer;
     private final PlacementConfig config;
     private final Emitter<byte[]> results;
@@ -117,7 +125,7 @@ public class PlacementEngine {
         writer.close();
     }
 
-    /** The core's answer to one consumed event; the member writes it asks for are started. */
+    /** The core's answer to one consumed event; the member writes it asks for run once it is committed ({@link #committed}). */
     public List<JobEvent> decide(MusterEvent event) {
         if (event instanceof MemberEvent member && member.data() instanceof MemberEventData.MemberRemoved removed) {
             writer.forget(removed.cluster());
@@ -126,6 +134,9 @@ public class PlacementEngine {
         synchronized (lock) {
             decisions = placer.handle(event);
             pendingState = stateRecords(placer.drainState());
+            if (uncommittedWrites == null) {
+                uncommittedWrites = new ArrayList<>();
+            }
             run(decisions.commands());
         }
         metrics.consumed(event);
@@ -144,6 +155,29 @@ public class PlacementEngine {
                 fits.partialGpuNodes(), fits.freeGpu(), null)));
         options.reasons().forEach((cluster, reason) -> rows.add(new ClusterFitRow(cluster, false, null, null, reason)));
         return rows;
+    }
+
+    /** The consumed batch's transaction is committed: the member writes decided meanwhile run, in the order decided. */
+    public void committed() {
+        synchronized (lock) {
+            List<MemberCommand> decided = uncommittedWrites == null ? List.of() : uncommittedWrites;
+            uncommittedWrites = null;
+            if (!decided.isEmpty()) {
+                crashPoint("committed");
+            }
+            run(decided);
+        }
+    }
+
+    /**
+     * The consumed batch's transaction failed: the core decided what the log does not hold. Its writes are dropped and
+     * the core starts again from the committed state, as a new owner would; the batch is read again.
+     */
+    public void aborted(Map<String, byte[]> committedState) {
+        synchronized (lock) {
+            uncommittedWrites = null;
+        }
+        restore(committedState);
     }
 
     /** The state changes of the last {@link #decide}, for its transaction. */
@@ -170,6 +204,7 @@ public class PlacementEngine {
             pendingState = List.of();
             // What the previous core decided and never carried out is resumed from the log, or was never committed.
             heldWrites = null;
+            uncommittedWrites = null;
             resumed = run(resume.commands());
             heldWrites = new ArrayList<>();
         }
@@ -219,10 +254,15 @@ public class PlacementEngine {
     }
 
     /**
-     * Queues the member writes, each job's in order, or holds them while members are reconciled; call under the
-     * lock, so the lanes follow the order of decisions. The futures of the writes queued.
+     * Queues the member writes, each job's in order, or holds them until the batch in flight is committed or the
+     * members are reconciled; call under the lock, so the lanes follow the order of decisions. The futures of the
+     * writes queued.
      */
     private List<CompletableFuture<Void>> run(List<MemberCommand> commands) {
+        if (uncommittedWrites != null) {
+            uncommittedWrites.addAll(commands);
+            return List.of();
+        }
         if (heldWrites != null) {
             heldWrites.addAll(commands);
             return List.of();

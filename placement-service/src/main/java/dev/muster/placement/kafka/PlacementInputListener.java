@@ -51,7 +51,17 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         this.bootstrapServers = bootstrapServers;
         this.relay = new TransactionalRelay(transactions, clients,
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState)
-                        .readingOnly(GangPlacer.READS));
+                        .readingOnly(GangPlacer.READS), new TransactionalRelay.Outcome() {
+                    @Override
+                    public void committed() {
+                        engine.committed();
+                    }
+
+                    @Override
+                    public void aborted(Throwable failure) {
+                        engine.aborted(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));
+                    }
+                });
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's

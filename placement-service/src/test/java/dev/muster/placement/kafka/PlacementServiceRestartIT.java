@@ -38,8 +38,8 @@ import dev.muster.testing.service.ServiceProcess;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
- * The packaged placement service crashes at each step of binding a job (its reservations made, its member copy
- * made, its binding written), or is killed after, and is started again: the job is bound exactly once, with one
+ * The packaged placement service crashes at each step of binding a job (its decision committed with no member
+ * written yet, its reservations made, its member copy made, its binding written), or is killed after, and is started again: the job is bound exactly once, with one
  * copy on one member and no reservation left over.
  */
 class PlacementServiceRestartIT {
@@ -99,7 +99,7 @@ class PlacementServiceRestartIT {
     }
 
     @ParameterizedTest(name = "crashed after {0}")
-    @ValueSource(strings = {"reserved", "created", "bound"})
+    @ValueSource(strings = {"committed", "reserved", "created", "bound"})
     void crashedAtEachStepOfABindingTheRestartedServiceBindsTheJobOnce(String step) throws Exception {
         Map<String, String> crashing = new HashMap<>(placementSettings);
         crashing.put("muster.placement.crash-after", step);
