@@ -60,7 +60,10 @@ public class MirrorEngine implements MirrorObservations {
 
     private final Object lock = new Object();
     private final Clock clock = Clock.systemUTC();
-    private final JobMirror mirror;
+    /** A fresh one each time this instance becomes the active one: it judges from what the members show then. */
+    private JobMirror mirror;
+    /** Whether this instance is the active one; a standby's observations (none should come) are dropped. Guarded by {@link #lock}. */
+    private boolean active;
     private final FleetProjection projection = new FleetProjection();
     private final MemberStatusTracker unconfigured;
     private final FleetWriter fleet;
@@ -74,7 +77,7 @@ public class MirrorEngine implements MirrorObservations {
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
                  @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
         this.config = config;
-        this.mirror = new JobMirror(new MirrorSettings(config.failover().maxFailovers(), config.failover().purgeRetry()), clock);
+        this.mirror = newMirror();
         this.unconfigured = new MemberStatusTracker(members::isMember, clock);
         this.fleet = fleet;
         this.purger = purger;
@@ -83,6 +86,27 @@ public class MirrorEngine implements MirrorObservations {
         // The fleet API gone for a while loses nothing: a write is tried again until it lands or is refused for good.
         this.writes = new JobOrderedWrites(config.fleetWrites().parallel(), "status-writes", new JobOrderedWrites.RetryPolicy(
                 MirrorEngine::passing, config.fleetWrites().retryBackoff(), config.fleetWrites().maxRetryBackoff()));
+    }
+
+    private JobMirror newMirror() {
+        return new JobMirror(new MirrorSettings(config.failover().maxFailovers(), config.failover().purgeRetry()), clock);
+    }
+
+    /** This instance became the active one: it judges afresh from the members' objects, as after a restart. */
+    void activate() {
+        synchronized (lock) {
+            if (!active) {
+                mirror = newMirror();
+                active = true;
+            }
+        }
+    }
+
+    /** This instance stands by: it judges nothing until it is the active one again. */
+    void deactivate() {
+        synchronized (lock) {
+            active = false;
+        }
     }
 
     void start(@Observes StartupEvent startup) {
@@ -103,7 +127,9 @@ public class MirrorEngine implements MirrorObservations {
     public void observe(Function<JobMirror, MirrorDecisions> observation) {
         try {
             synchronized (lock) {
-                carryOut(observation.apply(mirror));
+                if (active) {
+                    carryOut(observation.apply(mirror));
+                }
             }
         } catch (RuntimeException e) {
             LOG.warn("the job mirror failed on an observation; the next one or the next tick tries again", e);

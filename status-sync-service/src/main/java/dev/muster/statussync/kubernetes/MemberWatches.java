@@ -42,6 +42,9 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
  * Watches every configured member cluster: reports its inventory to {@link Topics#INVENTORY}, keyed by cluster
  * so that one member's reports stay in order, and its jobs, pods, nodes and reachability to the job mirror.
  * Also answers what is on each member now, for the per-member views.
+ * <p>
+ * Only the active instance watches ({@link #watchMembers}, {@link #stopWatchingMembers}): a standby that watched
+ * too would report every member's inventory and judge every copy a second time.
  */
 @ApplicationScoped
 public class MemberWatches {
@@ -59,6 +62,8 @@ public class MemberWatches {
     private final Map<String, MemberWatch> watches = new TreeMap<>();
     private ScheduledExecutorService probes;
     private MemberObserver observer;
+    /** Whether this instance is the active one, which watches the members. Guarded by {@link #watches}. */
+    private boolean watching;
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
                   @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
@@ -90,7 +95,6 @@ public class MemberWatches {
                 engine.observe(observation);
             }
         };
-        rescan();
         if (config.membersDirectory().isPresent()) {
             long every = config.membersRescan().toMillis();
             probes.scheduleWithFixedDelay(this::rescan, every, every, TimeUnit.MILLISECONDS);
@@ -100,8 +104,39 @@ public class MemberWatches {
         }
     }
 
-    /** Starts watching members that joined and stops watching those that left. */
+    /** This instance became the active one: every member is watched from now on (listed afresh, on another thread). */
+    public void watchMembers() {
+        synchronized (watches) {
+            if (watching) {
+                return;
+            }
+            watching = true;
+        }
+        probes.execute(this::rescan);
+    }
+
+    /** This instance is a standby now: no member is watched, and none is reported gone (the active watches them). */
+    public void stopWatchingMembers() {
+        synchronized (watches) {
+            watching = false;
+        }
+        // On the thread that starts watches, so that none being started now outlives this.
+        probes.execute(() -> {
+            List<String> watched;
+            synchronized (watches) {
+                watched = List.copyOf(watches.keySet());
+            }
+            watched.forEach(this::unwatch);
+        });
+    }
+
+    /** Starts watching members that joined and stops watching those that left, while this instance is the active one. */
     private void rescan() {
+        synchronized (watches) {
+            if (!watching) {
+                return;
+            }
+        }
         try {
             MemberClients.Members refreshed = clients.refresh();
             Map<String, Path> members = refreshed.kubeconfigs();
@@ -133,11 +168,14 @@ public class MemberWatches {
         try {
             MemberWatch watch = new MemberWatch(cluster, clients.client(cluster).orElseThrow(), observer, clients.labels(cluster), supervised,
                     clock);
-            watch.start(probes, config.healthInterval(), config.resync());
-            metrics.observeMember(cluster, watch::reachable, watch::lastSeenHealthy);
             synchronized (watches) {
+                if (!watching) {
+                    return;
+                }
                 watches.put(cluster, watch);
             }
+            watch.start(probes, config.healthInterval(), config.resync());
+            metrics.observeMember(cluster, watch::reachable, watch::lastSeenHealthy);
             LOG.infof("watching member %s (kubeconfig %s)", cluster, kubeconfig);
         } catch (RuntimeException e) {
             LOG.warnf("member %s cannot be watched (kubeconfig %s): %s", cluster, kubeconfig, e.getMessage());

@@ -1,0 +1,129 @@
+package dev.muster.statussync.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobDemand;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kafka.KafkaBroker;
+import dev.muster.testing.kafka.MusterTopics;
+import dev.muster.testing.seed.Seed;
+import dev.muster.testing.service.ServiceProcess;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * Two packaged status-sync services in one consumer group: the active one watches the members and reports their
+ * jobs, the other stands by watching nothing; killed with -9, the active is replaced by the standby within 10 s,
+ * which reports a job placed after the kill and repeats nothing it reported before under a new id.
+ */
+class StatusSyncStandbyIT {
+
+    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    /** What the issue asks of every service: a standby takes over within 10 s of the active's death. */
+    private static final Duration TAKEOVER = Duration.ofSeconds(10);
+    private static final String ACTIVE = "active: this instance owns the job events";
+    private static final String STANDING_BY = "standing by: another instance owns the job events";
+
+    private KafkaBroker broker;
+    private SimulatedFleet members;
+    private Map<String, String> settings;
+
+    @BeforeEach
+    void start() throws Exception {
+        broker = KafkaBroker.start();
+        MusterTopics.create(broker, 3);
+        members = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml")), Files.createTempDirectory("members"));
+        settings = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(), "muster.status-sync.health-interval", "1s"));
+        for (SimulatedCluster cluster : members.clusters()) {
+            settings.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (members != null) {
+            members.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+
+    @Test
+    void theStandbyTakesOverWithinTenSecondsOfTheActivesDeathAndReportsWithoutRepeats() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             ServiceProcess active = ServiceProcess.start(JAR, settings, DEADLINE)) {
+            awaitLog(active, ACTIVE, DEADLINE);
+            JobRef before = place(client, "before-the-kill", "gpu-a");
+            JobEvent reported = awaitRunning(client, before);
+
+            try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
+                awaitLog(standby, STANDING_BY, DEADLINE);
+                assertThat(Files.readString(standby.log())).as("the standby watches no member").doesNotContain("watching member ");
+
+                active.kill();
+                Instant killed = Instant.now();
+                awaitLog(standby, ACTIVE, TAKEOVER);
+                System.out.printf("the standby took over %d ms after the active was killed%n", Duration.between(killed, Instant.now()).toMillis());
+                JobRef after = place(client, "after-the-kill", "gpu-b");
+                awaitRunning(client, after);
+
+                assertThat(Duration.between(killed, Instant.now())).as("killed to reporting a new job").isLessThan(DEADLINE);
+                // The standby judged every copy afresh when it took over: what it saw again carries the id it had.
+                List<JobEvent> runningBefore = client.readAll(Topics.MEMBER_STATUS).stream()
+                        .filter(event -> event.job().equals(before) && event.data() instanceof MemberStatusChanged changed
+                                && changed.state().equals("Running")).toList();
+                assertThat(runningBefore).as("Running reports of the job placed before the kill; log %s", standby.log())
+                        .extracting(JobEvent::id).containsOnly(reported.id());
+            }
+        }
+    }
+
+    /** Does what placement does once the gang fits: the member copy, then the binding event. */
+    private JobRef place(JobEventClient client, String name, String cluster) throws Exception {
+        PyTorchJob job = Seed.job("default", name);
+        JobRef ref = new JobRef("default", name, UUID.randomUUID().toString());
+        job.getMetadata().setUid(ref.uid());
+        try (KubernetesClient member = members.cluster(cluster).orElseThrow().connect()) {
+            member.resources(PyTorchJob.class).inNamespace("default").resource(MemberJobs.forMember(job, ref.uid(), null, 0, Optional.empty())).create();
+        }
+        client.send(Topics.PLACEMENTS, JobEvent.create("/muster/placement-service", ref, Instant.now(),
+                JobBound.of(cluster, null, JobDemand.of(job).podCounts())));
+        return ref;
+    }
+
+    private static JobEvent awaitRunning(JobEventClient client, JobRef job) throws Exception {
+        return client.await(Topics.MEMBER_STATUS, event -> event.job().equals(job) && event.data() instanceof MemberStatusChanged changed
+                && changed.state().equals("Running"), DEADLINE);
+    }
+
+    private static void awaitLog(ServiceProcess service, String line, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> assertThat(Files.readString(service.log()))
+                .as("log %s", service.log()).contains(line));
+    }
+}
