@@ -30,6 +30,34 @@ class SingleOwnerAssignorTest {
         return new Subscription(List.of("submissions", "config"), null, owned);
     }
 
+    /** A member's subscription under the eager protocol: nothing owned, and the generation it last owned them in. */
+    private static Subscription ownedIn(int generation) {
+        SingleOwnerAssignor member = new SingleOwnerAssignor();
+        if (generation >= 0) {
+            member.onAssignment(new org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment(List.of(new TopicPartition("config", 0))),
+                    new org.apache.kafka.clients.consumer.ConsumerGroupMetadata("group", generation, "member", java.util.Optional.empty()));
+        }
+        return new Subscription(List.of("submissions", "config"), member.subscriptionUserData(Set.of("submissions", "config")), List.of());
+    }
+
+    @Test
+    void underTheEagerProtocolTheOwnerKeepsThePartitionsWhenAMemberWithALowerIdJoins() {
+        GroupAssignment assignment = assignor.assign(CLUSTER, new GroupSubscription(Map.of(
+                "member-a", ownedIn(-1), "member-z", ownedIn(4))));
+
+        assertThat(assignment.groupAssignment().get("member-z").partitions()).hasSize(4);
+        assertThat(assignment.groupAssignment().get("member-a").partitions()).isEmpty();
+    }
+
+    @Test
+    void anOwnerThatLostThePartitionsUnawaresDoesNotTakeThemBackFromTheMemberThatTookOver() {
+        GroupAssignment assignment = assignor.assign(CLUSTER, new GroupSubscription(Map.of(
+                "member-a", ownedIn(3), "member-z", ownedIn(5))));
+
+        assertThat(assignment.groupAssignment().get("member-z").partitions()).hasSize(4);
+        assertThat(assignment.groupAssignment().get("member-a").partitions()).isEmpty();
+    }
+
     @Test
     void everyPartitionGoesToOneMemberAndTheOthersStandBy() {
         GroupAssignment assignment = assignor.assign(CLUSTER, new GroupSubscription(Map.of(

@@ -41,6 +41,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
 
     static final String REBALANCE_LISTENER = "placement-inventory-rewind";
 
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(PlacementInputListener.class);
+
     private final TransactionalRelay relay;
     private final PlacementEngine engine;
     private final String bootstrapServers;
@@ -75,6 +77,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     @Override
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (partitions.isEmpty()) {
+            LOG.info("standing by: another instance owns the inputs");
             return;
         }
         engine.restore(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));

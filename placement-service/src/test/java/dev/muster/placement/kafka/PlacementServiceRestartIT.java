@@ -161,6 +161,48 @@ class PlacementServiceRestartIT {
         }
     }
 
+    @Test
+    void killedUnderLoadItsStandbyTakesOverWithinTenSecondsAndBindsEveryJobOnce() throws Exception {
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+        Map<String, String> standbySettings = new HashMap<>(placementSettings);
+        standbySettings.put("muster.placement.instance-id", "placement-1");
+        List<JobEvent> admitted = new java.util.ArrayList<>();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             ServiceProcess standby = ServiceProcess.start(JAR, standbySettings, DEADLINE)) {
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
+                    .contains("standing by: another instance owns the inputs").doesNotContain("placement state restored"));
+            // Ten jobs a second, the kill in the middle of them.
+            for (int i = 0; i < 40; i++) {
+                if (i == 20) {
+                    placement.kill();
+                    Instant killed = Instant.now();
+                    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                            assertThat(Files.readString(standby.log())).as("log %s", standby.log()).contains("placement state restored"));
+                    System.out.printf("the standby took over %d ms after the active was killed%n", Duration.between(killed, Instant.now()).toMillis());
+                }
+                admitted.add(admit(client, "load-" + i));
+                Thread.sleep(100);
+            }
+            for (JobEvent job : admitted) {
+                client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
+            }
+            Map<JobRef, List<String>> bindings = new HashMap<>();
+            client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.data() instanceof JobBound)
+                    .forEach(event -> bindings.computeIfAbsent(event.job(), job -> new java.util.ArrayList<>()).add(event.id()));
+            for (JobEvent job : admitted) {
+                assertThat(bindings.get(job.job()).stream().distinct()).as("the bindings of %s (a repeat carries the same id)", job.job()).hasSize(1);
+            }
+            Map<String, Integer> copies = new HashMap<>();
+            for (SimulatedCluster member : members.clusters()) {
+                try (KubernetesClient memberClient = member.connect()) {
+                    memberClient.resources(PyTorchJob.class).inNamespace("default").list().getItems()
+                            .forEach(copy -> copies.merge(copy.getMetadata().getName(), 1, Integer::sum));
+                }
+            }
+            assertThat(copies).as("member copies by job, across members").hasSize(admitted.size()).allSatisfy((name, count) -> assertThat(count).isOne());
+        }
+    }
+
     private void assertOneCopyOn(String cluster, String name) throws Exception {
         for (SimulatedCluster member : members.clusters()) {
             try (KubernetesClient client = member.connect()) {

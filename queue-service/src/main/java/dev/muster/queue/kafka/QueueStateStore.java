@@ -72,6 +72,8 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (!partitions.isEmpty()) {
             restore();
+        } else {
+            LOG.info("standing by: another instance owns the inputs");
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.muster.queue.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ import dev.muster.testing.service.ServiceProcess;
 
 /**
  * Two packaged queue services in one consumer group: one decides, the other stands by; when the first dies,
- * the second takes over with the whole queue restored from Kafka and decides as the first would have.
+ * the second takes over within 10 s with the whole queue restored from Kafka and decides as the first would have.
  */
 @ExtendWith(KafkaBrokerExtension.class)
 class QueueServiceStandbyIT {
@@ -50,7 +51,13 @@ class QueueServiceStandbyIT {
             client.await(Topics.ADMISSIONS, event -> event.job().equals(first.job()) && event.data() instanceof JobAdmitted, DEADLINE);
 
             try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
+                        .contains("standing by: another instance owns the inputs").doesNotContain("queue state restored"));
                 active.kill();
+                Instant killed = Instant.now();
+                await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                        assertThat(Files.readString(standby.log())).as("log %s", standby.log()).contains("queue state restored"));
+                System.out.printf("the standby took over %d ms after the active was killed%n", Duration.between(killed, Instant.now()).toMillis());
                 client.send(Topics.SUBMISSIONS, second);
                 client.await(Topics.ADMISSIONS, event -> event.job().equals(second.job()) && event.data() instanceof JobQueued, DEADLINE);
                 client.send(Topics.MEMBER_STATUS, JobEvent.create("/test", first.job(), Instant.now(), new JobFinished("cluster-a", "Succeeded", null)));
