@@ -198,13 +198,16 @@ public class MirrorEngine implements MirrorObservations {
         }
     }
 
-    /** A failure that passes: the fleet API did not answer, was overloaded, or failed inside; anything else is an answer. */
+    /**
+     * A failure that passes: the fleet API did not answer (fabric8 gives no HTTP code, -1, when the connection is
+     * refused or cut), was overloaded, or failed inside; anything else is an answer.
+     */
     static boolean passing(RuntimeException failure) {
         if (!(failure instanceof io.fabric8.kubernetes.client.KubernetesClientException client)) {
             return false;
         }
         int code = client.getCode();
-        return code == 0 || code == 408 || code == 409 || code == 429 || code >= 500;
+        return code <= 0 || code == 408 || code == 409 || code == 429 || code >= 500;
     }
 
     /** When the member changed: its condition's update time when fresh, else when status sync saw it. */

@@ -52,6 +52,7 @@ public final class FleetProjection {
 
     /** The state of a job waiting to run anywhere. */
     public static final String QUEUING = "Queuing";
+    private static final String RUNNING = "Running";
     static final String COMPONENT = "muster";
     /** The seed shows binding events as coming from the scheduler. */
     static final String SCHEDULER = "default-scheduler";
@@ -62,6 +63,12 @@ public final class FleetProjection {
     private final Map<String, String> lastQueued = new HashMap<>();
     /** Jobs preempted and not stopped yet: their stop is told on them (a deleted job's is not, the job being gone). */
     private final Set<String> stopping = new HashSet<>();
+    /**
+     * The jobs whose member said they run, with what their unit says of it. Their queueing, admission and binding
+     * are on other topics and may be read after (a backlog, a member quick to start the pods): they must not set the
+     * unit back to Enqueued or Dequeued. Only a preemption, a failover or a give-back takes a job out.
+     */
+    private final Map<String, String> running = new HashMap<>();
 
     /** A job's queue unit, as last written. */
     private record Unit(String queue, ResourceList demand, Integer priority, String priorityClassName) {
@@ -90,7 +97,10 @@ public final class FleetProjection {
             waiting(jobEvent, queued.reason(), queued.message()).ifPresent(writes::add);
             if (queued.queue() != null) {
                 units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass()));
-                writes.add(new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), "Enqueued",
+                writes.add(running.containsKey(uid)
+                        ? new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), RUNNING, running.get(uid),
+                        jobEvent.time())
+                        : new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), "Enqueued",
                         queued.message() + (queued.position() == null ? "" : " (position " + queued.position() + ")"), jobEvent.time()));
             }
         } else if (jobEvent.data() instanceof JobAdmitted admitted) {
@@ -102,13 +112,15 @@ public final class FleetProjection {
                 units.put(uid, new Unit(queue, admitted.demand(), admitted.priority(), admitted.job() == null || admitted.job().getSpec() == null ? null
                         : admitted.job().getSpec().priorityClassName().orElse(null)));
             }
-            unit(jobEvent, "Dequeued", admitted.summary()).ifPresent(writes::add);
+            (running.containsKey(uid) ? unit(jobEvent, RUNNING, running.get(uid)) : unit(jobEvent, "Dequeued", admitted.summary()))
+                    .ifPresent(writes::add);
         } else if (jobEvent.data() instanceof JobRejected rejected) {
             writes.add(event(jobEvent, "Warning", "Rejected", String.join("; ", rejected.reasons())));
             writes.add(new SetCondition(job, "Failed", "Rejected", String.join("; ", rejected.reasons()), jobEvent.time()));
         } else if (jobEvent.data() instanceof JobPreempted preempted) {
             // Told on both jobs, each naming the other; the victim shows Queuing at once, as it no longer runs for the fleet.
             bound.remove(uid);
+            running.remove(uid);
             stopping.add(uid);
             writes.add(event(jobEvent, "Warning", "Preempted", preempted.summary()));
             writes.add(new SetCondition(job, QUEUING, "Preempted", preempted.summary() + "; being stopped on its member", jobEvent.time()));
@@ -127,13 +139,17 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof JobBound jobBound) {
             bound.add(uid);
             writes.add(new RecordEvent(job, jobEvent.id(), "Normal", "ScheduleBindingSucceed", jobBound.message(), SCHEDULER, jobEvent.time()));
-            unit(jobEvent, "Dequeued", "bound to member cluster " + jobBound.cluster()).ifPresent(writes::add);
+            if (!running.containsKey(uid)) {
+                unit(jobEvent, "Dequeued", "bound to member cluster " + jobBound.cluster()).ifPresent(writes::add);
+            }
         } else if (jobEvent.data() instanceof JobGivenBack givenBack) {
             bound.remove(uid);
+            running.remove(uid);
             writes.add(event(jobEvent, "Warning", "GivenBack", givenBack.reason()));
             unit(jobEvent, "TimeoutBackoff", givenBack.reason()).ifPresent(writes::add);
         } else if (jobEvent.data() instanceof FailoverTriggered failover) {
             bound.remove(uid);
+            running.remove(uid);
             writes.add(event(jobEvent, "Warning", "FailoverTriggered", failover.summary()));
             writes.add(new SetCondition(job, QUEUING, "FailingOver", failover.summary() + "; placing the job on another cluster", jobEvent.time()));
         } else if (jobEvent.data() instanceof MemberStatusChanged changed) {
@@ -141,8 +157,9 @@ public final class FleetProjection {
             boolean trouble = aside || "Unknown".equals(changed.state()) || "Restarting".equals(changed.state());
             writes.add(event(jobEvent, trouble ? "Warning" : "Normal", aside ? changed.reason() : changed.state(),
                     "on " + changed.cluster() + ": " + changed.message()));
-            if ("Running".equals(changed.state())) {
-                unit(jobEvent, "Running", "running on member cluster " + changed.cluster()).ifPresent(writes::add);
+            if (RUNNING.equals(changed.state())) {
+                running.put(uid, "running on member cluster " + changed.cluster());
+                unit(jobEvent, RUNNING, running.get(uid)).ifPresent(writes::add);
             }
         } else if (jobEvent.data() instanceof JobFinished finished) {
             writes.add(event(jobEvent, "Succeeded".equals(finished.outcome()) ? "Normal" : "Warning", "Finished", finished.summary()));
@@ -158,6 +175,7 @@ public final class FleetProjection {
 
     private void forget(String uid) {
         units.remove(uid);
+        running.remove(uid);
         stopping.remove(uid);
         bound.remove(uid);
         lastQueued.remove(uid);

@@ -157,6 +157,30 @@ class FleetProjectionTest {
         assertThat(writes(deleted, DeleteQueueUnit.class)).as("a finished job's unit is its record until the job is deleted").hasSize(1);
     }
 
+    /** The member's word, the queueing and the binding come on three topics, read in any order: a Running unit stays Running. */
+    @Test
+    void aQueueingOrBindingReadAfterTheMemberSaidRunningLeavesTheUnitRunning() {
+        List<FleetWrite> runningFirst = projection.handle(event(new dev.muster.model.event.MemberStatusChanged("cluster-a", "Running", "Running",
+                "all pods running", null)));
+        List<FleetWrite> queuedLate = projection.handle(event(queued("QuotaExceeded", 1)));
+        List<FleetWrite> running = projection.handle(event(new dev.muster.model.event.MemberStatusChanged("cluster-a", "Running", "Running",
+                "all pods running", null)));
+        List<FleetWrite> bound = projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1))));
+        projection.handle(event(new FailoverTriggered("cluster-a", "MemberUnreachable", "member cluster-a is unreachable", "Immediately")));
+        List<FleetWrite> boundAgain = projection.handle(event(JobBound.of("cluster-b", null, Map.of(ReplicaType.MASTER, 1))));
+
+        assertThat(writes(runningFirst, PutQueueUnit.class)).as("no unit known yet").isEmpty();
+        assertThat(writes(queuedLate, PutQueueUnit.class)).singleElement().satisfies(unit -> {
+            assertThat(unit.phase()).isEqualTo("Running");
+            assertThat(unit.message()).isEqualTo("running on member cluster cluster-a");
+        });
+        assertThat(writes(running, PutQueueUnit.class)).singleElement().extracting(PutQueueUnit::phase).isEqualTo("Running");
+        assertThat(writes(bound, PutQueueUnit.class)).as("no step back to Dequeued").isEmpty();
+        assertThat(writes(bound, RecordEvent.class)).extracting(RecordEvent::reason).containsExactly("ScheduleBindingSucceed");
+        assertThat(writes(boundAgain, PutQueueUnit.class)).as("bound anew after a failover").singleElement()
+                .extracting(PutQueueUnit::phase).isEqualTo("Dequeued");
+    }
+
     /** A reclaim as the fleet shows it: an Event on each job naming the other, the victim Queuing again at once. */
     @Test
     void aPreemptedJobIsQueuingAgainAndBothJobsAreToldOfTheOther() {
