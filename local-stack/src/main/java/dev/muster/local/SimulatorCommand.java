@@ -181,6 +181,8 @@ public final class SimulatorCommand {
             Map.Entry<String, JsonNode> cluster = clusters.next();
             List<String> pods = new ArrayList<>();
             cluster.getValue().forEach(pod -> pods.add(pod.asText()));
+            // In name order, as kubectl lists them: the member answers in the order its pods were created, which varies.
+            pods.sort(null);
             text.append(' ').append(pods.size()).append(pods.size() == 1 ? " pod exits" : " pods exit").append(" 0 on ").append(cluster.getKey())
                     .append(" (").append(String.join(", ", pods)).append(')');
         }
