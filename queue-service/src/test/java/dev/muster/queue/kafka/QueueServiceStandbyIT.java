@@ -73,4 +73,55 @@ class QueueServiceStandbyIT {
             }
         }
     }
+
+    @Test
+    void killedUnderLoadTheStandbyLosesNoSubmissionAndAdmitsNoJobTwice() throws Exception {
+        // A broker of its own: the other test leaves a job running in child-2, which runs one at a time.
+        try (KafkaBroker broker = KafkaBroker.start()) {
+            MusterTopics.create(broker, 3);
+            decideUnderLoad(broker);
+        }
+    }
+
+    private void decideUnderLoad(KafkaBroker broker) throws Exception {
+        Map<String, String> settings = Map.of("kafka.bootstrap.servers", broker.bootstrapServers(), "muster.queue.fleet-api.watch", "false");
+        JobEvent running = Seed.submission("default", "running-under-load");
+        List<JobEvent> waiting = new java.util.ArrayList<>();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             ServiceProcess active = ServiceProcess.start(JAR, settings, DEADLINE);
+             ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
+            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
+            client.send(Topics.SUBMISSIONS, running);
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(running.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+            ServiceProcess owner = Files.readString(active.log()).contains("queue state restored") ? active : standby;
+            ServiceProcess other = owner == active ? standby : active;
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(other.log())).as("log %s", other.log())
+                    .contains("standing by: another instance owns the inputs"));
+
+            // Ten submissions a second, the owner killed in the middle of them; the seed's child-2 runs one job at a time.
+            for (int i = 0; i < 20; i++) {
+                if (i == 10) {
+                    owner.kill();
+                }
+                JobEvent submitted = Seed.submission("default", "load-" + i);
+                client.send(Topics.SUBMISSIONS, submitted);
+                waiting.add(submitted);
+                Thread.sleep(100);
+            }
+            for (JobEvent job : waiting) {
+                client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobQueued, DEADLINE);
+            }
+            client.send(Topics.MEMBER_STATUS, JobEvent.create("/test", running.job(), Instant.now(), new JobFinished("cluster-a", "Succeeded", null)));
+            JobEvent next = client.await(Topics.ADMISSIONS, event -> event.data() instanceof JobAdmitted && !event.job().equals(running.job()),
+                    DEADLINE);
+
+            Map<String, java.util.Set<String>> admissions = new java.util.HashMap<>();
+            client.readAll(Topics.ADMISSIONS).stream().filter(event -> event.data() instanceof JobAdmitted)
+                    .forEach(event -> admissions.computeIfAbsent(event.job().name(), name -> new java.util.HashSet<>()).add(event.id()));
+            assertThat(admissions).as("admissions by job (a repeat carries the same id); log %s", other.log())
+                    .containsOnlyKeys(running.job().name(), next.job().name())
+                    .allSatisfy((name, ids) -> assertThat(ids).hasSize(1));
+        }
+    }
 }
