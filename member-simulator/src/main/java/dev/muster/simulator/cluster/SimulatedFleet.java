@@ -42,6 +42,16 @@ public final class SimulatedFleet implements AutoCloseable {
         return new ArrayList<>(clusters.values());
     }
 
+    /**
+     * The settings that point a Muster service at every member: {@code <prefix>.<cluster>.kubeconfig}, e.g. with the
+     * prefix {@code muster.status-sync.members}.
+     */
+    public Map<String, String> memberSettings(String prefix) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        clusters.values().forEach(cluster -> settings.put(prefix + "." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString()));
+        return settings;
+    }
+
     @Override
     public void close() {
         clusters.values().forEach(SimulatedCluster::close);

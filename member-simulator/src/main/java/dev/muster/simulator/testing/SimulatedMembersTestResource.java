@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -58,9 +57,7 @@ public final class SimulatedMembersTestResource implements QuarkusTestResourceLi
             throw new UncheckedIOException(e);
         }
         Map<String, String> config = new HashMap<>(extra);
-        for (SimulatedCluster cluster : fleet.clusters()) {
-            config.put(prefix + "." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
-        }
+        config.putAll(fleet.memberSettings(prefix));
         return config;
     }
 

@@ -81,9 +81,7 @@ class PlacementOverSimulatedMembersTests {
         Map<String, String> properties = new HashMap<>();
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
         properties.put("muster.status-sync.health-interval", "1s");
-        for (SimulatedCluster cluster : members.clusters()) {
-            properties.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
-        }
+        properties.putAll(members.memberSettings("muster.status-sync.members"));
         statusSync = ServiceProcess.start(Path.of("..", "status-sync-service", "target", "quarkus-app", "quarkus-run.jar"), properties,
                 Duration.ofSeconds(60));
     }

@@ -65,10 +65,8 @@ class PlacementServiceRestartIT {
         // Restarted under the same name, as a StatefulSet's pod is: the crashed instance's open transaction is fenced.
         Map<String, String> place = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
                 "muster.placement.instance-id", "placement-0"));
-        for (SimulatedCluster cluster : members.clusters()) {
-            sync.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
-            place.put("muster.placement.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
-        }
+        sync.putAll(members.memberSettings("muster.status-sync.members"));
+        place.putAll(members.memberSettings("muster.placement.members"));
         statusSync = ServiceProcess.start(STATUS_SYNC, sync, DEADLINE);
         placementSettings = place;
     }

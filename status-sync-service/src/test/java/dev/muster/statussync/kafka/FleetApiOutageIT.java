@@ -49,7 +49,6 @@ import dev.muster.model.queue.Queue;
 import dev.muster.model.queue.QueueUnit;
 import dev.muster.model.quota.QueueNames;
 import dev.muster.simulator.cluster.FleetApiServer;
-import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.fault.ApiProxy;
 import dev.muster.simulator.spec.FleetSpec;
@@ -97,9 +96,7 @@ class FleetApiOutageIT {
         Map<String, String> settings = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
                 "quarkus.kubernetes-client.api-server-url", "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + fleetNetwork.port(),
                 "muster.status-sync.health-interval", "1s"));
-        for (SimulatedCluster cluster : members.clusters()) {
-            settings.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
-        }
+        settings.putAll(members.memberSettings("muster.status-sync.members"));
         statusSync = ServiceProcess.start(JAR, settings, DEADLINE);
         for (String cluster : Set.copyOf(CLUSTERS)) {
             memberClients.put(cluster, members.cluster(cluster).orElseThrow().connect());

@@ -28,7 +28,6 @@ import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
-import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.testing.kafka.JobEventClient;
@@ -62,9 +61,7 @@ class StatusSyncStandbyIT {
         MusterTopics.create(broker, 3);
         members = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml")), Files.createTempDirectory("members"));
         settings = new HashMap<>(Map.of("kafka.bootstrap.servers", broker.bootstrapServers(), "muster.status-sync.health-interval", "1s"));
-        for (SimulatedCluster cluster : members.clusters()) {
-            settings.put("muster.status-sync.members." + cluster.name() + ".kubeconfig", cluster.kubeconfig().toString());
-        }
+        settings.putAll(members.memberSettings("muster.status-sync.members"));
     }
 
     @AfterEach
