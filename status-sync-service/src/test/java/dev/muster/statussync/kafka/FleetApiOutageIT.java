@@ -64,17 +64,19 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * The fleet API refuses connections while jobs flow on the Kafka path at 20 a second (the test stands in for the
  * queue and placement: it submits, queues and binds each job and makes its member copy); within 60 s of the API's
  * return, the packaged status sync has given the fleet every job, its status as on its member, one binding Event,
- * one QueueUnit and its Queue. The outage lasts {@code muster.test.fleet-outage} (20 s by default, to keep the
- * suite short; {@code -Dmuster.test.fleet-outage=2m} for the two minutes the service-runtime issue names).
+ * one QueueUnit and its Queue. The outage lasts {@code muster.test.fleet-outage}: two minutes by default, as the
+ * service-runtime issue asks; a 20 s one passed while an outage past 60 s stopped status sync's consumer for good.
  */
 class FleetApiOutageIT {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    private static final Duration OUTAGE = Duration.parse("PT" + System.getProperty("muster.test.fleet-outage", "20s").toUpperCase());
+    private static final Duration OUTAGE = Duration.parse("PT" + System.getProperty("muster.test.fleet-outage", "2m").toUpperCase());
+    /** How long after the API's return the fleet must match: the issue's 60 s ({@code muster.test.fleet-catch-up} to measure longer ones). */
+    private static final Duration CATCH_UP = Duration.parse("PT" + System.getProperty("muster.test.fleet-catch-up", "60s").toUpperCase());
     private static final int JOBS_PER_SECOND = 20;
-    /** Where the jobs go, in turn: gpu-b has four times gpu-a's room for pods (110 a node), so it takes three in four. */
-    private static final List<String> CLUSTERS = List.of("gpu-a", "gpu-b", "gpu-b", "gpu-b");
+    /** Where the jobs go, in turn (see the members' spec, {@code outage/fleet.yaml}). */
+    private static final List<String> CLUSTERS = List.of("wide-a", "wide-b");
     private static final String SMALL_JOB = readSmallJob();
 
     private KafkaBroker broker;
@@ -89,7 +91,7 @@ class FleetApiOutageIT {
         broker = KafkaBroker.start();
         MusterTopics.create(broker, 3);
         Path home = Files.createTempDirectory("outage");
-        members = SimulatedFleet.start(FleetSpec.read(Path.of("..", "deploy", "local", "fleet.yaml")), home.resolve("members"));
+        members = SimulatedFleet.start(FleetSpec.read(Path.of("src", "test", "resources", "outage", "fleet.yaml")), home.resolve("members"));
         fleet = FleetApiServer.start(home.resolve("fleet"));
         URI direct = URI.create(fleet.url());
         fleetNetwork = ApiProxy.start("fleet", new InetSocketAddress(InetAddress.getLoopbackAddress(), direct.getPort()), 0);
@@ -128,7 +130,7 @@ class FleetApiOutageIT {
             Instant back = Instant.now();
             submit(client, jobs, queue, Duration.ofSeconds(2));
 
-            await().atMost(DEADLINE).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> assertFleetMatches(fleetApi, jobs, queues));
+            await().atMost(CATCH_UP).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> assertFleetMatches(fleetApi, jobs, queues));
             assertThat(jobs.size()).as("jobs submitted at %d a second", JOBS_PER_SECOND)
                     .isGreaterThan((int) (0.9 * JOBS_PER_SECOND * (OUTAGE.toSeconds() + 4)));
             System.out.printf("%d jobs, %s fleet API outage: the fleet matched the members %d ms after the API returned%n", jobs.size(), OUTAGE,
