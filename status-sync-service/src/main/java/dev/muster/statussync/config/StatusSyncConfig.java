@@ -67,8 +67,11 @@ public interface StatusSyncConfig {
         @WithDefault("500ms")
         java.time.Duration retryBackoff();
 
-        /** The longest wait between tries of one fleet write. Default 30 s. */
-        @WithDefault("30s")
+        /**
+         * The longest wait between tries of one fleet write: also how long the fleet may lag behind once the fleet API
+         * is back after an outage. Default 10 s.
+         */
+        @WithDefault("10s")
         java.time.Duration maxRetryBackoff();
     }
 
