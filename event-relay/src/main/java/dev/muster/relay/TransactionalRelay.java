@@ -35,6 +35,10 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
  * {@link Outcome} hears, once per batch, whether its decisions were committed (carry them out now) or not (a crash
  * or abort: whatever was decided is gone, and the core must start again from what the log holds).
  * <p>
+ * What a service learns outside Kafka (a member read after a takeover) is decided the same way: its
+ * {@link Observations} are asked at the start of every batch, and what they decide is produced in that batch's
+ * transaction. A service that sends itself ticks through Kafka has a batch to decide them in at least once a tick.
+ * <p>
  * The incoming channel must be a batch channel ({@code batch=true}) reading {@code read_committed} with
  * {@code commit-strategy=ignore}; the outgoing channel must have a {@code transactional.id}.
  */
@@ -46,6 +50,7 @@ public final class TransactionalRelay {
     private final KafkaClientService clients;
     private final EventProcessor processor;
     private final Outcome outcome;
+    private final Observations observations;
 
     /** Told how each relayed batch ended, on the thread that relays the next one only after. */
     public interface Outcome {
@@ -55,6 +60,13 @@ public final class TransactionalRelay {
 
         /** The batch's transaction failed: nothing it decided is in the log, and the batch is read again. */
         void aborted(Throwable failure);
+    }
+
+    /** What the service observed outside Kafka since the last batch, decided now: records for this batch's transaction. */
+    @FunctionalInterface
+    public interface Observations {
+
+        List<Produced> decide();
     }
 
     private static final Outcome IGNORED = new Outcome() {
@@ -72,10 +84,16 @@ public final class TransactionalRelay {
     }
 
     public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor, Outcome outcome) {
+        this(transactions, clients, processor, outcome, List::of);
+    }
+
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor, Outcome outcome,
+                              Observations observations) {
         this.transactions = transactions;
         this.clients = clients;
         this.processor = processor;
         this.outcome = outcome;
+        this.observations = observations;
     }
 
     public Uni<Void> relay(KafkaRecordBatch<String, byte[]> batch) {
@@ -90,7 +108,7 @@ public final class TransactionalRelay {
     }
 
     private Uni<Void> decide(KafkaRecordBatch<String, byte[]> batch) {
-        List<Produced> produced = new ArrayList<>();
+        List<Produced> produced = new ArrayList<>(observations.decide());
         for (KafkaRecord<String, byte[]> record : batch) {
             long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
             produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload())));

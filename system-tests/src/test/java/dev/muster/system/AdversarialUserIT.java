@@ -152,7 +152,8 @@ class AdversarialUserIT {
             Topics.ADMISSIONS, List.of("placement-service", "status-sync-service"),
             Topics.PLACEMENTS, List.of("queue-service", "status-sync-service"),
             Topics.MEMBER_STATUS, List.of("queue-service", "placement-service", "status-sync-service"),
-            Topics.INVENTORY, List.of("placement-service"));
+            Topics.INVENTORY, List.of("placement-service"),
+            Topics.PLACEMENT_RESULTS, List.of("placement-service"));
 
     @Test
     void everyHostileInputGetsItsOwnErrorAndFortyGoodJobsAfterThemAllRun() throws Exception {

@@ -9,7 +9,7 @@ public final class Channels {
     /** Its decisions, dead letters and state, in one transaction with the consumed offsets. */
     public static final String PLACEMENTS = "placements";
 
-    /** What follows from member writes and from time, outside the input transaction. */
+    /** What members answered to its writes, and its ticks, sent to itself on {@code muster.placement.results} as inputs. */
     public static final String PLACEMENT_RESULTS = "placement-results";
 
     private Channels() {

@@ -1,6 +1,7 @@
 package dev.muster.placement.engine;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -22,12 +22,14 @@ import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import dev.muster.fleetclient.JobOrderedWrites;
+import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MusterEvent;
+import dev.muster.model.event.PlacementTick;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.placement.ClusterFitRow;
@@ -49,14 +51,13 @@ import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
 /**
- * Runs the placement core for the service: one {@link GangPlacer} fed, one call at a time, by consumed events,
- * by the results of member writes and by clock ticks. Decisions on consumed events go out with them in the
- * input transaction; the writes they ask for run on their own threads once that transaction is committed (the
- * state records committed with it are the outbox: a new owner derives every write still owed from them), and
- * what follows from their results
- * and from ticks is published on {@link Topics#PLACEMENTS} directly, with ids derived from the admission so
- * that a repeat is recognisable. The core's state goes to {@link Topics#PLACEMENT_STATE} with each change, and a
- * new owner of the inputs starts from it.
+ * Runs the placement core for the service: one {@link GangPlacer} fed, one call at a time, with what it decides on.
+ * Everything it decides on reaches it in a consumed batch, and everything it decides is produced in that batch's
+ * transaction: consumed events; what members answered to its writes and its clock ticks, which it sends itself on
+ * {@link Topics#PLACEMENT_RESULTS}; and what a takeover reads of the members, decided in the next batch (see
+ * {@link #decideObservations}). The member writes it asks for run on their own threads once that transaction is
+ * committed: the state records committed with them are the outbox, from which a new owner derives every write still
+ * owed. The core's state goes to {@link Topics#PLACEMENT_STATE} with each change, and a new owner starts from it.
  */
 @ApplicationScoped
 public class PlacementEngine {
@@ -69,16 +70,25 @@ public class PlacementEngine {
     private List<Produced> pendingState = List.of();
     /**
      * Member writes decided while the members are reconciled after a restore, in the order decided: they run once
-     * every member is reconciled, as a member copy the previous owner left must be adopted before the job is
+     * the reconciliation is committed, as a member copy the previous owner left must be adopted before the job is
      * placed anywhere else. Null when no reconciliation is under way. Guarded by {@link #lock}.
      */
     private List<MemberCommand> heldWrites;
     /**
-     * Member writes decided since the consumed batch in flight began, in the order decided, ticks' and results'
-     * included (so that a job's writes keep their order): they run when the batch's transaction is committed and
-     * are dropped when it is not. Null when no batch is in flight. Guarded by {@link #lock}.
+     * Member writes decided since the consumed batch in flight began, in the order decided: they run when the batch's
+     * transaction is committed and are dropped when it is not. Null when no batch is in flight. Guarded by {@link #lock}.
      */
     private List<MemberCommand> uncommittedWrites;
+    /** What each member held when read after the last restore, for the next batch to decide on; null until all are read. */
+    private List<MemberHoldings> readHoldings;
+    /** Which restore the reads in flight belong to: reads of an earlier one (before an abort) are dropped. */
+    private int restores;
+    /** Whether the batch in flight decided the reconciliation, so that the held writes run once it is committed. */
+    private boolean reconciledInBatch;
+    /** Whether the batch in flight bound a job (for the {@code bound} crash point). */
+    private boolean boundInBatch;
+    /** Whether this instance owns the inputs: only the owner ticks. */
+    private volatile boolean active;
     private final MemberWriter writer;
     private final PlacementConfig config;
     private final Emitter<byte[]> results;
@@ -134,14 +144,40 @@ public class PlacementEngine {
         synchronized (lock) {
             decisions = placer.handle(event);
             pendingState = stateRecords(placer.drainState());
-            if (uncommittedWrites == null) {
-                uncommittedWrites = new ArrayList<>();
-            }
-            run(decisions.commands());
+            inBatch(decisions);
         }
         metrics.consumed(event);
         metrics.decided(decisions.events(), decisions.commands());
         return decisions.events();
+    }
+
+    /**
+     * What the members held when read after a takeover, decided at the start of the next batch and produced in its
+     * transaction (see {@link GangPlacer#reconcile}); nothing until every member is read. The writes held since the
+     * takeover run once that transaction is committed.
+     */
+    public List<Produced> decideObservations() {
+        List<Produced> produced = new ArrayList<>();
+        synchronized (lock) {
+            if (readHoldings == null) {
+                return List.of();
+            }
+            for (MemberHoldings holdings : readHoldings) {
+                Decisions decisions = placer.reconcile(holdings);
+                LOG.infof("member %s reconciled: %d Muster jobs and %d reservations found, %d events, %d writes", holdings.cluster(),
+                        holdings.jobs().size(), holdings.reservations().size(), decisions.events().size(), decisions.commands().size());
+                for (JobEvent event : decisions.events()) {
+                    LOG.info(event.describe());
+                    produced.add(new Produced(Topics.PLACEMENTS, event.key(), EventSerde.serialize(event)));
+                }
+                inBatch(decisions);
+                metrics.decided(decisions.events(), decisions.commands());
+            }
+            produced.addAll(stateRecords(placer.drainState()));
+            readHoldings = null;
+            reconciledInBatch = true;
+        }
+        return produced;
     }
 
     /** Every cluster ranked for the job as if it were placed now, and why the others cannot take it; changes nothing. */
@@ -165,7 +201,17 @@ public class PlacementEngine {
             if (!decided.isEmpty()) {
                 crashPoint("committed");
             }
+            if (boundInBatch) {
+                crashPoint("bound");
+                boundInBatch = false;
+            }
             run(decided);
+            if (reconciledInBatch) {
+                reconciledInBatch = false;
+                List<MemberCommand> held = heldWrites == null ? List.of() : heldWrites;
+                heldWrites = null;
+                run(held);
+            }
         }
     }
 
@@ -176,6 +222,8 @@ public class PlacementEngine {
     public void aborted(Map<String, byte[]> committedState) {
         synchronized (lock) {
             uncommittedWrites = null;
+            boundInBatch = false;
+            reconciledInBatch = false;
         }
         restore(committedState);
     }
@@ -189,15 +237,22 @@ public class PlacementEngine {
         }
     }
 
+    /** Another instance owns the inputs: this one neither ticks nor writes. */
+    public void standBy() {
+        active = false;
+    }
+
     /**
      * Takes over from the previous owner: a fresh core holding the state it left (the inventory is read again
-     * from the beginning), and the member writes it was in the middle of, asked for again.
+     * from the beginning), and the member writes it was in the middle of, asked for again. Then each member's
+     * holdings are read, for the next batch to reconcile the log with.
      */
     public void restore(Map<String, byte[]> latest) {
         Map<String, PlacementRecord> records = new LinkedHashMap<>();
         latest.forEach((uid, bytes) -> records.put(uid, PlacementRecord.decode(bytes)));
         Decisions resume;
         List<CompletableFuture<Void>> resumed;
+        int restore;
         synchronized (lock) {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
             resume = placer.restore(records);
@@ -205,38 +260,48 @@ public class PlacementEngine {
             // What the previous core decided and never carried out is resumed from the log, or was never committed.
             heldWrites = null;
             uncommittedWrites = null;
+            readHoldings = null;
+            restore = ++restores;
             resumed = run(resume.commands());
             heldWrites = new ArrayList<>();
         }
+        active = true;
         LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
                 resume.commands().size());
-        // Each member's holdings are read once the resumed writes are done, and new writes wait for every member.
+        // Each member's holdings are read once the resumed writes are done; new writes wait for the reconciliation.
+        List<MemberHoldings> read = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture.allOf(resumed.toArray(CompletableFuture[]::new))
                 .handle((done, failed) -> CompletableFuture.allOf(writer.members().keySet().stream()
-                        .map(cluster -> writes.submit("reconcile " + cluster, () -> reconcile(cluster))).toArray(CompletableFuture[]::new)))
-                .thenCompose(reconciled -> reconciled)
-                .whenComplete((done, failed) -> releaseHeldWrites());
+                        .map(cluster -> writes.submit("reconcile " + cluster, () -> read(cluster).ifPresent(read::add)))
+                        .toArray(CompletableFuture[]::new)))
+                .thenCompose(reads -> reads)
+                .whenComplete((done, failed) -> {
+                    synchronized (lock) {
+                        if (restore == restores) {
+                            readHoldings = List.copyOf(read);
+                        }
+                    }
+                });
     }
 
-    /** Runs the writes decided while the members were reconciled, in the order decided. */
-    private void releaseHeldWrites() {
-        synchronized (lock) {
-            List<MemberCommand> held = heldWrites == null ? List.of() : heldWrites;
-            heldWrites = null;
-            run(held);
-        }
-    }
-
-    /** Squares one member's holdings with the restored log (see {@link GangPlacer#reconcile}). */
-    private void reconcile(String cluster) {
+    private Optional<MemberHoldings> read(String cluster) {
         try {
-            MemberHoldings holdings = writer.holdings(cluster);
-            Decisions decisions = step(placer -> placer.reconcile(holdings));
-            LOG.infof("member %s reconciled: %d Muster jobs and %d reservations found, %d events, %d writes", cluster, holdings.jobs().size(),
-                    holdings.reservations().size(), decisions.events().size(), decisions.commands().size());
+            return Optional.of(writer.holdings(cluster));
         } catch (RuntimeException e) {
             LOG.warnf("member %s could not be reconciled after the restore: %s", cluster, e.getMessage());
+            return Optional.empty();
         }
+    }
+
+    /** Notes what a step of the batch in flight decided; call under the lock. */
+    private void inBatch(Decisions decisions) {
+        if (uncommittedWrites == null) {
+            uncommittedWrites = new ArrayList<>();
+        }
+        if (decisions.events().stream().anyMatch(event -> event.data() instanceof JobBound)) {
+            boundInBatch = true;
+        }
+        run(decisions.commands());
     }
 
     private static List<Produced> stateRecords(Map<String, PlacementRecord> changes) {
@@ -245,11 +310,11 @@ public class PlacementEngine {
         return records;
     }
 
+    /** Sends the owner a tick; one lost is made up for by the next. */
     private void tick() {
-        try {
-            step(GangPlacer::tick);
-        } catch (RuntimeException e) {
-            LOG.warn("placement tick failed; the next one tries again", e);
+        if (active) {
+            ConfigEvent tick = ConfigEvent.create(GangPlacer.SOURCE, Instant.now(), new PlacementTick());
+            results.send(KafkaRecord.of(Topics.PLACEMENT_RESULTS, tick.key(), EventSerde.serialize(tick)));
         }
     }
 
@@ -276,7 +341,7 @@ public class PlacementEngine {
                 } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
                     crashPoint("created");
                 }
-                result.ifPresent(this::result);
+                result.ifPresent(this::record);
             }).whenComplete((done, error) -> {
                 if (error != null) {
                     LOG.errorf(error, "job %s: a write on member %s failed unexpectedly", command.job(), command.cluster());
@@ -294,40 +359,22 @@ public class PlacementEngine {
         }
     }
 
-    private void result(MemberResult result) {
-        step(placer -> placer.result(result));
-    }
-
     /**
-     * One step of the core outside a consumed event (a tick, a member result, a reconciliation): decided under
-     * the lock with its writes queued in order, then its events and state changes published.
+     * Records what the member answered, for the core to decide on in a batch. The producer retries on its own for
+     * its delivery timeout; a result it still could not record is sent again a tick later, as only the next owner's
+     * restore would otherwise ask for the write again.
      */
-    private Decisions step(Function<GangPlacer, Decisions> decide) {
-        Decisions decisions;
-        List<Produced> state;
-        synchronized (lock) {
-            decisions = decide.apply(placer);
-            state = stateRecords(placer.drainState());
-            run(decisions.commands());
-        }
-        publish(decisions, state);
-        return decisions;
+    private void record(MemberResult result) {
+        JobEvent answered = JobEvent.create(GangPlacer.SOURCE, result.job(), Instant.now(), result.answered());
+        byte[] payload = EventSerde.serialize(answered);
+        send(KafkaRecord.of(Topics.PLACEMENT_RESULTS, answered.key(), payload));
     }
 
-    private void publish(Decisions decisions, List<Produced> state) {
-        metrics.decided(decisions.events(), decisions.commands());
-        for (JobEvent event : decisions.events()) {
-            LOG.info(event.describe());
-            Message<byte[]> record = KafkaRecord.of(Topics.PLACEMENTS, event.key(),
-                    EventSerde.serialize(event));
-            if (event.data() instanceof JobBound) {
-                record = record.withAck(() -> {
-                    crashPoint("bound");
-                    return CompletableFuture.completedFuture(null);
-                });
-            }
-            results.send(record);
-        }
-        state.forEach(record -> results.send(KafkaRecord.of(record.topic(), record.key(), record.value())));
+    private void send(Message<byte[]> record) {
+        results.send(record.withNack(failure -> {
+            LOG.warnf("a member result could not be recorded (%s); sending it again", failure.toString());
+            ticker.schedule(() -> send(record), config.tickInterval().toMillis(), TimeUnit.MILLISECONDS);
+            return CompletableFuture.completedFuture(null);
+        }));
     }
 }

@@ -28,8 +28,9 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
 
 /**
- * Consumes what placement decides on: {@link Topics#ADMISSIONS}, member reports on {@link Topics#INVENTORY}, and
- * the ends of jobs ({@link Topics#SUBMISSIONS} for deletions, {@link Topics#MEMBER_STATUS} for finished jobs),
+ * Consumes what placement decides on: {@link Topics#ADMISSIONS}, member reports on {@link Topics#INVENTORY}, the
+ * ends of jobs ({@link Topics#SUBMISSIONS} for deletions, {@link Topics#MEMBER_STATUS} for finished jobs), and what
+ * it sends itself on {@link Topics#PLACEMENT_RESULTS} (members' answers to its writes, ticks),
  * and writes each decision to {@link Topics#PLACEMENTS} (unreadable records to {@link Topics#DEAD_LETTER}) in the
  * transaction that commits the consumed offsets (see {@link TransactionalRelay}). One instance owns every
  * partition; a new owner restores the core's state from {@link Topics#PLACEMENT_STATE} and reads the inventory
@@ -63,7 +64,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     public void aborted(Throwable failure) {
                         engine.aborted(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));
                     }
-                });
+                }, engine::decideObservations);
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
@@ -78,6 +79,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (partitions.isEmpty()) {
             LOG.info("standing by: another instance owns the inputs");
+            engine.standBy();
             return;
         }
         engine.restore(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));

@@ -43,11 +43,15 @@ class PlacementInputListenerTests extends ServiceHealthContract {
     @ConfigProperty(name = "mp.messaging.outgoing.placements.topic")
     String placementsTopic;
 
+    @ConfigProperty(name = "mp.messaging.outgoing.placement-results.topic")
+    String resultsTopic;
 
     @Test
     void theChannelsUseTheSharedTopicNames() {
-        assertThat(inputTopics).containsExactly(Topics.ADMISSIONS, Topics.INVENTORY, Topics.SUBMISSIONS, Topics.MEMBER_STATUS);
+        assertThat(inputTopics).containsExactly(Topics.ADMISSIONS, Topics.INVENTORY, Topics.SUBMISSIONS, Topics.MEMBER_STATUS,
+                Topics.PLACEMENT_RESULTS);
         assertThat(placementsTopic).isEqualTo(Topics.PLACEMENTS);
+        assertThat(resultsTopic).as("what the executor and the ticker record is read back as an input").isEqualTo(Topics.PLACEMENT_RESULTS);
     }
 
     @Test

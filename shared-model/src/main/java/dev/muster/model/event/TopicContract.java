@@ -23,6 +23,7 @@ public final class TopicContract {
             Topics.MEMBER_STATUS, EnumSet.of(EventType.MEMBER_STATUS_CHANGED, EventType.FAILOVER_TRIGGERED, EventType.FINISHED),
             Topics.FLEET_CONFIG, EnumSet.of(EventType.POLICY_APPLIED, EventType.POLICY_DELETED, EventType.QUOTA_TREE_APPLIED,
                     EventType.QUOTA_TREE_DELETED, EventType.PRIORITY_CLASS_APPLIED, EventType.PRIORITY_CLASS_DELETED, EventType.QUEUE_TICK),
+            Topics.PLACEMENT_RESULTS, EnumSet.of(EventType.MEMBER_WRITE_ANSWERED, EventType.PLACEMENT_TICK),
             Topics.INVENTORY, EnumSet.copyOf(java.util.Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).toList()));
 
     private TopicContract() {

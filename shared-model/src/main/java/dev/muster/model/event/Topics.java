@@ -7,7 +7,8 @@ import java.util.Set;
  * The Kafka topics Muster's services exchange events on, each with who writes it. The topics of the services'
  * decisions (admissions, placements, member status, inventory and the two state topics) have one writer each, in one
  * transaction with what it consumed; the two input topics (submissions, fleet config) are written by producers
- * outside Muster and by the queue service's fleet ingress, and dead letters by every service. Every job event is
+ * outside Muster and by the queue service's fleet ingress; placement's results topic by placement's own executor and
+ * ticker (its inputs, not its decisions); and dead letters by every service. Every job event is
  * keyed by the job's fleet UID, and all job topics have the same partition count, so one job's events stay in
  * order and a job's events on different topics land on the same partition number.
  */
@@ -31,6 +32,12 @@ public final class Topics {
     public static final String QUEUE_STATE = "muster.queue.state";
     /** The placement service's state (waiting, reserving, creating, bound and stopping jobs), compacted, keyed by job UID; written by placement. */
     public static final String PLACEMENT_STATE = "muster.placement.state";
+    /**
+     * What came of the placement service's member writes, and its ticks: inputs it sends itself, so that what follows
+     * from them is decided in a transaction like everything else. Keyed by job UID (ticks by one key of their own);
+     * written and read by the placement service alone.
+     */
+    public static final String PLACEMENT_RESULTS = "muster.placement.results";
     /** Member cluster nodes and pods, written by the status-sync service and keyed by cluster. */
     public static final String INVENTORY = "muster.cluster.inventory";
     /** Records a service could not read, with the reason and the original payload (cut to fit): written by every service. */
@@ -38,7 +45,7 @@ public final class Topics {
 
     /** Every topic, in the order of the flow. */
     public static final List<String> ALL = List.of(SUBMISSIONS, FLEET_CONFIG, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY,
-            QUEUE_STATE, PLACEMENT_STATE, DEAD_LETTER);
+            QUEUE_STATE, PLACEMENT_STATE, PLACEMENT_RESULTS, DEAD_LETTER);
 
     /** Topics that hold the latest record per key: compacted, never trimmed by age. */
     public static final Set<String> COMPACTED = Set.of(FLEET_CONFIG, QUEUE_STATE, PLACEMENT_STATE);

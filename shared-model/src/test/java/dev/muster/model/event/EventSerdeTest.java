@@ -59,7 +59,8 @@ class EventSerdeTest {
                 new JobPreempted("b/guaranteed", "b-guaranteed-uid", "preempted to return borrowed capacity"),
                 new JobWithdrawn("deleted from the fleet API"),
                 new JobEvicted("cluster-a", "stopped on member cluster cluster-a for b/guaranteed"),
-                new JobGivenBack("fits on no member cluster for 10m"));
+                new JobGivenBack("fits on no member cluster for 10m"),
+                new MemberWriteAnswered("cluster-a", MemberWriteAnswered.Outcome.FAILED, "reserve", "member refused: quota exceeded"));
     }
 
     private static List<ConfigEventData> oneOfEachConfigType() {
@@ -67,7 +68,7 @@ class EventSerdeTest {
         ElasticQuotaTree tree = Manifests.read(SeedManifests.text(SeedManifests.ELASTIC_QUOTA_TREE), ElasticQuotaTree.class);
         return List.of(new PolicyApplied(policy), new PolicyDeleted("default", "example-policy"), new QuotaTreeApplied(tree),
                 new QuotaTreeDeleted("kube-system", "elasticquotatree"), new PriorityClassApplied("research-high", 5000, false),
-                new PriorityClassDeleted("research-high"), new QueueTick(),
+                new PriorityClassDeleted("research-high"), new QueueTick(), new PlacementTick(),
                 new ConfigAccepted(new ConfigRef(ElasticQuotaTree.KIND, "kube-system", "elasticquotatree"), false, Map.of("root", "root-xzz6z")),
                 new ConfigRejected(new ConfigRef(PropagationPolicy.KIND, "default", "example-policy"),
                         List.of("spec.failover.application.decisionConditions.tolerationSeconds: expected an integer, got \"soon\""), "nothing"));
@@ -121,7 +122,7 @@ class EventSerdeTest {
             MusterEvent read = EventSerde.deserialize(EventSerde.serialize(event));
 
             assertThat(read).isInstanceOf(ConfigEvent.class);
-            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree|QueueTick)/[a-z-]+/[a-z-]+|PriorityClass/[a-z-]+");
+            assertThat(read.key()).isEqualTo(data.key()).matches("(PropagationPolicy|ElasticQuotaTree|QueueTick|PlacementTick)/[a-z-]+/[a-z-]+|PriorityClass/[a-z-]+");
             assertThat(MusterJson.json().valueToTree(((ConfigEvent) read).data()).toString())
                     .isEqualTo(MusterJson.json().valueToTree(data).toString());
         }
@@ -268,7 +269,7 @@ class EventSerdeTest {
 
     @Test
     void everyTopicIsListedOnce() {
-        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(9);
+        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(10);
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isJobEvent).map(EventType::cloudEventType))
                 .allMatch(type -> type.startsWith("dev.muster.job."));
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).map(EventType::cloudEventType))

@@ -1,6 +1,8 @@
 package dev.muster.placement.core.binding;
 
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberWriteAnswered;
+import dev.muster.model.event.MemberWriteAnswered.Outcome;
 
 /** What came of a {@link MemberCommand}. */
 public sealed interface MemberResult {
@@ -9,8 +11,25 @@ public sealed interface MemberResult {
 
     JobRef job();
 
+    /** This result as the executor records it for the core to decide on. */
+    MemberWriteAnswered answered();
+
+    /** The result a recorded answer stands for. */
+    static MemberResult of(JobRef job, MemberWriteAnswered answered) {
+        return switch (answered.outcome()) {
+            case CREATED -> new JobCreated(answered.cluster(), job);
+            case EVICTING -> new Evicting(answered.cluster(), job, answered.detail());
+            case FAILED -> new Failed(answered.cluster(), job, answered.step(), answered.detail());
+        };
+    }
+
     /** The member copy exists (created now, or found owned by the same fleet job). */
     record JobCreated(String cluster, JobRef job) implements MemberResult {
+
+        @Override
+        public MemberWriteAnswered answered() {
+            return new MemberWriteAnswered(cluster, Outcome.CREATED, "", "");
+        }
     }
 
     /**
@@ -24,9 +43,19 @@ public sealed interface MemberResult {
         public boolean stopped() {
             return left.isEmpty();
         }
+
+        @Override
+        public MemberWriteAnswered answered() {
+            return new MemberWriteAnswered(cluster, Outcome.EVICTING, "", left);
+        }
     }
 
     /** The member refused or did not answer; {@code reason} says which. */
     record Failed(String cluster, JobRef job, String step, String reason) implements MemberResult {
+
+        @Override
+        public MemberWriteAnswered answered() {
+            return new MemberWriteAnswered(cluster, Outcome.FAILED, step, reason);
+        }
     }
 }

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.EventType;
 import dev.muster.model.event.FailoverTriggered;
@@ -34,9 +35,11 @@ import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
+import dev.muster.model.event.MemberWriteAnswered;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.PlacementFailed;
+import dev.muster.model.event.PlacementTick;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
@@ -148,18 +151,25 @@ public final class GangPlacer {
 
     private static Set<EventType> readEvents() {
         Set<EventType> read = EnumSet.of(EventType.ADMITTED, EventType.PREEMPTED, EventType.WITHDRAWN, EventType.DELETED, EventType.FINISHED,
-                EventType.FAILOVER_TRIGGERED);
+                EventType.FAILOVER_TRIGGERED, EventType.MEMBER_WRITE_ANSWERED, EventType.PLACEMENT_TICK);
         Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).forEach(read::add);
         return Collections.unmodifiableSet(read);
     }
 
-    /** Consumes one event: an admission, a member observation, or the end of a job. */
+    /**
+     * Consumes one event: an admission, a member observation, the end of a job, what a member answered to a write
+     * ({@link #result}) or a tick ({@link #tick}).
+     */
     public Decisions handle(MusterEvent event) {
         if (event instanceof MemberEvent member) {
             return observe(member.data());
         }
-        if (!(event instanceof JobEvent jobEvent)) {
-            return Decisions.none();
+        if (event instanceof ConfigEvent config) {
+            return config.data() instanceof PlacementTick ? tick() : Decisions.none();
+        }
+        JobEvent jobEvent = (JobEvent) event;
+        if (jobEvent.data() instanceof MemberWriteAnswered answered) {
+            return result(MemberResult.of(jobEvent.job(), answered));
         }
         String uid = jobEvent.job().uid();
         if (jobEvent.data() instanceof JobAdmitted admitted) {
