@@ -44,7 +44,7 @@ import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
-import dev.muster.relay.EventProcessor.Produced;
+import dev.muster.runtime.EventProcessor.Produced;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;

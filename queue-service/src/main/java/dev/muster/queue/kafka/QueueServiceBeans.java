@@ -7,7 +7,7 @@ import jakarta.inject.Singleton;
 
 import dev.muster.model.event.Topics;
 import dev.muster.queue.core.queueing.FleetQueue;
-import dev.muster.relay.EventProcessor;
+import dev.muster.runtime.EventProcessor;
 
 /** Wires the plain-Java core into CDI. */
 public class QueueServiceBeans {

@@ -21,8 +21,8 @@ import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.queue.core.queueing.QueueState.Entry;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
-import dev.muster.relay.CompactedTopic;
-import dev.muster.relay.EventProcessor.Produced;
+import dev.muster.runtime.CompactedTopic;
+import dev.muster.runtime.EventProcessor.Produced;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 

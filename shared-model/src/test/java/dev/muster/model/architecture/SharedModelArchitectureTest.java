@@ -13,7 +13,7 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The shared model holds types only (API types, events, quantities, validators): no service framework, no messaging
  * client, no Kubernetes client, no logging or threads. What processes events lives in the service runtime
- * ({@code event-relay}), what configures clients in {@code fleet-client}.
+ * ({@code service-runtime}), what configures clients in {@code fleet-client}.
  */
 @AnalyzeClasses(packages = "dev.muster.model", importOptions = ImportOption.DoNotIncludeTests.class)
 class SharedModelArchitectureTest {

@@ -10,16 +10,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
-import dev.muster.model.event.EventSerde;
-import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MusterEvent;
-import dev.muster.model.event.TopicContract;
 import dev.muster.model.event.Topics;
+import dev.muster.runtime.EventProcessor.Consumed;
+import dev.muster.runtime.RecordReader;
 import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.engine.MirrorEngine;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
+import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 
 /**
  * Consumes what the fleet must show: submissions and deletions ({@link Topics#SUBMISSIONS}), queue decisions on jobs
@@ -28,8 +28,8 @@ import io.smallrye.reactive.messaging.kafka.KafkaRecord;
  * the writes find their earlier selves and change nothing. The next records are read while earlier ones' writes run,
  * up to {@code muster.status-sync.fleet-writes.pending}.
  * <p>
- * No record stops the consumer: one that cannot be read, or that the core fails on, goes to {@link Topics#DEAD_LETTER}
- * with the reason and its payload, and the next is read.
+ * No record stops the consumer: it is read as every service reads ({@link RecordReader}), and one that cannot be read,
+ * or that the core fails on, goes to {@link Topics#DEAD_LETTER} with the reason and its payload, and the next is read.
  */
 @ApplicationScoped
 public class JobEventListener {
@@ -38,6 +38,7 @@ public class JobEventListener {
 
     private final MirrorEngine engine;
     private final DeadLetters deadLetters;
+    private final RecordReader reader = RecordReader.everything();
     private final int pendingLimit;
     /** The writes of consumed records, oldest first; those done are dropped as records come. */
     private final Deque<CompletableFuture<Void>> pending = new ArrayDeque<>();
@@ -53,29 +54,26 @@ public class JobEventListener {
     @Incoming(Channels.JOB_EVENTS)
     @Blocking
     public CompletionStage<Void> consume(KafkaRecord<String, byte[]> record) {
-        if (record.getPayload() == null) {
-            return record.ack();
-        }
-        MusterEvent event;
-        try {
-            event = EventSerde.deserialize(record.getPayload());
-        } catch (MalformedEventException e) {
+        long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
+        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload());
+        RecordReader.Read read = reader.read(consumed);
+        if (read instanceof RecordReader.Unreadable unreadable) {
             // A producer's bad submission, which the queue service rejects on the job; nothing here can repair it.
-            deadLetters.send(record, e.getMessage());
+            deadLetters.send(consumed, unreadable.problem().getMessage());
             return record.ack();
         }
-        java.util.Optional<String> breach = TopicContract.problem(record.getTopic(), record.getKey(), event);
-        if (breach.isPresent()) {
+        if (read instanceof RecordReader.PassedOver passed) {
             // Never acted on: a forgery or a mistake, which the queue service reports where producers write.
-            LOG.warnf("passing over a record of %s (key %s): %s", record.getTopic(), record.getKey(), breach.get());
+            passed.breach().ifPresent(breach -> LOG.warnf("passing over a record of %s (key %s): %s", record.getTopic(), record.getKey(), breach));
             return record.ack();
         }
+        MusterEvent event = ((RecordReader.Decoded) read).event();
         CompletableFuture<Void> decided;
         try {
             decided = engine.consume(event);
         } catch (RuntimeException e) {
             LOG.errorf(e, "deciding on %s failed", event.describe());
-            deadLetters.send(record, "status sync failed on " + event.type().cloudEventType() + " of " + event.subject() + ": " + e);
+            deadLetters.send(consumed, "status sync failed on " + event.type().cloudEventType() + " of " + event.subject() + ": " + e);
             return record.ack();
         }
         CompletableFuture<Void> written = decided.handle((done, failure) -> {

@@ -1,14 +1,12 @@
-package dev.muster.relay;
+package dev.muster.runtime;
 
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 import dev.muster.model.event.ConfigRef;
@@ -73,9 +71,7 @@ public final class EventProcessor {
     private final StateChanges stateChanges;
     private final String rejectionSource;
     private final ConfigRefusals refusals;
-    private final Set<EventType> read;
-    private final boolean readsEverything;
-    private final Set<String> reporting;
+    private final RecordReader reader;
     private final Logger log;
 
     /**
@@ -88,16 +84,14 @@ public final class EventProcessor {
 
     /** For a stateful core: its state changes are produced after its decisions, in the same transaction. */
     public EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges) {
-        this(service, outputTopic, clock, handler, stateChanges, null, null, EnumSet.allOf(EventType.class), Set.of());
+        this(service, outputTopic, clock, handler, stateChanges, null, null, RecordReader.everything());
     }
 
     private EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges,
-                           String rejectionSource, ConfigRefusals refusals, Set<EventType> read, Set<String> reporting) {
+                           String rejectionSource, ConfigRefusals refusals, RecordReader reader) {
         this.rejectionSource = rejectionSource;
         this.refusals = refusals;
-        this.reporting = Set.copyOf(reporting);
-        this.read = read.isEmpty() ? EnumSet.noneOf(EventType.class) : EnumSet.copyOf(read);
-        this.readsEverything = this.read.size() == EventType.values().length;
+        this.reader = Objects.requireNonNull(reader, "reader");
         this.stateChanges = Objects.requireNonNull(stateChanges, "stateChanges");
         this.service = Objects.requireNonNull(service, "service");
         this.outputTopic = Objects.requireNonNull(outputTopic, "outputTopic");
@@ -112,8 +106,7 @@ public final class EventProcessor {
      * submissions.
      */
     public EventProcessor rejectingUnreadableJobs(String source) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), refusals, read,
-                reporting);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), refusals, reader);
     }
 
     /**
@@ -122,7 +115,7 @@ public final class EventProcessor {
      */
     public EventProcessor refusingUnreadableConfig(ConfigRefusals configRefusals) {
         return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource,
-                Objects.requireNonNull(configRefusals, "configRefusals"), read, reporting);
+                Objects.requireNonNull(configRefusals, "configRefusals"), reader);
     }
 
     /**
@@ -132,48 +125,31 @@ public final class EventProcessor {
      * mistake, never a decision to act on. On every other topic such records are passed over, never acted on.
      */
     public EventProcessor reportingContractBreaches(String topic) {
-        Set<String> topics = new java.util.HashSet<>(reporting);
-        topics.add(Objects.requireNonNull(topic, "topic"));
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, read, topics);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader.reporting(topic));
     }
 
     /**
      * This processor, passing over without decoding every record whose event type is not among {@code types}: the
      * types its core acts on. Each service reads whole topics whose other events are some other service's business
-     * (placement reads every submission only for deletions): decoding every record took 12 % of placement's CPU and
-     * 20 % of the queue's under load, much of it for events their cores then passed over. A record whose type cannot
-     * be read is decoded, and dead-lettered, as before.
+     * (placement reads every submission only for deletions). A record whose type cannot be read is decoded, and
+     * dead-lettered, as before.
      */
     public EventProcessor readingOnly(Set<EventType> types) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, types, reporting);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader.readingOnly(types));
     }
 
     /** What to produce for one consumed record: the core's decisions, or a dead letter (and the job's rejection). */
     public List<Produced> process(Consumed record) {
-        boolean reports = reporting.contains(record.topic());
-        if (!readsEverything && !reports) {
-            Optional<EventType> type = EventSerde.peekType(record.value());
-            if (type.isPresent() && (!read.contains(type.get()) || !TopicContract.carries(record.topic(), type.get()))) {
-                return List.of();
-            }
+        RecordReader.Read read = reader.read(record);
+        if (read instanceof RecordReader.Unreadable unreadable) {
+            return unreadable(record, unreadable.problem());
         }
-        MusterEvent event;
-        try {
-            event = EventSerde.deserialize(record.value());
-        } catch (MalformedEventException e) {
-            return unreadable(record, e);
-        }
-        Optional<String> breach = TopicContract.problem(record.topic(), record.key(), event);
-        if (breach.isPresent()) {
-            if (reports) {
-                return unreadable(record, new MalformedEventException(event instanceof JobEvent job ? job.job() : null, breach.get()));
-            }
-            log.log(Level.WARNING, "passing over " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + breach.get());
+        if (read instanceof RecordReader.PassedOver passed) {
+            passed.breach().ifPresent(breach -> log.log(Level.WARNING,
+                    "passing over " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + breach));
             return List.of();
         }
-        if (!read.contains(event.type())) {
-            return List.of();
-        }
+        MusterEvent event = ((RecordReader.Decoded) read).event();
         List<? extends MusterEvent> decisions;
         try {
             decisions = handler.handle(event);
@@ -225,9 +201,18 @@ public final class EventProcessor {
     }
 
     private Produced deadLetter(Consumed record, String reason) {
+        return deadLetter(service, record, reason, clock);
+    }
+
+    /**
+     * The dead letter every service writes for a record it cannot take, in one format: where it was, the reason, and its
+     * payload (cut to fit the producer's size limit); logged for the operator.
+     */
+    public static Produced deadLetter(String service, Consumed record, String reason, Clock clock) {
         DeadLetter letter = DeadLetter.of(record.topic(), record.partition(), record.offset(), record.key(), record.value(), reason, service,
                 clock.instant());
-        log.log(Level.WARNING, "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + letter.reason());
+        System.getLogger("dev.muster." + service).log(Level.WARNING,
+                "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + letter.reason());
         return new Produced(Topics.DEAD_LETTER, letter.key(), MusterJson.toBytes(letter));
     }
 }

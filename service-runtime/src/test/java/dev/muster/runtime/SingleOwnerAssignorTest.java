@@ -1,4 +1,4 @@
-package dev.muster.relay;
+package dev.muster.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

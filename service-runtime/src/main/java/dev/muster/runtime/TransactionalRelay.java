@@ -1,4 +1,4 @@
-package dev.muster.relay;
+package dev.muster.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,9 +9,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
-import dev.muster.relay.EventProcessor.Consumed;
-import dev.muster.relay.EventProcessor.Produced;
-import dev.muster.relay.EventProcessor;
+import dev.muster.runtime.EventProcessor.Consumed;
+import dev.muster.runtime.EventProcessor.Produced;
+import dev.muster.runtime.EventProcessor;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;

@@ -1,4 +1,4 @@
-package dev.muster.relay;
+package dev.muster.runtime;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

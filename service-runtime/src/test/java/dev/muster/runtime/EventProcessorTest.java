@@ -1,4 +1,4 @@
-package dev.muster.relay;
+package dev.muster.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,8 +21,8 @@ import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.RejectedEventException;
 import dev.muster.model.event.Topics;
 import dev.muster.model.json.MusterJson;
-import dev.muster.relay.EventProcessor.Consumed;
-import dev.muster.relay.EventProcessor.Produced;
+import dev.muster.runtime.EventProcessor.Consumed;
+import dev.muster.runtime.EventProcessor.Produced;
 
 class EventProcessorTest {
 

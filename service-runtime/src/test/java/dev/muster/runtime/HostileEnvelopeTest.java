@@ -1,4 +1,4 @@
-package dev.muster.relay;
+package dev.muster.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,8 +20,8 @@ import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.json.MusterJson;
-import dev.muster.relay.EventProcessor.Consumed;
-import dev.muster.relay.EventProcessor.Produced;
+import dev.muster.runtime.EventProcessor.Consumed;
+import dev.muster.runtime.EventProcessor.Produced;
 
 /**
  * Records a producer may send on the submissions topic that look like events but must not be taken as they are:
