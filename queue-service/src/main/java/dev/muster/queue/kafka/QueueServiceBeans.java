@@ -15,11 +15,19 @@ public class QueueServiceBeans {
     @Produces
     @Singleton
     EventProcessor inputProcessor(QueueStateStore store) {
-        // The queue service is where submissions enter: a job whose record cannot be read is told why.
-        // Configuration that cannot be read is refused on the object, as an invalid one is; producers may only submit and
-        // delete, under the job's uid, and what else they send to the submissions topic is reported, not passed over.
-        return new EventProcessor("queue-service", Topics.ADMISSIONS, Clock.systemUTC(), store::handle, store::drainState)
-                .rejectingUnreadableJobs(FleetQueue.SOURCE).refusingUnreadableConfig(store::refuseUnreadable)
+        return inputProcessor(store::handle, store::drainState, store::refuseUnreadable, Clock.systemUTC());
+    }
+
+    /**
+     * How the queue service reads its inputs, around whatever core handles them. The queue service is where
+     * submissions enter: a job whose record cannot be read is told why. Configuration that cannot be read is refused
+     * on the object, as an invalid one is; producers may only submit and delete, under the job's uid, and what else
+     * they send to the submissions topic is reported, not passed over.
+     */
+    static EventProcessor inputProcessor(EventProcessor.Handler core, EventProcessor.StateChanges state, EventProcessor.ConfigRefusals refusals,
+                                         Clock clock) {
+        return new EventProcessor("queue-service", Topics.ADMISSIONS, clock, core, state)
+                .rejectingUnreadableJobs(FleetQueue.SOURCE).refusingUnreadableConfig(refusals)
                 .readingOnly(FleetQueue.READS).reportingContractBreaches(Topics.SUBMISSIONS);
     }
 }

@@ -112,7 +112,7 @@ public final class PyTorchJobValidator {
         List<Container> containers = pod.getContainers();
         if (containers == null || containers.isEmpty()) {
             violations.add(path + ".containers", "must have at least one container");
-        } else if (containers.stream().noneMatch(container -> DEFAULT_CONTAINER.equals(container.getName()))) {
+        } else if (containers.stream().noneMatch(container -> container != null && DEFAULT_CONTAINER.equals(container.getName()))) {
             violations.add(path + ".containers", "must include a container named \"" + DEFAULT_CONTAINER + "\"");
         }
         validateContainers(path + ".containers", containers, violations);
@@ -127,6 +127,10 @@ public final class PyTorchJobValidator {
         for (int i = 0; i < containers.size(); i++) {
             Container container = containers.get(i);
             String containerPath = path + "[" + i + "]";
+            if (container == null) {
+                violations.add(containerPath, "must be a container, got null");
+                continue;
+            }
             if (container.getImage() == null || container.getImage().isBlank()) {
                 violations.add(containerPath + ".image", "is required");
             }

@@ -41,6 +41,16 @@ class PyTorchJobValidatorTest {
     }
 
     @Test
+    void aNullContainerIsRejectedWithItsPlaceNotFailedOn() {
+        assertThat(violations(job("""
+                Worker:
+                  replicas: 2
+                  template: {spec: {containers: [{name: pytorch, image: i}, null], initContainers: [null]}}
+                """))).containsExactly("spec.pytorchReplicaSpecs.Worker.template.spec.containers[1]: must be a container, got null",
+                "spec.pytorchReplicaSpecs.Worker.template.spec.initContainers[0]: must be a container, got null");
+    }
+
+    @Test
     void anUnparsableQuantityIsRejectedWithItsFullPath() {
         assertThat(violations(job("""
                 Worker:
