@@ -152,6 +152,11 @@ public final class LocalStack implements AutoCloseable {
         return broker;
     }
 
+    /** Where the stack keeps its state and logs, and how it was started. */
+    public LocalStackSettings settings() {
+        return settings;
+    }
+
     public FleetApiServer fleet() {
         return fleet;
     }

@@ -37,10 +37,11 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.simulator.cluster.Kubeconfigs;
+import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kubectl.Kubectl;
 import dev.muster.testing.seed.Seed;
-import dev.muster.simulator.cluster.SimulatedCluster;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -81,8 +82,13 @@ class AdversarialUserIT {
         fleet.resource(policy("reserved")).create();
     }
 
+    /**
+     * After everything above (hostile input on both paths, status sync killed, members failing), no log of any process
+     * holds a credential: every kubeconfig the fleet and the members have carries a bearer token, which the services
+     * read and send, and none of them may write it down.
+     */
     @AfterAll
-    static void stopMuster() {
+    static void stopMusterAndFindNoCredentialInItsLogs() throws Exception {
         if (kafka != null) {
             kafka.close();
         }
@@ -91,6 +97,15 @@ class AdversarialUserIT {
         }
         if (stack != null) {
             stack.close();
+            List<Path> logs = stack.logFiles();
+            List<Path> leaking = new java.util.ArrayList<>();
+            for (Path log : logs) {
+                if (java.nio.file.Files.readString(log, StandardCharsets.ISO_8859_1).contains(Kubeconfigs.TOKEN_PREFIX)) {
+                    leaking.add(log);
+                }
+            }
+            assertThat(logs).as("the run's logs").hasSizeGreaterThanOrEqualTo(3);
+            assertThat(leaking).as("logs (and broker segments) holding a bearer token of the fleet's or a member's kubeconfig").isEmpty();
         }
     }
 

@@ -56,6 +56,13 @@ final class MusterStack implements AutoCloseable {
         return stack.member(name);
     }
 
+    /** Every log the stack's processes wrote (the services'), and the broker's segments of every topic: what none may hold. */
+    java.util.List<Path> logFiles() throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(stack.settings().home())) {
+            return files.filter(file -> file.getFileName().toString().endsWith(".log") && Files.isRegularFile(file)).toList();
+        }
+    }
+
     /** Where each service's log is, for a failure message. */
     String logs() {
         return "queue " + stack.service(MusterService.QUEUE).log() + ", placement " + stack.service(MusterService.PLACEMENT).log()

@@ -1,12 +1,19 @@
 package dev.muster.simulator.cluster;
 
 /** The kubeconfig files the simulator writes for the API servers it hosts. */
-final class Kubeconfigs {
+public final class Kubeconfigs {
+
+    /** How every token the simulator writes begins. */
+    public static final String TOKEN_PREFIX = "muster-simulated-token-";
 
     private Kubeconfigs() {
     }
 
-    /** A kubeconfig with one cluster, context and (anonymous) user, current, reaching {@code server}. */
+    /**
+     * A kubeconfig with one cluster, context and user, current, reaching {@code server}. The user has a bearer token of
+     * its own, fresh each time, which the simulated API servers do not check: it is there so that tests can show no
+     * service ever logs a credential (they look for these tokens in every log of a run).
+     */
     static String text(String name, String server) {
         return """
                 apiVersion: v1
@@ -23,7 +30,8 @@ final class Kubeconfigs {
                 current-context: %1$s
                 users:
                 - name: muster
-                  user: {}
-                """.formatted(name, server);
+                  user:
+                    token: %3$s
+                """.formatted(name, server, TOKEN_PREFIX + java.util.UUID.randomUUID());
     }
 }
