@@ -184,21 +184,52 @@ class PlacementServiceRestartIT {
             for (JobEvent job : admitted) {
                 client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
             }
-            Map<JobRef, List<String>> bindings = new HashMap<>();
-            client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.data() instanceof JobBound)
-                    .forEach(event -> bindings.computeIfAbsent(event.job(), job -> new java.util.ArrayList<>()).add(event.id()));
-            for (JobEvent job : admitted) {
-                assertThat(bindings.get(job.job()).stream().distinct()).as("the bindings of %s (a repeat carries the same id)", job.job()).hasSize(1);
-            }
-            Map<String, Integer> copies = new HashMap<>();
-            for (SimulatedCluster member : members.clusters()) {
-                try (KubernetesClient memberClient = member.connect()) {
-                    memberClient.resources(PyTorchJob.class).inNamespace("default").list().getItems()
-                            .forEach(copy -> copies.merge(copy.getMetadata().getName(), 1, Integer::sum));
-                }
-            }
-            assertThat(copies).as("member copies by job, across members").hasSize(admitted.size()).allSatisfy((name, count) -> assertThat(count).isOne());
+            assertEachBoundOnceWithOneCopy(client, admitted);
         }
+    }
+
+    @Test
+    void theBrokerKilledUnderLoadAndStartedAgainLosesNoJobAndBindsEachOnce() throws Exception {
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+        List<JobEvent> admitted = new java.util.ArrayList<>();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            // Ten jobs a second; once the first half's bindings are under way, the broker is killed as a crash would
+            // kill it, and started again ten seconds later.
+            for (int i = 0; i < 40; i++) {
+                if (i == 20) {
+                    JobEvent early = admitted.get(5);
+                    client.await(Topics.PLACEMENTS, event -> event.job().equals(early.job()) && event.data() instanceof JobBound, DEADLINE);
+                    long boundBefore = client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.data() instanceof JobBound).count();
+                    broker.kill();
+                    System.out.printf("the broker killed with %d of the first 20 jobs bound%n", boundBefore);
+                    Thread.sleep(10_000);
+                    broker.startAgain();
+                }
+                admitted.add(admit(client, "load-" + i));
+                Thread.sleep(100);
+            }
+            for (JobEvent job : admitted) {
+                client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
+            }
+            assertEachBoundOnceWithOneCopy(client, admitted);
+        }
+    }
+
+    private void assertEachBoundOnceWithOneCopy(JobEventClient client, List<JobEvent> admitted) throws Exception {
+        Map<JobRef, List<String>> bindings = new HashMap<>();
+        client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.data() instanceof JobBound)
+                .forEach(event -> bindings.computeIfAbsent(event.job(), job -> new java.util.ArrayList<>()).add(event.id()));
+        for (JobEvent job : admitted) {
+            assertThat(bindings.get(job.job()).stream().distinct()).as("the bindings of %s (a repeat carries the same id)", job.job()).hasSize(1);
+        }
+        Map<String, Integer> copies = new HashMap<>();
+        for (SimulatedCluster member : members.clusters()) {
+            try (KubernetesClient memberClient = member.connect()) {
+                memberClient.resources(PyTorchJob.class).inNamespace("default").list().getItems()
+                        .forEach(copy -> copies.merge(copy.getMetadata().getName(), 1, Integer::sum));
+            }
+        }
+        assertThat(copies).as("member copies by job, across members").hasSize(admitted.size()).allSatisfy((name, count) -> assertThat(count).isOne());
     }
 
     private void assertOneCopyOn(String cluster, String name) throws Exception {
