@@ -40,7 +40,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 /**
  * Two packaged status-sync services in one consumer group: the active one watches the members and reports their
  * jobs, the other stands by watching nothing; killed with -9 while jobs are placed at ten a second, the active is
- * replaced by the standby within 10 s, which reports every job placed, and none twice under two ids.
+ * replaced by the standby within 10 s, which reports every job placed, and none twice under two ids. And the broker
+ * killed under the same load and started again: every job is reported, none twice under two ids.
  */
 class StatusSyncStandbyIT {
 
@@ -117,17 +118,72 @@ class StatusSyncStandbyIT {
         }
     }
 
+    @Test
+    void theBrokerKilledUnderLoadAndStartedAgainEveryJobIsReportedRunningOnce() throws Exception {
+        List<JobRef> placed = new ArrayList<>();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             ServiceProcess active = ServiceProcess.start(JAR, settings, DEADLINE)) {
+            awaitLog(active, ACTIVE, DEADLINE);
+            // Ten jobs a second; the broker killed as a crash would in the middle of them, started again 10 s later. The
+            // jobs placed meanwhile run on their members, and what status sync saw of them waits to be reported; their
+            // bindings reach Kafka once it is back (as placement's would: this test's producer does not wait for a broker).
+            List<Runnable> bindings = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                if (i == 10) {
+                    awaitRunning(client, placed.get(5));
+                    broker.kill();
+                }
+                if (i == 20) {
+                    broker.startAgain();
+                    bindings.forEach(Runnable::run);
+                }
+                String cluster = i % 2 == 0 ? "gpu-a" : "gpu-b";
+                PyTorchJob job = copyOn(cluster, "load-" + i);
+                JobRef ref = new JobRef("default", job.getMetadata().getName(), job.getMetadata().getUid());
+                placed.add(ref);
+                Runnable bind = () -> bind(client, ref, job, cluster);
+                if (i >= 10 && i < 20) {
+                    bindings.add(bind);
+                    Thread.sleep(1_000);
+                } else {
+                    bind.run();
+                    Thread.sleep(100);
+                }
+            }
+            for (JobRef job : placed) {
+                awaitRunning(client, job);
+            }
+            Map<JobRef, Set<String>> runningIds = new HashMap<>();
+            client.readAll(Topics.MEMBER_STATUS).stream()
+                    .filter(event -> event.data() instanceof MemberStatusChanged changed && changed.state().equals("Running"))
+                    .forEach(event -> runningIds.computeIfAbsent(event.job(), job -> new HashSet<>()).add(event.id()));
+            for (JobRef job : placed) {
+                assertThat(runningIds.get(job)).as("the Running reports of %s (a repeat carries the same id); log %s", job, active.log()).hasSize(1);
+            }
+        }
+    }
+
     /** Does what placement does once the gang fits: the member copy, then the binding event. */
     private JobRef place(JobEventClient client, String name, String cluster) throws Exception {
+        PyTorchJob job = copyOn(cluster, name);
+        JobRef ref = new JobRef("default", name, job.getMetadata().getUid());
+        bind(client, ref, job, cluster);
+        return ref;
+    }
+
+    private PyTorchJob copyOn(String cluster, String name) throws Exception {
         PyTorchJob job = Seed.job("default", name);
-        JobRef ref = new JobRef("default", name, UUID.randomUUID().toString());
-        job.getMetadata().setUid(ref.uid());
+        job.getMetadata().setUid(UUID.randomUUID().toString());
         try (KubernetesClient member = members.cluster(cluster).orElseThrow().connect()) {
-            member.resources(PyTorchJob.class).inNamespace("default").resource(MemberJobs.forMember(job, ref.uid(), null, 0, Optional.empty())).create();
+            member.resources(PyTorchJob.class).inNamespace("default").resource(MemberJobs.forMember(job, job.getMetadata().getUid(), null, 0,
+                    Optional.empty())).create();
         }
+        return job;
+    }
+
+    private static void bind(JobEventClient client, JobRef ref, PyTorchJob job, String cluster) {
         client.send(Topics.PLACEMENTS, JobEvent.create("/muster/placement-service", ref, Instant.now(),
                 JobBound.of(cluster, null, JobDemand.of(job).podCounts())));
-        return ref;
     }
 
     private static JobEvent awaitRunning(JobEventClient client, JobRef job) throws Exception {
