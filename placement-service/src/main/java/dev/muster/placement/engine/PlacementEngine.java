@@ -372,8 +372,10 @@ public class PlacementEngine {
 
     private void send(Message<byte[]> record) {
         results.send(record.withNack(failure -> {
-            LOG.warnf("a member result could not be recorded (%s); sending it again", failure.toString());
-            ticker.schedule(() -> send(record), config.tickInterval().toMillis(), TimeUnit.MILLISECONDS);
+            if (!ticker.isShutdown()) {
+                LOG.warnf("a member result could not be recorded (%s); sending it again", failure.toString());
+                ticker.schedule(() -> send(record), config.tickInterval().toMillis(), TimeUnit.MILLISECONDS);
+            }
             return CompletableFuture.completedFuture(null);
         }));
     }

@@ -105,10 +105,7 @@ class StatusSyncStandbyIT {
                 }
 
                 // The standby judged every copy afresh when it took over: what it saw again carries the id it had.
-                Map<JobRef, Set<String>> runningIds = new HashMap<>();
-                client.readAll(Topics.MEMBER_STATUS).stream()
-                        .filter(event -> event.data() instanceof MemberStatusChanged changed && changed.state().equals("Running"))
-                        .forEach(event -> runningIds.computeIfAbsent(event.job(), job -> new HashSet<>()).add(event.id()));
+                Map<JobRef, Set<String>> runningIds = runningIds(client);
                 assertThat(runningIds.get(placed.get(0))).as("Running reports of the job placed before the kill; log %s", standby.log())
                         .containsOnly(reported.id());
                 for (JobRef job : placed) {
@@ -153,10 +150,7 @@ class StatusSyncStandbyIT {
             for (JobRef job : placed) {
                 awaitRunning(client, job);
             }
-            Map<JobRef, Set<String>> runningIds = new HashMap<>();
-            client.readAll(Topics.MEMBER_STATUS).stream()
-                    .filter(event -> event.data() instanceof MemberStatusChanged changed && changed.state().equals("Running"))
-                    .forEach(event -> runningIds.computeIfAbsent(event.job(), job -> new HashSet<>()).add(event.id()));
+            Map<JobRef, Set<String>> runningIds = runningIds(client);
             for (JobRef job : placed) {
                 assertThat(runningIds.get(job)).as("the Running reports of %s (a repeat carries the same id); log %s", job, active.log()).hasSize(1);
             }
@@ -184,6 +178,15 @@ class StatusSyncStandbyIT {
     private static void bind(JobEventClient client, JobRef ref, PyTorchJob job, String cluster) {
         client.send(Topics.PLACEMENTS, JobEvent.create("/muster/placement-service", ref, Instant.now(),
                 JobBound.of(cluster, null, JobDemand.of(job).podCounts())));
+    }
+
+    /** The ids of every job's Running reports on the member-status topic. */
+    private static Map<JobRef, Set<String>> runningIds(JobEventClient client) throws Exception {
+        Map<JobRef, Set<String>> ids = new HashMap<>();
+        client.readAll(Topics.MEMBER_STATUS).stream()
+                .filter(event -> event.data() instanceof MemberStatusChanged changed && changed.state().equals("Running"))
+                .forEach(event -> ids.computeIfAbsent(event.job(), job -> new HashSet<>()).add(event.id()));
+        return ids;
     }
 
     private static JobEvent awaitRunning(JobEventClient client, JobRef job) throws Exception {
