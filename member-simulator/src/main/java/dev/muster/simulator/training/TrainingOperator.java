@@ -318,6 +318,12 @@ public final class TrainingOperator implements AutoCloseable {
         StatusWrites.write(client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()), job,
                 current -> {
                     PyTorchJobStatus status = current.getStatus();
+                    if (status != null && status.conditions().stream().anyMatch(condition -> type.equals(condition.type())
+                            && "True".equals(condition.status()) && reason.equals(condition.reason()))) {
+                        // Already so (a reconcile from a stale read, its write retried on what is there now): like the real
+                        // operator, a condition's transition time changes only when the condition does.
+                        return current;
+                    }
                     List<JobCondition> conditions = new ArrayList<>(status == null ? List.of() : status.conditions());
                     // Like the real operator: the previous state stays in the list, no longer True.
                     conditions.replaceAll(condition -> "True".equals(condition.status()) && !"Created".equals(condition.type())
