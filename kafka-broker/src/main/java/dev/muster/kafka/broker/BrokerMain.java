@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -12,7 +14,9 @@ import java.util.Properties;
  * <p>
  * Runs only on the classpath {@link BrokerRuntime} builds, never in a test or service JVM.
  * Arguments: {@code <server.properties> <cluster id> [--exit-with-parent]}. With {@code --exit-with-parent}
- * it halts when its standard input closes, so a broker never outlives the test JVM that started it.
+ * it halts when its standard input closes, so a broker never outlives the test JVM that started it. A file
+ * {@value BrokerRuntime#FORMAT_ARGUMENTS} beside the properties adds its lines, one argument each, to the storage tool's
+ * {@code format} (a secured broker's first SCRAM user: credentials stay off the command line).
  */
 public final class BrokerMain {
 
@@ -30,8 +34,12 @@ public final class BrokerMain {
             exitWhenParentCloses();
         }
         if (!isFormatted(config)) {
-            int status = kafka.tools.StorageTool.execute(
-                    new String[] {"format", "--cluster-id", clusterId, "--config", config, "--standalone"}, System.out);
+            List<String> format = new ArrayList<>(List.of("format", "--cluster-id", clusterId, "--config", config, "--standalone"));
+            Path more = Path.of(config).resolveSibling(BrokerRuntime.FORMAT_ARGUMENTS);
+            if (Files.exists(more)) {
+                Files.readAllLines(more).stream().filter(line -> !line.isBlank()).forEach(format::add);
+            }
+            int status = kafka.tools.StorageTool.execute(format.toArray(String[]::new), System.out);
             if (status != 0) {
                 System.err.println("formatting the broker storage failed with status " + status);
                 System.exit(status);

@@ -18,6 +18,9 @@ public final class BrokerRuntime {
     /** The class to run in the broker JVM; see {@code BrokerMain} for its arguments. */
     public static final String MAIN_CLASS = "dev.muster.kafka.broker.BrokerMain";
 
+    /** Beside the broker's properties file: more arguments for formatting its storage, one per line. */
+    public static final String FORMAT_ARGUMENTS = "format.arguments";
+
     private static final String CLASSPATH_RESOURCE = "broker.classpath";
 
     private BrokerRuntime() {

@@ -27,6 +27,10 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 import dev.muster.kafka.broker.BrokerRuntime;
@@ -47,6 +51,9 @@ public final class KafkaBroker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(KafkaBroker.class.getName());
     private static final Set<KafkaBroker> RUNNING = ConcurrentHashMap.newKeySet();
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    /** A secured broker's super user. */
+    public static final String ADMIN_USER = "admin";
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(KafkaBroker::kill), "kafka-broker-cleanup"));
@@ -60,6 +67,8 @@ public final class KafkaBroker implements AutoCloseable {
     private final String clusterId;
     private final int brokerPort;
     private final int controllerPort;
+    private final String adminPassword;
+    private final BrokerTls tls;
     private Process process;
 
     private KafkaBroker(KafkaBrokerConfig config) throws IOException {
@@ -76,6 +85,17 @@ public final class KafkaBroker implements AutoCloseable {
         Files.writeString(dataDirectory.resolve("cluster.id"), clusterId);
         this.brokerPort = LoopbackPorts.reserve();
         this.controllerPort = LoopbackPorts.reserve();
+        if (config.secured()) {
+            Path secret = dataDirectory.resolve("admin.secret");
+            if (!Files.exists(secret)) {
+                Files.writeString(secret, newPassword());
+            }
+            this.adminPassword = Files.readString(secret).trim();
+            this.tls = BrokerTls.in(dataDirectory, adminPassword);
+        } else {
+            this.adminPassword = null;
+            this.tls = null;
+        }
     }
 
     /** Starts a broker with the test configuration and waits until it answers. */
@@ -179,12 +199,71 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    /** An admin client of this broker; the caller closes it. */
+    /** An admin client of this broker, as its super user when it is secured; the caller closes it. */
     public Admin admin() {
-        return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
+        Map<String, Object> settings = new LinkedHashMap<>(clientSettings(config.secured() ? adminCredentials() : null));
+        settings.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+        settings.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000);
+        return Admin.create(settings);
+    }
+
+    /** Whether clients must authenticate over TLS and are authorized by ACLs. */
+    public boolean secured() {
+        return config.secured();
+    }
+
+    /**
+     * A client's settings for this broker: where it is and, for a secured one, how to authenticate as {@code user}
+     * (ignored, and may be null, when the broker is open).
+     */
+    public Map<String, Object> clientSettings(KafkaCredentials user) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        if (config.secured()) {
+            settings.putAll(java.util.Objects.requireNonNull(user, "a secured broker needs credentials").clientProperties());
+        }
+        return settings;
+    }
+
+    /** The broker's super user, which may do anything: for setting up users, topics and ACLs, not for the services. */
+    public KafkaCredentials adminCredentials() {
+        requireSecured();
+        return new KafkaCredentials(ADMIN_USER, adminPassword, tls.truststore(), tls.password());
+    }
+
+    /** Creates (or gives a new password to) a SCRAM user with a random password; it may do nothing until ACLs allow it. */
+    public KafkaCredentials createUser(String username) {
+        requireSecured();
+        String password = newPassword();
+        try (Admin admin = admin()) {
+            admin.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(username,
+                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), password))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaBrokerException("cannot create Kafka user " + username + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while creating Kafka user " + username, e);
+        }
+        return new KafkaCredentials(username, password, tls.truststore(), tls.password());
+    }
+
+    /** Adds ACLs (the broker denies whatever none allows). */
+    public void grant(Collection<AclBinding> acls) {
+        requireSecured();
+        try (Admin admin = admin()) {
+            admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaBrokerException("cannot create ACLs: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while creating ACLs", e);
+        }
+    }
+
+    private void requireSecured() {
+        if (!config.secured()) {
+            throw new IllegalStateException("the broker at " + bootstrapServers() + " is not secured: it has no users or ACLs");
+        }
     }
 
     /** Kills the broker and, when it created its data folder, deletes it. */
@@ -202,11 +281,15 @@ public final class KafkaBroker implements AutoCloseable {
         properties.put("process.roles", "broker,controller");
         properties.put("node.id", "1");
         properties.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        properties.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        properties.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
         properties.put("controller.listener.names", "CONTROLLER");
-        properties.put("inter.broker.listener.name", "PLAINTEXT");
-        properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        if (config.secured()) {
+            properties.putAll(securedListeners());
+        } else {
+            properties.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            properties.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+            properties.put("inter.broker.listener.name", "PLAINTEXT");
+            properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        }
         properties.put("log.dirs", dataDirectory.resolve("logs").toString());
         properties.put("num.partitions", "3");
         // Topics are created on purpose, with the partition count Muster needs; a typo must fail, not create a topic.
@@ -227,7 +310,43 @@ public final class KafkaBroker implements AutoCloseable {
         return properties;
     }
 
+    /**
+     * Clients on SCRAM-SHA-512 over TLS, the broker talking to itself the same way as the super user (whose SCRAM
+     * credential is written when the storage is formatted: SCRAM users live in the metadata log, which the controller
+     * listener must work without, so that one takes PLAIN), and the standard KRaft authorizer: no ACL, no access.
+     */
+    private Map<String, String> securedListeners() {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("listeners", "SASL_SSL://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        properties.put("advertised.listeners", "SASL_SSL://127.0.0.1:" + brokerPort);
+        properties.put("inter.broker.listener.name", "SASL_SSL");
+        properties.put("listener.security.protocol.map", "SASL_SSL:SASL_SSL,CONTROLLER:SASL_PLAINTEXT");
+        properties.put("sasl.enabled.mechanisms", KafkaCredentials.MECHANISM);
+        properties.put("sasl.mechanism.inter.broker.protocol", KafkaCredentials.MECHANISM);
+        properties.put("listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config",
+                KafkaCredentials.jaasConfig("org.apache.kafka.common.security.scram.ScramLoginModule", ADMIN_USER, adminPassword));
+        properties.put("sasl.mechanism.controller.protocol", "PLAIN");
+        properties.put("listener.name.controller.sasl.enabled.mechanisms", "PLAIN");
+        properties.put("listener.name.controller.plain.sasl.jaas.config",
+                KafkaCredentials.jaasConfig("org.apache.kafka.common.security.plain.PlainLoginModule", ADMIN_USER, adminPassword)
+                        .replace(";", " user_" + ADMIN_USER + "=\"" + adminPassword + "\";"));
+        properties.put("ssl.keystore.type", "PKCS12");
+        properties.put("ssl.keystore.location", tls.keystore().toString());
+        properties.put("ssl.keystore.password", tls.password());
+        properties.put("ssl.key.password", tls.password());
+        properties.put("ssl.truststore.type", "PKCS12");
+        properties.put("ssl.truststore.location", tls.truststore().toString());
+        properties.put("ssl.truststore.password", tls.password());
+        properties.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");
+        properties.put("super.users", "User:" + ADMIN_USER);
+        return properties;
+    }
+
     private void writeServerProperties() throws IOException {
+        if (config.secured()) {
+            Files.writeString(configFile.resolveSibling(BrokerRuntime.FORMAT_ARGUMENTS),
+                    "--add-scram\n" + KafkaCredentials.MECHANISM + "=[name=" + ADMIN_USER + ",password=" + adminPassword + "]\n");
+        }
         StringBuilder text = new StringBuilder("# written by Muster's KafkaBroker\n");
         serverProperties().forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
         Files.writeString(configFile, text.toString());
@@ -349,6 +468,13 @@ public final class KafkaBroker implements AutoCloseable {
                 return id;
             }
         }
+    }
+
+    /** A random password of 32 URL-safe characters. */
+    static String newPassword() {
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
     private static void closeQuietly(OutputStream stream) {

@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param startTimeout     how long to wait for the broker to answer before giving up
  * @param dataRoot         where the broker's data folder is created; null for the system temporary folder
  * @param exitWithParent   whether the broker exits when the JVM that started it does (tests: yes)
+ * @param secured          whether clients must come over TLS and authenticate with SCRAM-SHA-512, and are authorized
+ *                         by ACLs (see {@link KafkaBroker#createUser(String)}); otherwise one plaintext listener, open to all
  */
 public record KafkaBrokerConfig(Map<String, String> serverProperties, List<String> jvmOptions, Duration startTimeout,
-                                Path dataRoot, boolean exitWithParent) {
+                                Path dataRoot, boolean exitWithParent, boolean secured) {
 
     /** A small, fast-starting broker JVM: enough for tests on two cores. */
     public static final List<String> TEST_JVM_OPTIONS = List.of(
@@ -31,13 +33,18 @@ public record KafkaBrokerConfig(Map<String, String> serverProperties, List<Strin
 
     /** The configuration tests use: test JVM options, 60 s to start, a temporary data folder. */
     public static KafkaBrokerConfig forTests() {
-        return new KafkaBrokerConfig(Map.of(), TEST_JVM_OPTIONS, Duration.ofSeconds(60), null, true);
+        return new KafkaBrokerConfig(Map.of(), TEST_JVM_OPTIONS, Duration.ofSeconds(60), null, true, false);
+    }
+
+    /** This configuration, with TLS, SCRAM authentication and ACL authorization on. */
+    public KafkaBrokerConfig securedWithTlsAndScram() {
+        return new KafkaBrokerConfig(serverProperties, jvmOptions, startTimeout, dataRoot, exitWithParent, true);
     }
 
     /** This configuration with one more broker setting. */
     public KafkaBrokerConfig withServerProperty(String name, String value) {
         Map<String, String> properties = new LinkedHashMap<>(serverProperties);
         properties.put(name, value);
-        return new KafkaBrokerConfig(properties, jvmOptions, startTimeout, dataRoot, exitWithParent);
+        return new KafkaBrokerConfig(properties, jvmOptions, startTimeout, dataRoot, exitWithParent, secured);
     }
 }
