@@ -7,6 +7,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -30,10 +31,14 @@ public final class MusterJson {
 
     /** No manifest or event nests deeper than {@link Limits#MAX_NESTING_DEPTH}: deeper input is refused as it is read. */
     private static final StreamReadConstraints READ_LIMITS = StreamReadConstraints.builder().maxNestingDepth(Limits.MAX_NESTING_DEPTH).build();
-    private static final ObjectMapper JSON = configure(JsonMapper.builder(JsonFactory.builder().streamReadConstraints(READ_LIMITS).build()).build());
+    // A field given twice is refused, as Kubernetes' own YAML and strict JSON readers do: a reader that took the first
+    // and one that took the last (an authorizing peek and the decoding after it) would see two different objects.
+    private static final ObjectMapper JSON = configure(JsonMapper.builder(JsonFactory.builder().streamReadConstraints(READ_LIMITS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build()).build());
     // Strings that read as numbers are quoted, so that what is written (kubectl muster get -o yaml) can be applied again.
     private static final ObjectMapper YAML = configure(new YAMLMapper(YAMLFactory.builder()
             .streamReadConstraints(READ_LIMITS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)

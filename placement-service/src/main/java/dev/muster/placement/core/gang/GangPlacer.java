@@ -190,6 +190,10 @@ public final class GangPlacer {
             return stop(jobEvent, null, true);
         }
         if (jobEvent.data() instanceof JobDeleted) {
+            if (!namesItsJob(jobEvent.job())) {
+                // A uid alone proves nothing about whose job it is: the queue dead-letters such a deletion, and nothing stops here.
+                return Decisions.none();
+            }
             // Its pods may take their grace period to end: stopped whole, as for a withdrawn admission, which may come after.
             return stop(jobEvent, null, false);
         }
@@ -232,6 +236,16 @@ public final class GangPlacer {
      * @param reportUnplaced whether a job on no member is reported stopped at once: quota waits for it, as it does not for
      *                       a deletion, which comes from the fleet (its withdrawal from quota follows on the admissions topic)
      */
+    /** Whether the job this placement tracks under the ref's uid, if any, is the one the ref names. */
+    private boolean namesItsJob(JobRef ref) {
+        String uid = ref.uid();
+        JobRef tracked = boundJobs.containsKey(uid) ? boundJobs.get(uid)
+                : attempts.containsKey(uid) ? attempts.get(uid).admitted().job()
+                : waiting.containsKey(uid) ? waiting.get(uid).admitted().job()
+                : evictions.eviction(uid).map(eviction -> eviction.job()).orElse(null);
+        return tracked == null || tracked.subject().equals(ref.subject());
+    }
+
     private Decisions stop(JobEvent event, String by, boolean reportUnplaced) {
         String uid = event.job().uid();
         if (evictions.eviction(uid).isPresent()) {

@@ -171,6 +171,18 @@ class GangPlacerEvictionTest {
     }
 
     @Test
+    void aDeletionNamingAnotherJobThanItsUidsStopsNothing() {
+        boundOn("cluster-b");
+
+        Decisions forged = placer.handle(JobEvent.create("/mallory", new JobRef("team-mallory", "anything", JOB.uid()), clock.instant(),
+                new dev.muster.model.event.JobDeleted("mine now")));
+        Decisions deleted = placer.handle(JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new dev.muster.model.event.JobDeleted("deleted")));
+
+        assertThat(forged).isEqualTo(Decisions.none());
+        assertThat(deleted.commands()).as("the job is still placement's to stop").containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+    }
+
+    @Test
     void aWithdrawnJobPlacementDoesNotKnowAnyMoreIsReportedStoppedAtOnce() {
         Decisions withdrawn = placer.handle(JobEvent.create("/muster/queue-service", JOB, clock.instant(),
                 new dev.muster.model.event.JobWithdrawn("deleted")));

@@ -321,6 +321,12 @@ public final class FleetQueue {
      */
     private void delete(JobEvent event, Instant now, List<MusterEvent> out) {
         String uid = event.job().uid();
+        Optional<JobRef> deleted = names.holder(uid).or(() -> Optional.ofNullable(jobs.get(uid)).map(TrackedJob::ref));
+        if (deleted.isPresent() && !deleted.get().subject().equals(event.job().subject())) {
+            // A uid alone proves nothing about whose job it is: a submitter may delete in its own namespaces only, so the
+            // deletion must name the job it deletes. Nothing is told to either job: the sender may not write to the other.
+            throw new RejectedEventException("deletion refused: jobuid " + uid + " is not job " + event.job().subject());
+        }
         boolean known = names.release(uid) | finished.remove(uid) | jobs.containsKey(uid);
         if (!known) {
             if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {

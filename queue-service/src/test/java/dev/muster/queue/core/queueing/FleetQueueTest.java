@@ -334,6 +334,23 @@ class FleetQueueTest {
         }
 
         @Test
+        void aDeletionThatNamesAnotherJobThanItsUidsIsRefusedAndTellsNoJobAnything() {
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            queue.handle(submittedAs("victim", "uid-1"));
+            queue.drainState();
+
+            // A submitter allowed in namespace "mine" deletes by a uid it learned, naming its own namespace.
+            assertThatThrownBy(() -> queue.handle(JobEvent.create("/kafka-producer", new JobRef("mine", "anything", "uid-1"), T0,
+                    new JobDeleted("mallory")))).isInstanceOfSatisfying(RejectedEventException.class, rejected -> {
+                        assertThat(rejected.reasons()).containsExactly("deletion refused: jobuid uid-1 is not job mine/anything");
+                        assertThat(rejected.job()).as("no rejection for either job").isEmpty();
+                    });
+            assertThat(queue.drainState()).as("nothing released").isEmpty();
+            assertThatThrownBy(() -> queue.handle(submittedAs("victim", "uid-2"))).as("the victim still holds its name")
+                    .hasMessageContaining("exists already (uid uid-1)");
+        }
+
+        @Test
         void namesSurviveARestart() {
             Map<String, byte[]> stateTopic = new LinkedHashMap<>();
             queue.handle(policy("propagation-policy-gang.yaml"));

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.MemberStatusChanged;
@@ -64,7 +65,8 @@ public final class JobMirror {
     private final Map<JobName, Map<String, MemberPod>> podsByJob = new HashMap<>();
     private final Map<String, Boolean> reachable = new TreeMap<>();
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
-    private final Set<String> deleted = new HashSet<>();
+    /** Deleted jobs by uid, each as its deletion named it: a deletion naming another job than its uid's purges nothing. */
+    private final Map<String, JobRef> deleted = new HashMap<>();
     private final Set<String> removedClusters = new HashSet<>();
     /**
      * The jobs whose judgement can change with time alone (a toleration running, a purge to ask again): the only
@@ -213,7 +215,7 @@ public final class JobMirror {
      */
     public MirrorDecisions handle(MusterEvent event) {
         if (event instanceof JobEvent job && job.data() instanceof JobDeleted) {
-            deleted.add(job.job().uid());
+            deleted.put(job.job().uid(), job.job());
             return evaluateJob(job.job().uid());
         }
         if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
@@ -297,10 +299,12 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         Instant now = clock.instant();
-        if (deleted.contains(uid)) {
+        if (ofJob.stream().anyMatch(tracked -> isDeleted(tracked.copy))) {
             MirrorDecisions decisions = MirrorDecisions.none();
             for (Tracked tracked : ofJob) {
-                decisions = decisions.and(purge(tracked, now, "the fleet job was deleted"));
+                if (isDeleted(tracked.copy)) {
+                    decisions = decisions.and(purge(tracked, now, "the fleet job was deleted"));
+                }
             }
             return decisions;
         }
@@ -476,9 +480,15 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         tracked.purgeAskedAt = now;
-        boolean jobDeleted = deleted.contains(tracked.copy.job().uid());
+        boolean jobDeleted = isDeleted(tracked.copy);
         return new MirrorDecisions(List.of(), List.of(), List.of(new Purge(tracked.copy.cluster(), tracked.copy.job(), tracked.copy.copyUid(), reason,
                 jobDeleted)));
+    }
+
+    /** Whether the copy's job was deleted: a deletion of its uid that names it (a uid alone proves nothing about whose job it is). */
+    private boolean isDeleted(MemberCopy copy) {
+        JobRef named = deleted.get(copy.job().uid());
+        return named != null && named.subject().equals(copy.job().subject());
     }
 
     private static MirrorDecisions events(JobEvent event) {

@@ -235,6 +235,19 @@ class JobMirrorTest {
         assertThat(mirror.copies()).isEmpty();
     }
 
+    @Test
+    void aDeletionNamingAnotherJobThanItsUidsPurgesNothingNowOrLater() {
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        MirrorDecisions forged = mirror.handle(JobEvent.create("/mallory", new JobRef("team-mallory", "anything", JOB.uid()), clock.instant(),
+                new JobDeleted("mine now")));
+        MirrorDecisions observedAgain = mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        assertThat(forged.purges()).isEmpty();
+        assertThat(observedAgain.purges()).isEmpty();
+        assertThat(mirror.copies()).hasSize(1);
+    }
+
     /** Placement stops a preempted job's copy: its end there is neither a failure, a failover nor a purge of status sync's. */
     @Test
     void aPreemptedJobsCopyIsNoLongerItsStatusAndItsEndThereIsNoFailoverButALaterCopyIs() {
