@@ -53,8 +53,11 @@ public final class KubectlMuster {
                   where the job waits and why, where it runs, and for each cluster whether it would fit now
               kubectl muster queues [-o json|yaml]
                   each quota node's use of each resource against its min and max, and what waits under it
-              kubectl muster submit -f FILE [-n NAMESPACE] [--kafka BOOTSTRAP]
-                  submit a PyTorchJob on the Kafka path (muster.job.submissions); -f - reads standard input
+              kubectl muster submit -f FILE [-n NAMESPACE] [--kafka BOOTSTRAP] [--kafka-config FILE]
+                  submit a PyTorchJob on the Kafka path (muster.job.submissions); -f - reads standard input;
+                  on a secured cluster --kafka-config (or $MUSTER_KAFKA_CONFIG) names a Kafka client properties
+                  file (security.protocol, sasl.*, ssl.*) and the job goes to the SASL user's own inbox,
+                  muster.job.submissions.USER
 
             Muster is found at --status-url URL (--queue-url, --kafka), else $MUSTER_STATUS_URL ($MUSTER_QUEUE_URL,
             $MUSTER_KAFKA), else the local stack's muster-endpoints.properties beside $KUBECONFIG, else
@@ -79,7 +82,8 @@ public final class KubectlMuster {
 
     /** What one command line asks. */
     record Request(String verb, String resource, String name, boolean allMembers, String cluster, String namespace,
-                   boolean allNamespaces, String output, String statusUrl, String file, String kafka, String queueUrl) {
+                   boolean allNamespaces, String output, String statusUrl, String file, String kafka, String queueUrl,
+                   String kafkaConfig) {
     }
 
     int run(String[] args) {
@@ -135,6 +139,7 @@ public final class KubectlMuster {
         String file = null;
         String kafka = null;
         String queueUrl = null;
+        String kafkaConfig = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             switch (arg) {
@@ -149,6 +154,7 @@ public final class KubectlMuster {
                 case "--status-url" -> statusUrl = value(args, ++i, arg);
                 case "-f", "--filename" -> file = value(args, ++i, arg);
                 case "--kafka" -> kafka = value(args, ++i, arg);
+                case "--kafka-config" -> kafkaConfig = value(args, ++i, arg);
                 case "--queue-url" -> queueUrl = value(args, ++i, arg);
                 default -> {
                     if (arg.startsWith("-")) {
@@ -167,20 +173,20 @@ public final class KubectlMuster {
             }
             requireOutput(output);
             return new Request("explain", "pytorchjob", positional.get(2), false, null, namespace, false, output, statusUrl, null, kafka,
-                    queueUrl);
+                    queueUrl, kafkaConfig);
         }
         if (positional.get(0).equals("queues")) {
             if (positional.size() > 1) {
                 throw new IllegalArgumentException("queues takes no arguments");
             }
             requireOutput(output);
-            return new Request("queues", null, null, false, null, null, false, output, statusUrl, null, kafka, queueUrl);
+            return new Request("queues", null, null, false, null, null, false, output, statusUrl, null, kafka, queueUrl, kafkaConfig);
         }
         if (positional.get(0).equals("submit")) {
             if (file == null || positional.size() > 1) {
                 throw new IllegalArgumentException("submit takes one manifest: submit -f FILE (or -f - for standard input)");
             }
-            return new Request("submit", "pytorchjob", null, false, null, namespace, false, null, statusUrl, file, kafka, queueUrl);
+            return new Request("submit", "pytorchjob", null, false, null, namespace, false, null, statusUrl, file, kafka, queueUrl, kafkaConfig);
         }
         if (!positional.get(0).equals("get")) {
             throw new IllegalArgumentException("unknown command \"" + positional.get(0) + "\"; kubectl muster knows: get, explain, queues, submit");
@@ -205,7 +211,7 @@ public final class KubectlMuster {
         if (allNamespaces && namespace != null) {
             throw new IllegalArgumentException("-A and -n cannot be used together");
         }
-        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl, null, null, queueUrl);
+        return new Request("get", resource, name, allMembers, cluster, namespace, allNamespaces, output, statusUrl, null, null, queueUrl, null);
     }
 
     private static void requireOutput(String output) {
@@ -234,6 +240,12 @@ public final class KubectlMuster {
     /** Kafka's bootstrap servers, found the same way as status sync. */
     String kafka(Request request) {
         return endpoint(request.kafka(), "MUSTER_KAFKA", "kafka", DEFAULT_KAFKA);
+    }
+
+    /** A Kafka client properties file for a secured cluster: the flag, else the environment; none for an open cluster. */
+    private Path kafkaConfig(Request request) {
+        String file = request.kafkaConfig() != null ? request.kafkaConfig() : environment.get("MUSTER_KAFKA_CONFIG");
+        return file == null || file.isBlank() ? null : Path.of(file);
     }
 
     private String endpoint(String flag, String variable, String key, String fallback) {
@@ -285,7 +297,7 @@ public final class KubectlMuster {
         } else if (job.getMetadata().getNamespace() == null) {
             job.getMetadata().setNamespace("default");
         }
-        String uid = new KafkaSubmitter(kafka(request)).submit(job);
+        String uid = KafkaSubmitter.of(kafka(request), kafkaConfig(request)).submit(job);
         out.println("pytorchjob.kubeflow.org/" + job.getMetadata().getName() + " submitted on the Kafka path (uid " + uid + ")");
     }
 
@@ -405,7 +417,7 @@ public final class KubectlMuster {
             out.print(Manifests.toYaml(job));
         } else {
             printJobs(List.of(MemberJobRow.of(request.cluster(), job)), new Request(request.verb(), request.resource(), null, true,
-                    request.cluster(), request.namespace(), false, null, request.statusUrl(), null, null, null));
+                    request.cluster(), request.namespace(), false, null, request.statusUrl(), null, null, null, null));
         }
     }
 

@@ -17,8 +17,11 @@ import dev.muster.simulator.cluster.FleetApiServer;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.model.event.Topics;
+import dev.muster.testing.kafka.KafkaAcls;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerConfig;
+import dev.muster.testing.kafka.KafkaCredentials;
 import dev.muster.testing.kafka.MusterTopics;
 import dev.muster.testing.net.LoopbackPorts;
 import dev.muster.testing.service.ServiceProcess;
@@ -87,10 +90,15 @@ public final class LocalStack implements AutoCloseable {
         // or the services would restore jobs that no longer exist anywhere else.
         deleteRecursively(settings.kafkaData());
         progress.accept("starting Kafka broker (KRaft), data in " + settings.kafkaData());
-        broker = KafkaBroker.start(new KafkaBrokerConfig(Map.of(), KafkaBrokerConfig.TEST_JVM_OPTIONS, Duration.ofSeconds(90),
-                settings.kafkaData(), true));
+        KafkaBrokerConfig brokerConfig = new KafkaBrokerConfig(Map.of(), KafkaBrokerConfig.TEST_JVM_OPTIONS, Duration.ofSeconds(90),
+                settings.kafkaData(), true, false);
+        broker = KafkaBroker.start(settings.securedKafka() == null ? brokerConfig : brokerConfig.securedWithTlsAndScram());
         started.add(broker);
         MusterTopics.create(broker, TOPIC_PARTITIONS);
+        if (settings.securedKafka() != null) {
+            progress.accept("securing Kafka: a user and ACLs per service, an inbox and a user per submitter");
+            secureKafka(settings.securedKafka());
+        }
         progress.accept("starting fleet API server");
         fleet = FleetApiServer.start(settings.home());
         started.add(fleet);
@@ -112,6 +120,60 @@ public final class LocalStack implements AutoCloseable {
         writeEndpoints();
     }
 
+    private void secureKafka(LocalStackSettings.SecuredKafka secured) throws IOException {
+        Files.createDirectories(settings.secrets());
+        Files.createDirectories(settings.kafkaClients());
+        for (MusterService service : MusterService.values()) {
+            String user = service.kafkaAccess().service();
+            KafkaCredentials credentials = broker.createUser(user);
+            broker.grant(KafkaAcls.forService(service.kafkaAccess(), user));
+            Map<String, String> secrets = new LinkedHashMap<>();
+            credentials.clientProperties().forEach((name, value) -> secrets.put("kafka." + name, value));
+            writePrivately(settings.secrets().resolve(service.artifact() + ".properties"), secrets);
+        }
+        for (Map.Entry<String, java.util.Set<String>> submitter : secured.submitters().entrySet()) {
+            broker.createTopic(Topics.inboxOf(submitter.getKey()), TOPIC_PARTITIONS, Map.of());
+            KafkaCredentials credentials = broker.createUser(submitter.getKey());
+            broker.grant(KafkaAcls.forSubmitter(submitter.getKey()));
+            writePrivately(kafkaClientConfig(submitter.getKey()), credentials.clientProperties());
+        }
+    }
+
+    /** A submitter's Kafka client properties on a secured stack, as {@code kubectl muster submit --kafka-config} takes them. */
+    public Path kafkaClientConfig(String submitter) {
+        return settings.kafkaClients().resolve(submitter + ".properties");
+    }
+
+    /** A Kafka client's connection settings on this stack: as a submitter (secured stacks), or open. */
+    public Map<String, Object> kafkaClientSettings(String submitter) throws IOException {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("bootstrap.servers", broker.bootstrapServers());
+        if (settings().securedKafka() != null) {
+            java.util.Properties properties = new java.util.Properties();
+            try (java.io.Reader reader = Files.newBufferedReader(kafkaClientConfig(submitter))) {
+                properties.load(reader);
+            }
+            properties.stringPropertyNames().forEach(name -> settings.put(name, properties.getProperty(name)));
+        }
+        return settings;
+    }
+
+    /** The connection settings of the broker's super user: what only an operator has. */
+    public Map<String, Object> kafkaAdminSettings() {
+        return broker.clientSettings(broker.secured() ? broker.adminCredentials() : null);
+    }
+
+    private static void writePrivately(Path file, Map<String, String> properties) throws IOException {
+        java.util.Properties text = new java.util.Properties();
+        text.putAll(properties);
+        Files.deleteIfExists(file);
+        Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        try (java.io.Writer writer = Files.newBufferedWriter(file)) {
+            text.store(writer, "Written by the local stack: Kafka credentials. Keep private.");
+        }
+    }
+
     /** Where the services listen, beside the fleet's kubeconfig: {@code kubectl muster} finds status sync there. */
     private void writeEndpoints() throws IOException {
         StringBuilder text = new StringBuilder("# Written by the local stack: where Muster's services listen.\n");
@@ -129,6 +191,14 @@ public final class LocalStack implements AutoCloseable {
         properties.put("quarkus.http.host", "127.0.0.1");
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
         properties.put("quarkus.kubernetes-client.api-server-url", fleet.url());
+        if (settings.securedKafka() != null) {
+            // Credentials from a file only its owner reads, not on the command line, where every process on the machine sees them.
+            properties.put("quarkus.config.locations", settings.secrets().resolve(service.artifact() + ".properties").toUri().toString());
+            if (service == MusterService.QUEUE) {
+                settings.securedKafka().submitters().forEach((submitter, namespaces) -> properties.put(
+                        "muster.queue.submitters.\"" + submitter + "\".namespaces", String.join(",", new java.util.TreeSet<>(namespaces))));
+            }
+        }
         switch (service) {
             // One instance of each, restarted under the same name by the supervisor: it fences what it left open.
             case QUEUE -> {

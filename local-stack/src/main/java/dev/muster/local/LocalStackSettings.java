@@ -3,6 +3,7 @@ package dev.muster.local;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a local stack keeps its state and what it runs.
@@ -15,9 +16,28 @@ import java.util.Map;
  *                         any free ports
  * @param serviceStart     how long a service may take to become ready
  * @param extraProperties  more system properties per service, e.g. shorter intervals in tests
+ * @param securedKafka     null for an open broker (the default); else a broker that takes only SCRAM users over TLS,
+ *                         each service with its own user and ACLs, and these submitters
  */
 public record LocalStackSettings(Path home, Path fleetSpec, Path repository, int portBase, Duration serviceStart,
-                                 Map<MusterService, Map<String, String>> extraProperties) {
+                                 Map<MusterService, Map<String, String>> extraProperties, SecuredKafka securedKafka) {
+
+    /**
+     * A secured broker's submitters: for each (its Kafka user's name) the namespaces it may submit to and delete from.
+     * Each gets an inbox, a user with a random password, and a client properties file in {@code kafka-clients/}.
+     */
+    public record SecuredKafka(Map<String, Set<String>> submitters) {
+
+        public SecuredKafka {
+            submitters = Map.copyOf(submitters);
+        }
+    }
+
+    /** With an open broker. */
+    public LocalStackSettings(Path home, Path fleetSpec, Path repository, int portBase, Duration serviceStart,
+                              Map<MusterService, Map<String, String>> extraProperties) {
+        this(home, fleetSpec, repository, portBase, serviceStart, extraProperties, null);
+    }
 
     /** The default base: the services on 8081 (queue), 8082 (placement), 8083 (status sync), the simulator's admin API on 8084. */
     public static final int DEFAULT_PORT_BASE = 8080;
@@ -44,6 +64,16 @@ public record LocalStackSettings(Path home, Path fleetSpec, Path repository, int
 
     public Path kafkaData() {
         return home.resolve("kafka");
+    }
+
+    /** Where a secured stack writes each submitter's Kafka client properties (owner-readable only). */
+    public Path kafkaClients() {
+        return home.resolve("kafka-clients");
+    }
+
+    /** Where a secured stack keeps each service's Kafka credentials (owner-readable only). */
+    Path secrets() {
+        return home.resolve("secrets");
     }
 
     public Path logs() {

@@ -20,13 +20,28 @@ public final class CompactedTopic {
     private CompactedTopic() {
     }
 
+    /**
+     * How to reach the cluster, from the service's Kafka configuration (Quarkus' {@code default-kafka-broker}, every
+     * {@code kafka.*} property): where it is and, on a secured cluster, the service's TLS and SASL settings.
+     */
+    public static Map<String, Object> connection(Map<String, Object> kafkaConfiguration) {
+        Map<String, Object> connection = new LinkedHashMap<>();
+        kafkaConfiguration.forEach((name, value) -> {
+            if (name.equals(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) || name.equals("security.protocol") || name.startsWith("sasl.")
+                    || name.startsWith("ssl.")) {
+                connection.put(name, value);
+            }
+        });
+        return connection;
+    }
+
     /** The latest committed value of every key on the topic (tombstones removing keys), up to its end now. */
-    public static Map<String, byte[]> latestByKey(String bootstrapServers, String topic) {
+    public static Map<String, byte[]> latestByKey(Map<String, Object> connection, String topic) {
         Map<String, byte[]> latest = new LinkedHashMap<>();
-        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false), new StringDeserializer(), new ByteArrayDeserializer())) {
+        Map<String, Object> settings = new LinkedHashMap<>(connection);
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = reader.partitionsFor(topic, Duration.ofSeconds(30)).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             reader.assign(partitions);

@@ -30,7 +30,7 @@ import dev.muster.model.json.MusterJson;
  * on, becomes a {@link DeadLetter} with the reason instead of stopping the stream; nothing read is dropped.
  * The Kafka adapter of each service sends the returned records in the same transaction as the consumed offsets.
  */
-public final class EventProcessor {
+public final class EventProcessor implements RecordProcessor {
 
     /** The decision core of a service: the events one consumed event leads to (none is a valid answer). */
     @FunctionalInterface
@@ -139,6 +139,7 @@ public final class EventProcessor {
     }
 
     /** What to produce for one consumed record: the core's decisions, or a dead letter (and the job's rejection). */
+    @Override
     public List<Produced> process(Consumed record) {
         RecordReader.Read read = reader.read(record);
         if (read instanceof RecordReader.Unreadable unreadable) {

@@ -48,7 +48,7 @@ public final class TransactionalRelay {
 
     private final KafkaTransactions<byte[]> transactions;
     private final KafkaClientService clients;
-    private final EventProcessor processor;
+    private final RecordProcessor processor;
     private final Outcome outcome;
     private final Observations observations;
 
@@ -79,15 +79,15 @@ public final class TransactionalRelay {
         }
     };
 
-    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor) {
         this(transactions, clients, processor, IGNORED);
     }
 
-    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor, Outcome outcome) {
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor, Outcome outcome) {
         this(transactions, clients, processor, outcome, List::of);
     }
 
-    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor, Outcome outcome,
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor, Outcome outcome,
                               Observations observations) {
         this.transactions = transactions;
         this.clients = clients;

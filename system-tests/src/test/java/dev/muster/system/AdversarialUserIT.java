@@ -53,26 +53,37 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * status on the fleet. What happens while a service is down, or a member half-works, is not lost: status sync killed
  * while jobs finish reports them once it is back (its member watches surviving lists that fail under load), so their
  * quota is released; a member that stops confirming reservations is given up on with an Event naming it and the timeout.
+ * <p>
+ * It runs on a secured broker (TLS, SCRAM, ACLs), as a platform team's would be: the services each with their own
+ * user, the hostile records written by the broker's super user (an operator, who may write every topic), the good
+ * Kafka-path jobs by a submitter into its inbox. A submitter may submit and delete in its own namespaces only, and
+ * write nothing else; no password of any user is in any log.
  */
 class AdversarialUserIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(90);
     private static final String KUBECTL_NAMESPACE = "kubectl-path";
     private static final String KAFKA_NAMESPACE = "kafka-path";
+    private static final String OTHER_NAMESPACE = "other-team";
+    private static final String SUBMITTER = "kafka-path-ci";
+    private static final String OTHER_SUBMITTER = "other-team-ci";
     private static final Path EXAMPLES = Path.of("..", "examples");
     private static MusterStack stack;
     private static KubernetesClient fleet;
     private static Kubectl kubectl;
     private static JobEventClient kafka;
+    private static JobEventClient submitter;
 
     @BeforeAll
     static void startMuster() throws Exception {
-        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"),
-                Map.of(MusterService.PLACEMENT, Map.of("muster.placement.reservation-timeout", "5s")));
+        stack = MusterStack.startSecured(Path.of("..", "deploy", "local", "fleet.yaml"),
+                Map.of(MusterService.PLACEMENT, Map.of("muster.placement.reservation-timeout", "5s")),
+                Map.of(SUBMITTER, java.util.Set.of(KAFKA_NAMESPACE), OTHER_SUBMITTER, java.util.Set.of(OTHER_NAMESPACE)));
         fleet = stack.fleet.connect();
-        kubectl = new Kubectl(stack.fleet.kubeconfig());
-        kafka = new JobEventClient(stack.bootstrapServers());
-        for (String namespace : List.of(KUBECTL_NAMESPACE, KAFKA_NAMESPACE)) {
+        kubectl = new Kubectl(stack.fleet.kubeconfig(), Path.of("..", "bin"));
+        kafka = stack.kafkaAsOperator();
+        submitter = stack.kafkaAs(SUBMITTER);
+        for (String namespace : List.of(KUBECTL_NAMESPACE, KAFKA_NAMESPACE, OTHER_NAMESPACE)) {
             kubectl.run("create", "namespace", namespace).succeeded();
             fleet.resources(PropagationPolicy.class).inNamespace(namespace).resource(policy(namespace)).create();
         }
@@ -92,20 +103,27 @@ class AdversarialUserIT {
         if (kafka != null) {
             kafka.close();
         }
+        if (submitter != null) {
+            submitter.close();
+        }
         if (fleet != null) {
             fleet.close();
         }
         if (stack != null) {
             stack.close();
             List<Path> logs = stack.logFiles();
+            List<String> passwords = stack.kafkaPasswords();
             List<Path> leaking = new java.util.ArrayList<>();
             for (Path log : logs) {
-                if (java.nio.file.Files.readString(log, StandardCharsets.ISO_8859_1).contains(Kubeconfigs.TOKEN_PREFIX)) {
+                String text = java.nio.file.Files.readString(log, StandardCharsets.ISO_8859_1);
+                if (text.contains(Kubeconfigs.TOKEN_PREFIX) || passwords.stream().anyMatch(text::contains)) {
                     leaking.add(log);
                 }
             }
             assertThat(logs).as("the run's logs").hasSizeGreaterThanOrEqualTo(3);
-            assertThat(leaking).as("logs (and broker segments) holding a bearer token of the fleet's or a member's kubeconfig").isEmpty();
+            assertThat(passwords).as("the Kafka users' passwords: three services, two submitters, the super user").hasSize(6);
+            assertThat(leaking).as("logs (and broker segments) holding a bearer token of the fleet's or a member's kubeconfig,"
+                    + " or a Kafka user's password").isEmpty();
         }
     }
 
@@ -260,7 +278,7 @@ class AdversarialUserIT {
             apply(seedJob(KUBECTL_NAMESPACE, name)).succeeded();
             kubectlJobs.add(name);
             JobRef job = kafkaJob("good-kafka-" + i);
-            kafka.send(Topics.SUBMISSIONS, JobEvent.create("/producer", job, Instant.now(), new JobSubmitted(named(manifest, job))));
+            submitter.send(Topics.inboxOf(SUBMITTER), JobEvent.create("/producer", job, Instant.now(), new JobSubmitted(named(manifest, job))));
             kafkaJobs.add(job.name());
         }
         await().atMost(Duration.ofMinutes(3)).untilAsserted(() -> {
@@ -274,6 +292,51 @@ class AdversarialUserIT {
         for (MusterService service : MusterService.values()) {
             assertThat(get(stack.url(service) + "/q/health")).as(service.artifact()).contains("\"status\": \"UP\"");
         }
+    }
+
+    @Test
+    void aSubmitterSubmitsAndDeletesInItsOwnNamespacesOnlyAndWritesNoTopicButItsInbox() throws Exception {
+        String inbox = Topics.inboxOf(SUBMITTER);
+        // Its own job, submitted with kubectl muster and the client properties the stack wrote for it, runs.
+        Path manifest = Files.createTempFile(Files.createDirectories(Path.of("target")), "own", ".yaml");
+        Files.writeString(manifest, seedJob(KAFKA_NAMESPACE, "own-job"));
+        assertThat(kubectl.run("muster", "submit", "-f", manifest.toString(), "--kafka-config", stack.kafkaClientConfig(SUBMITTER).toString())
+                .succeeded()).contains("pytorchjob.kubeflow.org/own-job submitted on the Kafka path");
+        JobRef theirs = new JobRef(OTHER_NAMESPACE, "their-job", UUID.randomUUID().toString());
+        try (JobEventClient other = stack.kafkaAs(OTHER_SUBMITTER)) {
+            other.send(Topics.inboxOf(OTHER_SUBMITTER), JobEvent.create("/other", theirs, Instant.now(),
+                    new JobSubmitted(named(Seed.job(OTHER_NAMESPACE, "x"), theirs))));
+        }
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            assertThat(state(KAFKA_NAMESPACE, "own-job")).as("its own job").map(JobCondition::type).contains("Running");
+            assertThat(state(OTHER_NAMESPACE, "their-job")).as("the other team's job").map(JobCondition::type).contains("Running");
+        });
+
+        // Into another team's namespace, or deleting the other team's job under either namespace: refused, nothing charged.
+        JobRef intruder = new JobRef(OTHER_NAMESPACE, "intruder", UUID.randomUUID().toString());
+        submitter.send(inbox, JobEvent.create("/mallory", intruder, Instant.now(), new JobSubmitted(named(Seed.job(OTHER_NAMESPACE, "x"), intruder))));
+        submitter.send(inbox, JobEvent.create("/mallory", theirs, Instant.now(), new JobDeleted("mine now")));
+        JobRef disguised = new JobRef(KAFKA_NAMESPACE, "their-job", theirs.uid());
+        submitter.send(inbox, JobEvent.create("/mallory", disguised, Instant.now(), new JobDeleted("mine now")));
+        assertThat(kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> intruder.uid().equals(letter.key()), DEADLINE).reason())
+                .isEqualTo("refused: kafka-path-ci may submit to and delete from kafka-path only, not namespace other-team (job other-team/intruder)");
+        assertThat(kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> theirs.uid().equals(letter.key()) && inbox.equals(letter.topic()), DEADLINE)
+                .reason()).startsWith("refused: kafka-path-ci may submit to and delete from kafka-path only, not namespace other-team");
+        assertThat(kafka.awaitDeadLetter(Topics.DEAD_LETTER, letter -> theirs.uid().equals(letter.key()) && Topics.SUBMISSIONS.equals(letter.topic())
+                && "queue-service".equals(letter.service()), DEADLINE).reason()).isEqualTo("deletion refused: jobuid " + theirs.uid()
+                + " is not job kafka-path/their-job");
+        assertThat(kafka.readAll(Topics.SUBMISSIONS)).as("the intruder is never passed on").noneMatch(event -> event.job().uid().equals(intruder.uid()));
+        assertThat(state(OTHER_NAMESPACE, "their-job")).as("the other team's job runs on").map(JobCondition::type).contains("Running");
+
+        // The topics only Muster writes refuse it: no forged admission, finished job, quota tree or direct submission.
+        for (String topic : List.of(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS, Topics.FLEET_CONFIG,
+                Topics.QUEUE_STATE, Topics.PLACEMENT_STATE, Topics.INVENTORY, Topics.DEAD_LETTER, Topics.inboxOf(OTHER_SUBMITTER))) {
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> submitter.sendRaw(topic, theirs.uid(), "{}".getBytes(StandardCharsets.UTF_8))))
+                    .as(topic).hasRootCauseInstanceOf(org.apache.kafka.common.errors.TopicAuthorizationException.class);
+        }
+        // Nor may it read what the services write: other teams' jobs and manifests are on those topics.
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> submitter.readAll(Topics.ADMISSIONS)))
+                .isInstanceOf(org.apache.kafka.common.errors.TopicAuthorizationException.class);
     }
 
     @Test

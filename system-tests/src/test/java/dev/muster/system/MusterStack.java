@@ -32,9 +32,63 @@ final class MusterStack implements AutoCloseable {
 
     /** With more system properties for some services, e.g. a shorter reservation timeout. */
     static MusterStack start(Path membersSpec, Map<MusterService, Map<String, String>> properties) throws IOException {
+        return start(membersSpec, properties, null);
+    }
+
+    /** On a secured broker (TLS, SCRAM, ACLs) with these submitters, each with the namespaces it may use. */
+    static MusterStack startSecured(Path membersSpec, Map<MusterService, Map<String, String>> properties,
+                                    Map<String, java.util.Set<String>> submitters) throws IOException {
+        return start(membersSpec, properties, new LocalStackSettings.SecuredKafka(submitters));
+    }
+
+    private static MusterStack start(Path membersSpec, Map<MusterService, Map<String, String>> properties,
+                                     LocalStackSettings.SecuredKafka secured) throws IOException {
         Path home = Files.createTempDirectory(Files.createDirectories(Path.of("target")), "muster-");
-        LocalStackSettings settings = new LocalStackSettings(home, membersSpec, Path.of(".."), 0, Duration.ofSeconds(90), properties);
+        LocalStackSettings settings = new LocalStackSettings(home, membersSpec, Path.of(".."), 0, Duration.ofSeconds(90), properties, secured);
         return new MusterStack(LocalStack.start(settings, step -> System.out.println("starting " + step)));
+    }
+
+    /** A Kafka client of the broker's super user: an operator's, which may write every topic. */
+    dev.muster.testing.kafka.JobEventClient kafkaAsOperator() {
+        return new dev.muster.testing.kafka.JobEventClient(stack.kafkaAdminSettings());
+    }
+
+    /** A Kafka client of a submitter of a secured stack. */
+    dev.muster.testing.kafka.JobEventClient kafkaAs(String submitter) throws IOException {
+        return new dev.muster.testing.kafka.JobEventClient(stack.kafkaClientSettings(submitter));
+    }
+
+    /** The submitter's Kafka client properties file, as {@code kubectl muster submit --kafka-config} takes it. */
+    Path kafkaClientConfig(String submitter) {
+        return stack.kafkaClientConfig(submitter);
+    }
+
+    /** Every password of the stack's Kafka users (services, submitters, the super user): what no log may hold. */
+    java.util.List<String> kafkaPasswords() throws IOException {
+        java.util.List<String> passwords = new java.util.ArrayList<>();
+        for (Path folder : java.util.List.of(stack.settings().kafkaClients(), stack.settings().home().resolve("secrets"))) {
+            if (!Files.isDirectory(folder)) {
+                continue;
+            }
+            try (java.util.stream.Stream<Path> files = Files.list(folder)) {
+                for (Path file : files.toList()) {
+                    java.util.Properties properties = new java.util.Properties();
+                    try (java.io.Reader reader = Files.newBufferedReader(file)) {
+                        properties.load(reader);
+                    }
+                    properties.forEach((name, value) -> {
+                        java.util.regex.Matcher password = java.util.regex.Pattern.compile("password=\"([^\"]+)\"").matcher(value.toString());
+                        if (password.find()) {
+                            passwords.add(password.group(1));
+                        }
+                    });
+                }
+            }
+        }
+        if (stack.broker().secured()) {
+            passwords.add(stack.broker().adminCredentials().password());
+        }
+        return passwords;
     }
 
     /** Where the stack's Kafka broker listens. */

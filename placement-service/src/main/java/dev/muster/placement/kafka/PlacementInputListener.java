@@ -3,12 +3,12 @@ package dev.muster.placement.kafka;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
@@ -46,12 +46,12 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
 
     private final TransactionalRelay relay;
     private final PlacementEngine engine;
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaConnection;
 
     PlacementInputListener(@Channel(Channels.PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
-                           @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+                           @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.engine = engine;
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.relay = new TransactionalRelay(transactions, clients,
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState)
                         .readingOnly(GangPlacer.READS), new TransactionalRelay.Outcome() {
@@ -62,7 +62,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
 
                     @Override
                     public void aborted(Throwable failure) {
-                        engine.aborted(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));
+                        engine.aborted(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
                     }
                 }, engine::decideObservations);
     }
@@ -82,7 +82,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
             engine.standBy();
             return;
         }
-        engine.restore(CompactedTopic.latestByKey(bootstrapServers, Topics.PLACEMENT_STATE));
+        engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
         List<TopicPartition> inventory = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
         if (!inventory.isEmpty()) {
             consumer.seekToBeginning(inventory);

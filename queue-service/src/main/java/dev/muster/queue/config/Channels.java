@@ -12,6 +12,12 @@ public final class Channels {
     /** What the fleet API ingress and the ticker pass on to the input topics. */
     public static final String FLEET_INGRESS = "fleet-ingress";
 
+    /** Every submitter's inbox on a secured cluster, consumed in batches, read committed. */
+    public static final String INBOXES = "inboxes";
+
+    /** What the submission gate passes on to the submissions topic, in one transaction with the inbox offsets. */
+    public static final String GATE = "gate";
+
     private Channels() {
     }
 }

@@ -1,6 +1,7 @@
 package dev.muster.queue.config;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,6 +34,21 @@ public interface QueueConfig {
 
     /** Quota leaves whose queue is strict FIFO (nothing passes a head that does not fit). Default: none. */
     Optional<Set<String>> strictFifoLeaves();
+
+    /**
+     * Who may submit on a secured Kafka cluster, by the name of its Kafka principal (a SCRAM user's name): it writes
+     * its own inbox, {@code muster.job.submissions.<principal>}, and may submit to and delete from the namespaces
+     * listed here only, e.g. {@code muster.queue.submitters."team-a-ci".namespaces=team-a}. Default: none (on an open
+     * cluster producers write {@code muster.job.submissions} itself).
+     */
+    Map<String, Submitter> submitters();
+
+    /** One submitter. */
+    interface Submitter {
+
+        /** The namespaces it may submit jobs to and delete them from; at least one. */
+        Set<String> namespaces();
+    }
 
     /** The fleet API server users apply manifests to (the {@code kubectl} path). */
     FleetApi fleetApi();

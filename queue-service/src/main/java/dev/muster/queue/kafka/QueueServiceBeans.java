@@ -5,7 +5,12 @@ import java.time.Clock;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import java.util.Map;
+import java.util.stream.Collectors;
+
 import dev.muster.model.event.Topics;
+import dev.muster.queue.config.QueueConfig;
+import dev.muster.queue.submitters.SubmissionGate;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.runtime.EventProcessor;
 
@@ -16,6 +21,13 @@ public class QueueServiceBeans {
     @Singleton
     EventProcessor inputProcessor(QueueStateStore store) {
         return inputProcessor(store::handle, store::drainState, store::refuseUnreadable, Clock.systemUTC());
+    }
+
+    @Produces
+    @Singleton
+    SubmissionGate submissionGate(QueueConfig config) {
+        return SubmissionGate.of(config.submitters().entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().namespaces())), Clock.systemUTC());
     }
 
     /**

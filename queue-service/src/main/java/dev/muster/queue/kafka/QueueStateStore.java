@@ -11,7 +11,6 @@ import jakarta.enterprise.inject.Default;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.muster.model.event.MusterEvent;
@@ -42,14 +41,14 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
 
     private final QueueConfig config;
     private final QueueMetrics metrics;
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaConnection;
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
 
-    QueueStateStore(QueueConfig config, QueueMetrics metrics, @ConfigProperty(name = "kafka.bootstrap.servers") String bootstrapServers) {
+    QueueStateStore(QueueConfig config, QueueMetrics metrics, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.config = config;
         this.metrics = metrics;
-        this.bootstrapServers = bootstrapServers;
+        this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.queue = new FleetQueue(settings(), clock);
         metrics.observe(this::snapshot);
     }
@@ -118,7 +117,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
 
     private QuotaAdmission restoreLocked() {
         long start = System.nanoTime();
-        Map<String, byte[]> latest = CompactedTopic.latestByKey(bootstrapServers, Topics.QUEUE_STATE);
+        Map<String, byte[]> latest = CompactedTopic.latestByKey(kafkaConnection, Topics.QUEUE_STATE);
         List<Entry> entries = new ArrayList<>();
         latest.forEach((key, value) -> entries.add(new Entry(key, value)));
         queue = FleetQueue.restore(settings(), clock, entries);

@@ -275,7 +275,7 @@ class QueueInputListenerTests extends ServiceHealthContract {
     /** When the queue service's transactional producer last began a transaction, as its coordinator has it. */
     private static long lastTransactionStart(Admin admin) throws Exception {
         List<String> ids = admin.listTransactions().all().get().stream().map(TransactionListing::transactionalId)
-                .filter(id -> id.startsWith("muster-queue-service-")).toList();
+                .filter(id -> id.startsWith("muster-queue-service-") && !id.startsWith("muster-queue-service-gate-")).toList();
         assertThat(ids).as("the queue service's transactional id").hasSize(1);
         TransactionDescription description = admin.describeTransactions(ids).all().get().get(ids.get(0));
         assertThat(description.transactionStartTimeMs()).as("a transaction has begun").isPresent();

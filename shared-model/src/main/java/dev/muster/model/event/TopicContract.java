@@ -29,9 +29,9 @@ public final class TopicContract {
     private TopicContract() {
     }
 
-    /** The types the topic carries; every type for a topic this contract does not know. */
+    /** The types the topic carries (a submitter's inbox: those of the submissions topic); every type for a topic this contract does not know. */
     public static Set<EventType> typesOf(String topic) {
-        return TYPES.getOrDefault(topic, EnumSet.allOf(EventType.class));
+        return TYPES.getOrDefault(Topics.isInbox(topic) ? Topics.SUBMISSIONS : topic, EnumSet.allOf(EventType.class));
     }
 
     /** Whether a record of this type may be on the topic at all. */

@@ -43,6 +43,14 @@ public final class Topics {
     /** Records a service could not read, with the reason and the original payload (cut to fit): written by every service. */
     public static final String DEAD_LETTER = "muster.dead-letter";
 
+    /**
+     * Where a submitter's inboxes start: on a secured cluster a submitter (a Kafka principal) may write only its own inbox,
+     * {@code muster.job.submissions.<principal>}, and the queue service forwards to {@link #SUBMISSIONS} what it submits
+     * and deletes in namespaces it may use (see {@code SubmissionGate}). On an open cluster producers write
+     * {@link #SUBMISSIONS} directly.
+     */
+    public static final String INBOX_PREFIX = SUBMISSIONS + ".";
+
     /** Every topic, in the order of the flow. */
     public static final List<String> ALL = List.of(SUBMISSIONS, FLEET_CONFIG, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY,
             QUEUE_STATE, PLACEMENT_STATE, PLACEMENT_RESULTS, DEAD_LETTER);
@@ -54,5 +62,23 @@ public final class Topics {
     public static final Set<String> SINGLE_PARTITION = Set.of(FLEET_CONFIG);
 
     private Topics() {
+    }
+
+    /** The inbox of a submitter, by the name of its Kafka principal ({@code User:team-a-ci} has {@code team-a-ci}). */
+    public static String inboxOf(String principal) {
+        return INBOX_PREFIX + principal;
+    }
+
+    /** Whether the topic is a submitter's inbox. */
+    public static boolean isInbox(String topic) {
+        return topic.startsWith(INBOX_PREFIX) && topic.length() > INBOX_PREFIX.length();
+    }
+
+    /** The principal whose inbox the topic is. */
+    public static String inboxOwner(String inbox) {
+        if (!isInbox(inbox)) {
+            throw new IllegalArgumentException(inbox + " is not a submitter's inbox (" + INBOX_PREFIX + "<principal>)");
+        }
+        return inbox.substring(INBOX_PREFIX.length());
     }
 }

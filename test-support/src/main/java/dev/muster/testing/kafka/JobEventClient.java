@@ -42,16 +42,23 @@ public final class JobEventClient implements AutoCloseable {
 
     private static final Duration POLL = Duration.ofMillis(100);
 
-    private final String bootstrapServers;
+    private final Map<String, Object> connection;
     private final KafkaProducer<String, byte[]> producer;
 
+    /** A client of an open broker. */
     public JobEventClient(String bootstrapServers) {
-        this.bootstrapServers = bootstrapServers;
-        this.producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0),
-                new StringSerializer(), new ByteArraySerializer());
+        this(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
+    }
+
+    /** A client with these connection settings: bootstrap servers and, for a secured broker, its user's TLS and SASL settings. */
+    public JobEventClient(Map<String, Object> connection) {
+        this.connection = Map.copyOf(connection);
+        Map<String, Object> settings = new java.util.LinkedHashMap<>(connection);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        // A record the broker refuses (no ACL allows it) fails at once instead of after retries.
+        settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+        this.producer = new KafkaProducer<>(settings, new StringSerializer(), new ByteArraySerializer());
     }
 
     /** Produces one event, keyed as Muster keys it, and waits until the broker has it. */
@@ -160,11 +167,10 @@ public final class JobEventClient implements AutoCloseable {
      * zero timeout, reads up to the current end once.
      */
     private <T> Optional<T> scan(String topic, Duration timeout, java.util.function.Function<ConsumerRecord<String, byte[]>, Optional<T>> visitor) {
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false),
-                new StringDeserializer(), new ByteArrayDeserializer())) {
+        Map<String, Object> settings = new java.util.LinkedHashMap<>(connection);
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
                     .map(info -> new TopicPartition(topic, info.partition())).toList();
             consumer.assign(partitions);

@@ -1,0 +1,17 @@
+package dev.muster.runtime;
+
+import java.util.List;
+
+import dev.muster.runtime.EventProcessor.Consumed;
+import dev.muster.runtime.EventProcessor.Produced;
+
+/**
+ * What a service produces for one record it consumed, in the transaction of the record's offset: an
+ * {@link EventProcessor} around a decision core, or a step that only passes records on (the queue service's
+ * submission gate). Never throws for anything a record holds.
+ */
+@FunctionalInterface
+public interface RecordProcessor {
+
+    List<Produced> process(Consumed record);
+}
