@@ -3,10 +3,13 @@ package dev.muster.queue.core.quota;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaDecision.Preempted;
 import dev.muster.queue.core.quota.QuotaDecision.Waiting;
 import dev.muster.queue.core.quota.QuotaTree.Node;
@@ -30,10 +33,17 @@ final class Reclaims {
     boolean reclaimOnce(List<QuotaDecision> decisions) {
         QuotaTree tree = ledger.tree();
         Reclaim reclaim = new Reclaim(tree, ledger.used());
+        // A job is within its guarantee only beside the reclaimers already waiting for their victims: each alone may fit
+        // under the min, all of them together not, and the one admitted last would then borrow, to be reclaimed from in
+        // turn by the team it took back from, and so on for ever (the fault storm found two teams doing that).
+        Reclaim besideReclaimers = new Reclaim(tree, usedWithReclaimers(tree));
+        // One answer per leaf and demand, as in a pass: under overload thousands of jobs wait, in few shapes.
+        Map<List<Object>, Boolean> guaranteed = new HashMap<>();
         // Only jobs within their guarantee can reclaim; usually few, so they are sorted, not every waiting job.
         List<Wait> candidates = ledger.waits().stream()
                 .filter(wait -> wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason()))
-                .filter(wait -> pass.isWithinGuarantee(tree.node(wait.leaf()).orElseThrow(), wait.job()))
+                .filter(wait -> guaranteed.computeIfAbsent(List.of(wait.leaf(), wait.job().demand()), key -> besideReclaimers
+                        .isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job())))
                 .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
         for (Wait wait : candidates) {
             Node leaf = tree.node(wait.leaf()).orElseThrow();
@@ -56,6 +66,19 @@ final class Reclaims {
             return true;
         }
         return false;
+    }
+
+    /** What is charged, plus what each job reclaiming capacity will be charged once its victims have stopped. */
+    private Map<String, ResourceList> usedWithReclaimers(QuotaTree tree) {
+        Map<String, ResourceList> usage = new HashMap<>(ledger.used());
+        for (Wait wait : ledger.waits()) {
+            if (!wait.reclaiming().isEmpty()) {
+                for (Node node : tree.pathToRoot(tree.node(wait.leaf()).orElseThrow())) {
+                    usage.merge(node.name(), wait.job().charge(), ResourceList::plus);
+                }
+            }
+        }
+        return usage;
     }
 
     /** The reclaimer's waiting message: which victims it still waits for. */

@@ -77,6 +77,33 @@ class QuotaReclaimTest {
         assertThat(quota.isAdmitted(guaranteed.uid())).isFalse();
     }
 
+    /**
+     * Two of team-b's jobs, each within its min alone but not together: only the first reclaims. Were both to, team-b
+     * would borrow once both ran, and team-a's victims, within their min again, would take it back from the newer one,
+     * and so on (the fault storm found two teams preempting each other's jobs for ever).
+     */
+    @Test
+    void aJobIsWithinItsGuaranteeOnlyBesideTheReclaimersAlreadyWaitingSoReclaimsNeverPingPong() {
+        teamABorrowsEverything();
+        QuotaJob first = job("b", "b1", gpu("4"), 0, at(10));
+        QuotaJob second = job("b", "b2", gpu("2"), 0, at(11));
+        quota.submit(first, at(10));
+
+        List<QuotaDecision> secondSubmitted = quota.submit(second, at(11));
+
+        assertThat(secondSubmitted).noneMatch(Preempted.class::isInstance);
+        assertThat(quota.isPreempting(borrower[2].uid())).isFalse();
+        quota.stopped(borrower[4].uid(), at(12));
+        assertThat(quota.stopped(borrower[3].uid(), at(13))).contains(new Admitted(first, "team-b"));
+
+        // team-a is at its min again, team-b at its: nobody borrows, nobody reclaims, the victims and b2 wait.
+        assertThat(quota.release(borrower[1].uid(), at(14))).as("a1 ends: a3 is admitted within team-a's min")
+                .contains(new Admitted(borrower[3], "team-a")).noneMatch(Preempted.class::isInstance);
+        assertThat(quota.isAdmitted(first.uid())).isTrue();
+        assertThat(quota.usage("team-b").amount("nvidia.com/gpu")).isEqualByComparingTo("4");
+        assertThat(quota.usage("team-a").amount("nvidia.com/gpu")).isEqualByComparingTo("4");
+    }
+
     @Test
     void whatTheFirstVictimFreesIsHeldForTheReclaimerNotTakenBackByTheVictim() {
         teamABorrowsEverything();
