@@ -109,11 +109,11 @@ public final class KubectlMuster {
                 return OK;
             }
             if (request.verb().equals("queues")) {
-                ViewsClient queue = ViewsClient.queueService(endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL));
+                ViewsClient queue = ViewsClient.queueService(endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL), token());
                 printQuota(queue.quotaUsage(), queue.configInForce(), request);
                 return OK;
             }
-            ViewsClient views = ViewsClient.statusSync(statusUrl(request));
+            ViewsClient views = ViewsClient.statusSync(statusUrl(request), token());
             if (request.resource().equals("pytorchjob") && request.name() != null) {
                 printJob(views.job(request.cluster(), namespace(request), request.name()), request);
             } else if (request.resource().equals("pytorchjob")) {
@@ -242,6 +242,17 @@ public final class KubectlMuster {
         return endpoint(request.kafka(), "MUSTER_KAFKA", "kafka", DEFAULT_KAFKA);
     }
 
+    /**
+     * The bearer token of the kubeconfig's current user ({@code $KUBECONFIG}'s first file, else {@code ~/.kube/config}):
+     * what Muster's views are asked with, as kubectl asks the API server.
+     */
+    private Optional<String> token() {
+        String kubeconfig = environment.getOrDefault("KUBECONFIG", "").split(java.io.File.pathSeparator)[0];
+        Path file = !kubeconfig.isEmpty() ? Path.of(kubeconfig)
+                : environment.containsKey("HOME") ? Path.of(environment.get("HOME"), ".kube", "config") : null;
+        return file == null ? Optional.empty() : dev.muster.model.json.Kubeconfig.bearerToken(file, null);
+    }
+
     /** A Kafka client properties file for a secured cluster: the flag, else the environment; none for an open cluster. */
     private Path kafkaConfig(Request request) {
         String file = request.kafkaConfig() != null ? request.kafkaConfig() : environment.get("MUSTER_KAFKA_CONFIG");
@@ -346,15 +357,15 @@ public final class KubectlMuster {
     private void explain(Request request) throws CommandFailedException {
         String namespace = namespace(request);
         Optional<dev.muster.model.queue.JobQueueView> queued = ViewsClient.queueService(
-                endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL)).queued(namespace, request.name());
-        List<MemberJobRow> runsOn = ViewsClient.statusSync(statusUrl(request)).jobs(namespace).stream()
+                endpoint(request.queueUrl(), "MUSTER_QUEUE_URL", "queue", DEFAULT_QUEUE_URL), token()).queued(namespace, request.name());
+        List<MemberJobRow> runsOn = ViewsClient.statusSync(statusUrl(request), token()).jobs(namespace).stream()
                 .filter(row -> row.name().equals(request.name())).toList();
         if (queued.isEmpty() && runsOn.isEmpty()) {
             throw new CommandFailedException("Muster knows no PyTorchJob " + namespace + "/" + request.name()
                     + " (not in its queues, on no member)");
         }
         List<dev.muster.model.placement.ClusterFitRow> clusters = queued.isEmpty() ? List.of()
-                : ViewsClient.placement(endpoint(null, "MUSTER_PLACEMENT_URL", "placement", DEFAULT_PLACEMENT_URL))
+                : ViewsClient.placement(endpoint(null, "MUSTER_PLACEMENT_URL", "placement", DEFAULT_PLACEMENT_URL), token())
                         .fit(queued.get().job(), queued.get().policy());
         if (request.output() != null) {
             Explanation explanation = new Explanation(queued.orElse(null), clusters, runsOn);

@@ -29,25 +29,28 @@ final class ViewsClient {
     private final String service;
     private final String variable;
     private final String flag;
+    private final java.util.Optional<String> token;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    private ViewsClient(URI base, String service, String variable, String flag) {
+    private ViewsClient(URI base, String service, String variable, String flag, java.util.Optional<String> token) {
         this.base = base;
         this.service = service;
         this.variable = variable;
         this.flag = flag;
+        this.token = token;
     }
 
-    static ViewsClient statusSync(String url) {
-        return new ViewsClient(URI.create(url), "status sync", "MUSTER_STATUS_URL", "--status-url");
+    /** @param token the bearer token the views are asked with (the kubeconfig user's), if any */
+    static ViewsClient statusSync(String url, java.util.Optional<String> token) {
+        return new ViewsClient(URI.create(url), "status sync", "MUSTER_STATUS_URL", "--status-url", token);
     }
 
-    static ViewsClient placement(String url) {
-        return new ViewsClient(URI.create(url), "placement service", "MUSTER_PLACEMENT_URL", "--placement-url");
+    static ViewsClient placement(String url, java.util.Optional<String> token) {
+        return new ViewsClient(URI.create(url), "placement service", "MUSTER_PLACEMENT_URL", "--placement-url", token);
     }
 
-    static ViewsClient queueService(String url) {
-        return new ViewsClient(URI.create(url), "queue service", "MUSTER_QUEUE_URL", "--queue-url");
+    static ViewsClient queueService(String url, java.util.Optional<String> token) {
+        return new ViewsClient(URI.create(url), "queue service", "MUSTER_QUEUE_URL", "--queue-url", token);
     }
 
     List<MemberJobRow> jobs(String namespace) throws CommandFailedException {
@@ -91,6 +94,7 @@ final class ViewsClient {
 
     /** The answer's JSON; null for a 404 when {@code notFoundIsEmpty}. */
     private JsonNode send(HttpRequest.Builder builder, boolean notFoundIsEmpty) throws CommandFailedException {
+        token.ifPresent(bearer -> builder.header("Authorization", "Bearer " + bearer));
         HttpRequest request = builder.timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build();
         HttpResponse<String> response;
         try {

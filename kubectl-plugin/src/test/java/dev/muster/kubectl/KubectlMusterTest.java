@@ -256,4 +256,41 @@ class KubectlMusterTest {
         assertThat(exit).isZero();
         assertThat(out()).contains("pytorch-test-master-0");
     }
+
+    @Test
+    void theViewsAreAskedWithTheBearerTokenOfTheKubeconfigsCurrentUser(@TempDir Path home) throws IOException {
+        Files.writeString(home.resolve("fleet.kubeconfig"), """
+                apiVersion: v1
+                kind: Config
+                current-context: fleet
+                contexts: [{name: fleet, context: {cluster: fleet, user: muster}}]
+                users: [{name: muster, user: {token: sent-token}}]
+                """);
+        java.util.List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        statusSync.removeContext("/api/v1/members/pods");
+        statusSync.createContext("/api/v1/members/pods", exchange -> {
+            sent.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            byte[] bytes = "[]".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
+
+        int exit = run(Map.of("KUBECONFIG", home.resolve("fleet.kubeconfig").toString(), "MUSTER_STATUS_URL", url), "get", "pod", "-M");
+
+        assertThat(exit).isZero();
+        assertThat(sent).containsExactly("Bearer sent-token");
+    }
+
+    @Test
+    void aViewThatRefusesTheCredentialsSaysWhy() {
+        statusSync.removeContext("/api/v1/members/pods");
+        answer("/api/v1/members/pods", 401, """
+                {"error":"the bearer token is not a viewer's of this service (muster.views.viewers)"}""");
+
+        int exit = run(Map.of("MUSTER_STATUS_URL", url), "get", "pod", "-M");
+
+        assertThat(exit).isNotZero();
+        assertThat(err()).contains("the bearer token is not a viewer's of this service");
+    }
 }

@@ -18,6 +18,7 @@ import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.model.event.Topics;
+import dev.muster.model.json.Kubeconfig;
 import dev.muster.testing.kafka.KafkaAcls;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerConfig;
@@ -38,6 +39,8 @@ public final class LocalStack implements AutoCloseable {
     /** The endpoints file's key for the simulated members' admin API, which {@code ./muster fault} and {@code complete} call. */
     static final String SIMULATOR_ENDPOINT = "simulator";
     private static final int TOPIC_PARTITIONS = 3;
+    /** The viewer of all namespaces that the fleet kubeconfig's user is in the services' views. */
+    static final String FLEET_VIEWER = "fleet-admin";
     private static final Duration SERVICE_STOP = Duration.ofSeconds(20);
 
     private final LocalStackSettings settings;
@@ -191,6 +194,11 @@ public final class LocalStack implements AutoCloseable {
         properties.put("quarkus.http.host", "127.0.0.1");
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
         properties.put("quarkus.kubernetes-client.api-server-url", fleet.url());
+        // The views take the fleet kubeconfig's token, which kubectl muster sends; the digest is no secret.
+        Kubeconfig.bearerToken(fleet.kubeconfig(), null).ifPresent(token -> {
+            properties.put("muster.views.viewers.\"" + FLEET_VIEWER + "\".token-sha256", Kubeconfig.tokenDigest(token));
+            properties.put("muster.views.viewers.\"" + FLEET_VIEWER + "\".namespaces", "*");
+        });
         if (settings.securedKafka() != null) {
             // Credentials from a file only its owner reads, not on the command line, where every process on the machine sees them.
             properties.put("quarkus.config.locations", settings.secrets().resolve(service.artifact() + ".properties").toUri().toString());

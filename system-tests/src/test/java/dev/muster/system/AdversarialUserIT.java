@@ -35,6 +35,7 @@ import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
+import dev.muster.model.json.MusterJson;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.simulator.cluster.Kubeconfigs;
@@ -67,6 +68,11 @@ class AdversarialUserIT {
     private static final String OTHER_NAMESPACE = "other-team";
     private static final String SUBMITTER = "kafka-path-ci";
     private static final String OTHER_SUBMITTER = "other-team-ci";
+    /** A viewer of the Kafka path's namespace only, in every service's views. */
+    private static final String TEAM_VIEWER_TOKEN = UUID.randomUUID().toString();
+    private static final Map<String, String> TEAM_VIEWER = Map.of(
+            "muster.views.viewers.\"kafka-team\".token-sha256", dev.muster.model.json.Kubeconfig.tokenDigest(TEAM_VIEWER_TOKEN),
+            "muster.views.viewers.\"kafka-team\".namespaces", KAFKA_NAMESPACE);
     private static final Path EXAMPLES = Path.of("..", "examples");
     private static MusterStack stack;
     private static KubernetesClient fleet;
@@ -77,7 +83,8 @@ class AdversarialUserIT {
     @BeforeAll
     static void startMuster() throws Exception {
         stack = MusterStack.startSecured(Path.of("..", "deploy", "local", "fleet.yaml"),
-                Map.of(MusterService.PLACEMENT, Map.of("muster.placement.reservation-timeout", "5s")),
+                Map.of(MusterService.PLACEMENT, with(TEAM_VIEWER, "muster.placement.reservation-timeout", "5s"),
+                        MusterService.QUEUE, TEAM_VIEWER, MusterService.STATUS_SYNC, TEAM_VIEWER),
                 Map.of(SUBMITTER, java.util.Set.of(KAFKA_NAMESPACE), OTHER_SUBMITTER, java.util.Set.of(OTHER_NAMESPACE)));
         fleet = stack.fleet.connect();
         kubectl = new Kubectl(stack.fleet.kubeconfig(), Path.of("..", "bin"));
@@ -125,6 +132,12 @@ class AdversarialUserIT {
             assertThat(leaking).as("logs (and broker segments) holding a bearer token of the fleet's or a member's kubeconfig,"
                     + " or a Kafka user's password").isEmpty();
         }
+    }
+
+    private static Map<String, String> with(Map<String, String> properties, String name, String value) {
+        Map<String, String> more = new java.util.HashMap<>(properties);
+        more.put(name, value);
+        return more;
     }
 
     /** The seed's gang policy without queueing, in a namespace of its own: its jobs go straight to placement. */
@@ -267,7 +280,7 @@ class AdversarialUserIT {
                         + " kube-system/elasticquotatree as last accepted");
             });
         });
-        String config = get(stack.url(MusterService.QUEUE) + "/api/v1/config");
+        String config = get(MusterService.QUEUE, "/api/v1/config");
         assertThat(config).contains("\"treeInForce\":\"kube-system/elasticquotatree").contains("second-tree").contains("spec.root.name: is required");
 
         // --- and everything else flows: twenty good jobs on each path run, and the fleet shows it ---------------------------
@@ -290,7 +303,8 @@ class AdversarialUserIT {
             }
         });
         for (MusterService service : MusterService.values()) {
-            assertThat(get(stack.url(service) + "/q/health")).as(service.artifact()).contains("\"status\": \"UP\"");
+            assertThat(get(HttpRequest.newBuilder(URI.create(stack.url(service) + "/q/health")).build()).body()).as(service.artifact())
+                    .contains("\"status\": \"UP\"");
         }
     }
 
@@ -340,6 +354,43 @@ class AdversarialUserIT {
     }
 
     @Test
+    void theViewsNeedAViewersTokenAndShowEachViewerOnlyTheJobsOfItsNamespaces() throws Exception {
+        fleet.resource(Seed.job(KUBECTL_NAMESPACE, "not-the-teams")).create();
+        JobRef teams = kafkaJob("the-teams");
+        submitter.send(Topics.inboxOf(SUBMITTER), JobEvent.create("/ci", teams, Instant.now(), new JobSubmitted(named(Seed.job(KAFKA_NAMESPACE, "x"), teams))));
+        await().atMost(DEADLINE).untilAsserted(() -> {
+            assertThat(state(KUBECTL_NAMESPACE, "not-the-teams")).map(JobCondition::type).contains("Running");
+            assertThat(state(KAFKA_NAMESPACE, "the-teams")).map(JobCondition::type).contains("Running");
+        });
+
+        for (MusterService service : MusterService.values()) {
+            String path = service == MusterService.QUEUE ? "/api/v1/queues" : service == MusterService.STATUS_SYNC ? "/api/v1/members" : "/api/v1/fit";
+            HttpResponse<String> none = getAs(null, service, path);
+            assertThat(none.statusCode()).as(service.artifact()).isEqualTo(401);
+            assertThat(none.headers().firstValue("WWW-Authenticate")).as(service.artifact()).hasValue("Bearer realm=\"muster\"");
+            assertThat(none.body()).contains("Muster's views need credentials");
+            assertThat(getAs("Bearer guessed", service, path).body()).as(service.artifact()).contains("the bearer token is not a viewer's");
+            assertThat(getAs("Basic YWRtaW46YWRtaW4=", service, path).body()).as(service.artifact()).contains("take a bearer token only");
+            assertThat(getAs(null, service, "/q/health/live").statusCode()).as("probes stay open").isEqualTo(200);
+        }
+
+        String team = "Bearer " + TEAM_VIEWER_TOKEN;
+        String teamJobs = getAs(team, MusterService.STATUS_SYNC, "/api/v1/members/pytorchjobs").body();
+        assertThat(teamJobs).contains("\"name\":\"the-teams\"").doesNotContain("not-the-teams").doesNotContain(KUBECTL_NAMESPACE);
+        assertThat(getAs(team, MusterService.STATUS_SYNC, "/api/v1/members/pods").body()).contains("the-teams").doesNotContain("not-the-teams");
+        HttpResponse<String> forbidden = getAs(team, MusterService.QUEUE, "/api/v1/jobs/" + KUBECTL_NAMESPACE + "/not-the-teams");
+        assertThat(forbidden.statusCode()).isEqualTo(403);
+        assertThat(MusterJson.json().readTree(forbidden.body()).path("error").asText())
+                .isEqualTo("viewer \"kafka-team\" may not see namespace " + KUBECTL_NAMESPACE);
+        assertThat(getAs(team, MusterService.STATUS_SYNC, "/api/v1/members/gpu-a/pytorchjobs/" + KUBECTL_NAMESPACE + "/not-the-teams")
+                .statusCode()).isEqualTo(403);
+        assertThat(get(MusterService.STATUS_SYNC, "/api/v1/members/pytorchjobs")).as("the fleet's admin sees both")
+                .contains("not-the-teams").contains("the-teams");
+        assertThat(kubectl.run("muster", "get", "pytorchjob", "-M", "-n", KUBECTL_NAMESPACE).succeeded())
+                .as("kubectl muster sends the kubeconfig's token").contains("not-the-teams");
+    }
+
+    @Test
     void jobsThatFinishWhileStatusSyncIsDownAreReportedOnceItIsBackAndTheirQuotaIsReleased() throws Exception {
         List<String> jobs = List.of("finishes-unseen");
         jobs.forEach(name -> fleet.resource(Seed.job("default", name)).create());
@@ -363,7 +414,7 @@ class AdversarialUserIT {
         await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> jobs.forEach(name ->
                 assertThat(state("default", name)).as(name + "; logs: %s", stack.logs()).map(JobCondition::type).contains("Succeeded")));
         await().atMost(DEADLINE).untilAsserted(() -> assertThat(state("default", "waits-for-quota")).map(JobCondition::type).contains("Running"));
-        assertThat(get(stack.url(MusterService.QUEUE) + "/api/v1/queues")).contains("\"node\":\"root/child-2\"")
+        assertThat(get(MusterService.QUEUE, "/api/v1/queues")).contains("\"node\":\"root/child-2\"")
                 .contains("\"resource\":\"kube-queue/max-jobs\",\"used\":\"1\"");
     }
 
@@ -417,8 +468,21 @@ class AdversarialUserIT {
                 """.formatted(job.name(), job.namespace(), workers, gpus), PyTorchJob.class);
     }
 
-    private static String get(String url) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+    /** A view as the fleet kubeconfig's user reads it. */
+    private static String get(MusterService service, String path) throws Exception {
+        return get(stack.view(service, path)).body();
+    }
+
+    private static HttpResponse<String> get(HttpRequest request) throws Exception {
+        return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A view asked with this Authorization header (none when null). */
+    private static HttpResponse<String> getAs(String authorization, MusterService service, String path) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(stack.url(service) + path)).timeout(Duration.ofSeconds(10));
+        if (authorization != null) {
+            request.header("Authorization", authorization);
+        }
+        return get(request.build());
     }
 }

@@ -96,6 +96,74 @@ final class MusterStack implements AutoCloseable {
         return stack.broker().bootstrapServers();
     }
 
+    /** An HTTP GET of one of a service's views, with the fleet kubeconfig's token as kubectl muster sends it. */
+    java.net.http.HttpRequest view(MusterService service, String path) {
+        return java.net.http.HttpRequest.newBuilder(java.net.URI.create(url(service) + path)).timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + dev.muster.model.json.Kubeconfig.bearerToken(fleet.kubeconfig(), null).orElseThrow())
+                .build();
+    }
+
+    /** Each quota node's use of a resource, as {@code kubectl muster queues} shows it; empty when the queue does not answer. */
+    java.util.Optional<Map<String, java.math.BigDecimal>> quotaUsed(String resource) {
+        try {
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(view(MusterService.QUEUE, "/api/v1/queues"),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return java.util.Optional.empty();
+            }
+            java.util.List<dev.muster.model.quota.QuotaUsageRow> rows = dev.muster.model.json.MusterJson.json().readValue(response.body(),
+                    new com.fasterxml.jackson.core.type.TypeReference<>() { });
+            return java.util.Optional.of(rows.stream().filter(row -> resource.equals(row.resource()))
+                    .collect(java.util.stream.Collectors.toMap(dev.muster.model.quota.QuotaUsageRow::node,
+                            row -> new java.math.BigDecimal(row.used()))));
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.Optional.empty();
+        }
+    }
+
+    /**
+     * The GPUs the pods of each namespace hold on the members now: every pod bound to a node and not finished, terminating
+     * ones included. Read from each member's own API server, past any fault Muster is made to see.
+     */
+    Map<String, java.math.BigDecimal> gpusHeld(java.util.Collection<String> namespaces, java.util.Collection<String> members) {
+        Map<String, java.math.BigDecimal> held = new java.util.HashMap<>();
+        for (String name : members) {
+            io.fabric8.kubernetes.client.KubernetesClient client = member(name).client();
+            for (String namespace : namespaces) {
+                for (io.fabric8.kubernetes.api.model.Pod pod : client.pods().inNamespace(namespace).list().getItems()) {
+                    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+                    if (pod.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
+                        held.merge(namespace, dev.muster.model.resource.PodRequests.onNode(pod.getSpec())
+                                .amount(dev.muster.model.resource.ResourceNames.GPU), java.math.BigDecimal::add);
+                    }
+                }
+            }
+        }
+        return held;
+    }
+
+    /** The stack's broker, to kill and start again. */
+    dev.muster.testing.kafka.KafkaBroker broker() {
+        return stack.broker();
+    }
+
+    /** Whether the service answers its readiness probe with UP. */
+    boolean ready(MusterService service) {
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url(service)
+                    + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+                    .statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** A service's HTTP base address. */
     String url(MusterService service) {
         return "http://127.0.0.1:" + stack.port(service);

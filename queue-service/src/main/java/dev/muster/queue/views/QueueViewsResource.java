@@ -4,6 +4,7 @@ import java.util.List;
 
 import java.util.Map;
 
+import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
@@ -16,6 +17,8 @@ import dev.muster.model.queue.JobQueueView;
 import dev.muster.model.quota.ConfigInForce;
 import dev.muster.model.quota.QuotaUsageRow;
 import dev.muster.queue.kafka.QueueStateStore;
+import dev.muster.runtime.views.CurrentViewer;
+import dev.muster.runtime.views.ViewCredentialsFilter;
 
 /**
  * The queues as the queue service holds them now: each quota node's usage against its min and max and what
@@ -26,9 +29,11 @@ import dev.muster.queue.kafka.QueueStateStore;
 public class QueueViewsResource {
 
     private final QueueStateStore store;
+    private final CurrentViewer viewer;
 
-    QueueViewsResource(QueueStateStore store) {
+    QueueViewsResource(QueueStateStore store, CurrentViewer viewer) {
         this.store = store;
+        this.viewer = viewer;
     }
 
     /** One row per node and resource, root first; empty before a tree is applied. */
@@ -38,17 +43,21 @@ public class QueueViewsResource {
         return store.usageReport();
     }
 
-    /** The tree in force, and the changes of policies and trees that were refused, with why. */
+    /** The tree in force, and the refused changes of policies and trees the viewer may see (the tree's are in kube-system), with why. */
     @GET
     @Path("/config")
     public ConfigInForce config() {
-        return store.configInForce();
+        ConfigInForce config = store.configInForce();
+        return new ConfigInForce(config.treeInForce(), config.refused().stream().filter(refusal -> viewer.get().maySee(refusal.namespace())).toList());
     }
 
     /** Where the job stands: its state, queue, position and reason, with its manifest and policy. */
     @GET
     @Path("/jobs/{namespace}/{name}")
     public JobQueueView job(@PathParam("namespace") String namespace, @PathParam("name") String name) {
+        if (!viewer.get().maySee(namespace)) {
+            throw new ForbiddenException(ViewCredentialsFilter.forbidden(viewer.get(), namespace));
+        }
         return store.view(namespace, name).orElseThrow(() -> new NotFoundException(Response.status(404).type(MediaType.APPLICATION_JSON)
                 .entity(Map.of("error", "the queue service holds no job " + namespace + "/" + name
                         + " (jobs admitted without queueing, and finished ones, are not held)")).build()));

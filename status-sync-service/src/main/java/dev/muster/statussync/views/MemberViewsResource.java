@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.Path;
@@ -22,6 +23,8 @@ import dev.muster.model.job.GangPod;
 import dev.muster.model.member.MemberJobRow;
 import dev.muster.model.member.MemberPodRow;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.runtime.views.CurrentViewer;
+import dev.muster.runtime.views.ViewCredentialsFilter;
 import dev.muster.statussync.kubernetes.MemberWatches;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
@@ -35,9 +38,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 public class MemberViewsResource {
 
     private final MemberWatches members;
+    private final CurrentViewer viewer;
 
-    MemberViewsResource(MemberWatches members) {
+    MemberViewsResource(MemberWatches members, CurrentViewer viewer) {
         this.members = members;
+        this.viewer = viewer;
     }
 
     /** Each watched member's health: whether its API answers, since when it has not, and which nodes are NotReady. */
@@ -46,7 +51,10 @@ public class MemberViewsResource {
         return members.health();
     }
 
-    /** Every PyTorchJob on every member, optionally of one namespace; on a member that does not answer, in state Unknown. */
+    /**
+     * Every PyTorchJob on every member the viewer may see, optionally of one namespace; on a member that does not answer,
+     * in state Unknown.
+     */
     @GET
     @Path("/pytorchjobs")
     public List<MemberJobRow> jobs(@QueryParam("namespace") String namespace) {
@@ -54,6 +62,7 @@ public class MemberViewsResource {
         List<MemberJobRow> rows = new ArrayList<>();
         for (Map.Entry<String, List<PyTorchJob>> member : members.jobs().entrySet()) {
             member.getValue().stream().filter(job -> namespace == null || namespace.equals(job.getMetadata().getNamespace()))
+                    .filter(job -> viewer.get().maySee(job.getMetadata().getNamespace()))
                     .map(job -> MemberJobRow.of(member.getKey(), job))
                     .forEach(row -> rows.add(unreachable.contains(row.cluster()) ? row.unknown() : row));
         }
@@ -61,7 +70,7 @@ public class MemberViewsResource {
         return rows;
     }
 
-    /** The pods of training jobs on every member, optionally of one namespace; on a member that does not answer, Unknown. */
+    /** The pods of training jobs on every member the viewer may see, optionally of one namespace; on a member that does not answer, Unknown. */
     @GET
     @Path("/pods")
     public List<MemberPodRow> pods(@QueryParam("namespace") String namespace) {
@@ -70,6 +79,7 @@ public class MemberViewsResource {
         members.pods().forEach((cluster, pods) -> pods.stream()
                 .filter(pod -> pod.getMetadata().getLabels() != null && pod.getMetadata().getLabels().containsKey(GangPod.JOB_NAME_LABEL))
                 .filter(pod -> namespace == null || namespace.equals(pod.getMetadata().getNamespace()))
+                .filter(pod -> viewer.get().maySee(pod.getMetadata().getNamespace()))
                 .map(pod -> MemberPodRow.of(cluster, pod))
                 .forEach(row -> rows.add(unreachable.contains(cluster) ? row.unknown() : row)));
         rows.sort(Comparator.comparing(MemberPodRow::name).thenComparing(MemberPodRow::cluster));
@@ -84,6 +94,9 @@ public class MemberViewsResource {
     @GET
     @Path("/{cluster}/pytorchjobs/{namespace}/{name}")
     public PyTorchJob job(@PathParam("cluster") String cluster, @PathParam("namespace") String namespace, @PathParam("name") String name) {
+        if (!viewer.get().maySee(namespace)) {
+            throw new ForbiddenException(ViewCredentialsFilter.forbidden(viewer.get(), namespace));
+        }
         if (!members.watches(cluster)) {
             throw new NotFoundException(Response.status(404).type(MediaType.APPLICATION_JSON)
                     .entity(Map.of("error", "no member cluster named \"" + cluster + "\" is watched")).build());
