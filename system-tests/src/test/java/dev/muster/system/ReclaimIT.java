@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.math.BigDecimal;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +22,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 
 import dev.muster.local.MusterService;
 import dev.muster.model.event.EventType;
@@ -36,14 +30,10 @@ import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
-import dev.muster.model.json.MusterJson;
-import dev.muster.model.quota.QuotaUsageRow;
-import dev.muster.model.resource.PodRequests;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kubectl.Kubectl;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
@@ -119,32 +109,14 @@ class ReclaimIT {
                 .filter(event -> job.getMetadata().getUid().equals(event.getInvolvedObject().getUid())).toList();
     }
 
-    /** The GPUs each team's pods hold on the members now: every pod not finished, terminating ones included. */
-    private static Map<String, BigDecimal> membersGpus() throws Exception {
-        Map<String, BigDecimal> held = new HashMap<>();
-        for (String member : MEMBERS) {
-            try (KubernetesClient client = stack.member(member).connect()) {
-                for (String team : TEAMS) {
-                    for (Pod pod : client.pods().inNamespace(team).list().getItems()) {
-                        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-                        if (pod.getSpec().getNodeName() != null && !"Succeeded".equals(phase) && !"Failed".equals(phase)) {
-                            held.merge(team, PodRequests.onNode(pod.getSpec()).amount(ResourceNames.GPU), BigDecimal::add);
-                        }
-                    }
-                }
-            }
-        }
-        return held;
+    /** The GPUs each quota node is charged, as {@code kubectl muster queues} shows them. */
+    private static Map<String, BigDecimal> queueUsage() {
+        return stack.quotaUsed(ResourceNames.GPU).orElseThrow(() -> new AssertionError("the queue service's view does not answer"));
     }
 
-    /** The GPUs each quota node is charged, as {@code kubectl muster queues} shows them. */
-    private static Map<String, BigDecimal> queueUsage() throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(stack.url(MusterService.QUEUE)
-                + "/api/v1/queues")).build(), HttpResponse.BodyHandlers.ofString());
-        List<QuotaUsageRow> rows = MusterJson.json().readValue(response.body(), new TypeReference<>() {
-        });
-        return rows.stream().filter(row -> ResourceNames.GPU.equals(row.resource()))
-                .collect(Collectors.toMap(QuotaUsageRow::node, row -> new BigDecimal(row.used())));
+    /** The GPUs each team's pods hold on the members now: every pod not finished, terminating ones included. */
+    private static Map<String, BigDecimal> membersGpus() {
+        return stack.gpusHeld(TEAMS, MEMBERS);
     }
 
     /** What one poll finds wrong: members above a max, or holding more than the quota view charges. */

@@ -1,0 +1,361 @@
+package dev.muster.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.muster.local.MusterService;
+import dev.muster.model.event.EventType;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.Topics;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.MemberJobs;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.json.Manifests;
+import dev.muster.model.resource.ResourceNames;
+import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.kubectl.Kubectl;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * A seeded storm of faults under a mixed workload, with Muster's invariants checked at every poll and again once the
+ * faults have healed. Two teams share a research budget of 16 GPUs (each guaranteed 8, borrowing the rest, reclaim on),
+ * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit. Meanwhile,
+ * at seeded moments: each service killed as {@code kill -9} would (the stack starts it again), the broker killed and
+ * started again, a member unreachable for less than the failover toleration, a node NotReady.
+ * <p>
+ * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
+ * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
+ * no quota node is above its max. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged
+ * or held any more, and the event log has no job bound again without being stopped in between, nor admitted again
+ * without being preempted in between.
+ * <p>
+ * In CI it runs {@value #DEFAULT_SECONDS} s of faults; {@code -Dmuster.storm.seconds=3600} runs an hour, and
+ * {@code -Dmuster.storm.seed} another sequence. It prints the jobs, the faults by kind, the violations and each kill's
+ * recovery time.
+ */
+class FaultStormIT {
+
+    private static final int DEFAULT_SECONDS = 90;
+    private static final long SEED = Long.getLong("muster.storm.seed", 20261202L);
+    private static final Duration STORM = Duration.ofSeconds(Long.getLong("muster.storm.seconds", DEFAULT_SECONDS));
+    private static final Duration SUBMIT_EVERY = Duration.ofMillis(2500);
+    private static final Duration FAULT_EVERY = Duration.ofSeconds(6);
+    /** Short of the policies' failover toleration (30 s): the job stays where it is. */
+    private static final Duration OUTAGE = Duration.ofSeconds(4);
+    private static final Duration SETTLE = Duration.ofMinutes(5);
+    private static final List<String> MEMBERS = List.of("gpu-a", "gpu-b", "gpu-c");
+    private static final List<String> TEAMS = List.of("team-a", "team-b");
+    private static final BigDecimal RESEARCH_GPUS = BigDecimal.valueOf(16);
+    private static final Path EXAMPLES = Path.of("..", "examples", "reclaim");
+
+    private static MusterStack stack;
+    private static KubernetesClient fleet;
+    private static JobEventClient kafka;
+
+    /** A job of the workload: where it is, how it came, how long it runs once Running. */
+    private record StormJob(String namespace, String name, boolean viaKafka, Duration runs) {
+    }
+
+    private enum Fault { KILL_QUEUE, KILL_PLACEMENT, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY }
+
+    private final Random random = new Random(SEED);
+    private final List<StormJob> jobs = new ArrayList<>();
+    private final Map<String, Instant> runningSince = new HashMap<>();
+    private final Set<String> completed = new HashSet<>();
+    private final Map<Fault, Integer> injected = new TreeMap<>();
+    private final List<String> recoveries = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+    private final ExecutorService faults = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-faults"));
+    private final ExecutorService submissions = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-kafka"));
+
+    @BeforeAll
+    static void startMuster() throws Exception {
+        stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"));
+        fleet = stack.fleet.connect();
+        kafka = new JobEventClient(stack.bootstrapServers());
+        new Kubectl(stack.fleet.kubeconfig()).run("apply", "-f", EXAMPLES.resolve("setup.yaml").toString()).succeeded();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> stack.quotaUsed(ResourceNames.GPU).map(used -> used.containsKey("root/research/team-b")).orElse(false));
+    }
+
+    @AfterAll
+    static void stopMuster() {
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (fleet != null) {
+            fleet.close();
+        }
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
+    @Test
+    void aSeededStormOfKillsOutagesAndNodeFaultsLosesNoJobAndBreaksNoInvariant() throws Exception {
+        Instant start = Instant.now();
+        Instant end = start.plus(STORM);
+        Instant nextSubmission = start;
+        Instant nextFault = start.plus(FAULT_EVERY);
+        while (Instant.now().isBefore(end)) {
+            if (!Instant.now().isBefore(nextSubmission)) {
+                submit(jobs.size());
+                nextSubmission = nextSubmission.plus(SUBMIT_EVERY);
+            }
+            if (!Instant.now().isBefore(nextFault)) {
+                inject(Fault.values()[random.nextInt(Fault.values().length)]);
+                nextFault = nextFault.plus(FAULT_EVERY.plusMillis(random.nextInt(2000) - 1000));
+            }
+            completeDueJobs();
+            checkInvariants();
+        }
+        faults.shutdown();
+        assertThat(faults.awaitTermination(2, TimeUnit.MINUTES)).as("the last faults healed").isTrue();
+        submissions.shutdown();
+        assertThat(submissions.awaitTermination(2, TimeUnit.MINUTES)).as("every Kafka submission sent").isTrue();
+        Instant healed = Instant.now();
+
+        Instant deadline = healed.plus(SETTLE);
+        while (Instant.now().isBefore(deadline) && completed.size() < jobs.size()) {
+            completeDueJobs();
+            checkInvariants();
+        }
+        Duration settled = Duration.between(healed, Instant.now());
+        List<String> unfinished = jobs.stream().filter(job -> !completed.contains(job.name())).map(job -> job.namespace() + "/" + job.name()
+                + " " + state(job).map(JobCondition::type).orElse("(no status)")).toList();
+        finalChecks();
+
+        System.out.printf("fault storm (seed %d, %d s): %d jobs (%d through Kafka), %d faults %s, %d violations, all Succeeded %.1f s after"
+                        + " the faults healed%n", SEED, STORM.toSeconds(), jobs.size(), jobs.stream().filter(StormJob::viaKafka).count(),
+                injected.values().stream().mapToInt(Integer::intValue).sum(), injected, violations.size(), settled.toMillis() / 1000.0);
+        recoveries.forEach(recovery -> System.out.println("  recovered: " + recovery));
+        violations.forEach(violation -> System.out.println("  VIOLATION: " + violation));
+        assertThat(unfinished).as("jobs that did not run to the end; logs: %s", stack.logs()).isEmpty();
+        assertThat(violations).as("logs: %s", stack.logs()).isEmpty();
+    }
+
+    /** A gang of one of four shapes, for either team, half of them preemptible, on alternating front doors. */
+    private void submit(int index) throws Exception {
+        String team = TEAMS.get(random.nextInt(TEAMS.size()));
+        int[][] shapes = {{1, 4}, {2, 2}, {2, 4}, {1, 1}};
+        int[] shape = shapes[random.nextInt(shapes.length)];
+        String name = "storm-" + index;
+        String priorityClass = random.nextBoolean() ? "\n  runPolicy: {schedulingPolicy: {priorityClass: team-low}}" : "";
+        PyTorchJob job = Manifests.read("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: %s, namespace: %s}
+                spec:%s
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      restartPolicy: OnFailure
+                      template:
+                        metadata: {annotations: {muster.dev/stop-delay: 1s}}
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}
+                    Worker:
+                      replicas: %d
+                      restartPolicy: OnFailure
+                      template:
+                        metadata: {annotations: {muster.dev/stop-delay: 1s}}
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "2", nvidia.com/gpu: "%d"}}}]}
+                """.formatted(name, team, priorityClass, shape[0], shape[1]), PyTorchJob.class);
+        StormJob stormJob = new StormJob(team, name, index % 2 == 1, Duration.ofMillis(3000 + random.nextInt(5000)));
+        jobs.add(stormJob);
+        if (stormJob.viaKafka()) {
+            JobRef ref = new JobRef(team, name, UUID.randomUUID().toString());
+            // While the broker is down the producer waits, and this thread with it: the storm goes on.
+            submissions.submit(() -> sendUntilAccepted(ref, job));
+        } else {
+            fleet.resources(PyTorchJob.class).inNamespace(team).resource(job).create();
+        }
+    }
+
+    private static void sendUntilAccepted(JobRef ref, PyTorchJob job) {
+        JobEvent submitted = JobEvent.create("/storm", ref, Instant.now(), new JobSubmitted(job));
+        while (true) {
+            try {
+                kafka.send(Topics.SUBMISSIONS, submitted);
+                return;
+            } catch (IllegalStateException e) {
+                // the broker is being restarted: the same event again, under the same id, as a producer retries
+            }
+        }
+    }
+
+    private void inject(Fault fault) {
+        injected.merge(fault, 1, Integer::sum);
+        // Drawn here, on the storm's thread, so that one seed is one sequence of faults.
+        String member = MEMBERS.get(random.nextInt(2));
+        int node = random.nextInt(4);
+        faults.submit(() -> {
+            try {
+                switch (fault) {
+                    case KILL_QUEUE -> kill(MusterService.QUEUE);
+                    case KILL_PLACEMENT -> kill(MusterService.PLACEMENT);
+                    case KILL_STATUS_SYNC -> kill(MusterService.STATUS_SYNC);
+                    case BROKER_KILL -> {
+                        Instant killed = Instant.now();
+                        stack.broker().kill();
+                        Thread.sleep(OUTAGE.toMillis()); // the outage held, not a wait for a condition
+                        stack.broker().startAgain();
+                        recoveries.add("broker back in " + seconds(killed));
+                    }
+                    case MEMBER_UNREACHABLE -> {
+                        stack.member(member).faults().unreachable();
+                        Thread.sleep(OUTAGE.toMillis());
+                        stack.member(member).faults().heal();
+                    }
+                    case NODE_NOT_READY -> {
+                        SimulatedCluster gpuA = stack.member("gpu-a");
+                        String name = gpuA.client().nodes().list().getItems().get(node).getMetadata().getName();
+                        gpuA.faults().nodeNotReady(name);
+                        Thread.sleep(OUTAGE.toMillis());
+                        gpuA.faults().nodeReady(name);
+                    }
+                }
+            } catch (Exception e) {
+                violations.add("injecting " + fault + " failed: " + e);
+            }
+        });
+    }
+
+    /** Kills the service and waits until the stack has started it again and it is ready. */
+    private void kill(MusterService service) throws Exception {
+        Instant killed = Instant.now();
+        stack.service(service).kill();
+        Instant deadline = killed.plus(Duration.ofMinutes(2));
+        while (Instant.now().isBefore(deadline) && !stack.ready(service)) {
+            Thread.sleep(100); // polling the readiness probe
+        }
+        recoveries.add(service.artifact() + " ready again " + seconds(killed) + " after kill -9");
+    }
+
+    private static String seconds(Instant since) {
+        return String.format("%.1f s", Duration.between(since, Instant.now()).toMillis() / 1000.0);
+    }
+
+    /** Lets the pods of every job that has run long enough exit, as a finished program does. */
+    private void completeDueJobs() {
+        for (StormJob job : jobs) {
+            if (completed.contains(job.name())) {
+                continue;
+            }
+            Optional<String> state = state(job).map(JobCondition::type);
+            if (state.filter("Succeeded"::equals).isPresent()) {
+                completed.add(job.name());
+            } else if (state.filter("Running"::equals).isPresent()) {
+                Instant since = runningSince.computeIfAbsent(job.name(), name -> Instant.now());
+                if (Instant.now().isAfter(since.plus(job.runs()))) {
+                    MEMBERS.forEach(member -> stack.member(member).completeJob(job.namespace(), job.name()));
+                }
+            } else {
+                // Preempted, or failed over: it runs its whole time again once it is back.
+                runningSince.remove(job.name());
+            }
+        }
+    }
+
+    private Optional<JobCondition> state(StormJob job) {
+        PyTorchJob current = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+        return current == null || current.getStatus() == null ? Optional.empty() : current.getStatus().currentCondition();
+    }
+
+    /** One poll of the invariants that must hold at every moment, faults or not. */
+    private void checkInvariants() {
+        Instant at = Instant.now();
+        Map<String, BigDecimal> held = stack.gpusHeld(TEAMS, MEMBERS);
+        BigDecimal total = held.values().stream().reduce(BigDecimal.ZERO, BigDecimal::add);
+        if (total.compareTo(RESEARCH_GPUS) > 0) {
+            violations.add(at + ": the members hold " + total + " GPUs for research, above its max 16: " + held);
+        }
+        stack.quotaUsed(ResourceNames.GPU).ifPresent(charged -> {
+            for (String team : TEAMS) {
+                BigDecimal teamCharged = charged.getOrDefault("root/research/" + team, BigDecimal.ZERO);
+                if (held.getOrDefault(team, BigDecimal.ZERO).compareTo(teamCharged) > 0) {
+                    violations.add(at + ": " + team + "'s pods hold " + held.get(team) + " GPUs, the queue charges it " + teamCharged);
+                }
+            }
+            if (charged.getOrDefault("root/research", BigDecimal.ZERO).compareTo(RESEARCH_GPUS) > 0) {
+                violations.add(at + ": the queue charges research " + charged.get("root/research") + " GPUs, above its max 16");
+            }
+        });
+        Map<String, List<String>> copies = new HashMap<>();
+        for (String member : MEMBERS) {
+            for (String team : TEAMS) {
+                for (PyTorchJob copy : stack.member(member).client().resources(PyTorchJob.class).inNamespace(team).list().getItems()) {
+                    String uid = copy.getMetadata().getLabels() == null ? null : copy.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID);
+                    boolean finished = copy.getStatus() != null && copy.getStatus().currentCondition().map(JobCondition::type)
+                            .filter(type -> type.equals("Succeeded") || type.equals("Failed")).isPresent();
+                    if (uid != null && copy.getMetadata().getDeletionTimestamp() == null && !finished) {
+                        copies.computeIfAbsent(uid, key -> new ArrayList<>()).add(member);
+                    }
+                }
+            }
+        }
+        copies.forEach((uid, members) -> {
+            if (members.size() > 1) {
+                violations.add(at + ": job " + uid + " has live copies on " + members);
+            }
+        });
+    }
+
+    /** Once everything has settled: nothing charged or held, and the log shows each binding and admission earned. */
+    private void finalChecks() {
+        stack.quotaUsed(ResourceNames.GPU).ifPresentOrElse(charged -> charged.forEach((node, used) -> {
+            if (node.startsWith("root/research") && used.signum() != 0) {
+                violations.add("after the storm the queue still charges " + node + " " + used + " GPUs");
+            }
+        }), () -> violations.add("after the storm the queue's view does not answer"));
+        Map<String, BigDecimal> held = stack.gpusHeld(TEAMS, MEMBERS);
+        held.forEach((team, gpus) -> {
+            if (gpus.signum() != 0) {
+                violations.add("after the storm " + team + "'s pods still hold " + gpus + " GPUs");
+            }
+        });
+        List<JobEvent> placements = kafka.readAll(Topics.PLACEMENTS);
+        List<JobEvent> admissions = kafka.readAll(Topics.ADMISSIONS);
+        for (StormJob job : jobs) {
+            long bound = distinctIds(placements, job, EventType.BOUND);
+            long stopped = distinctIds(placements, job, EventType.EVICTED);
+            if (bound > stopped + 1) {
+                violations.add(job.name() + " was bound " + bound + " times but stopped only " + stopped + " times");
+            }
+            long admitted = distinctIds(admissions, job, EventType.ADMITTED);
+            long preempted = distinctIds(admissions, job, EventType.PREEMPTED);
+            if (admitted > preempted + 1) {
+                violations.add(job.name() + " was admitted " + admitted + " times but preempted only " + preempted + " times");
+            }
+        }
+    }
+
+    private static long distinctIds(List<JobEvent> events, StormJob job, EventType type) {
+        return events.stream().filter(event -> event.job().name().equals(job.name()) && event.job().namespace().equals(job.namespace())
+                && EventType.of(event.data()) == type).map(JobEvent::id).distinct().count();
+    }
+}
