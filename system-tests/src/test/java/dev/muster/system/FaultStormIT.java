@@ -249,10 +249,8 @@ class FaultStormIT {
     private void kill(MusterService service) throws Exception {
         Instant killed = Instant.now();
         stack.service(service).kill();
-        Instant deadline = killed.plus(Duration.ofMinutes(2));
-        while (Instant.now().isBefore(deadline) && !stack.ready(service)) {
-            Thread.sleep(100); // polling the readiness probe
-        }
+        org.awaitility.Awaitility.await(service.artifact() + " ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                .until(() -> stack.ready(service));
         recoveries.add(service.artifact() + " ready again " + seconds(killed) + " after kill -9");
     }
 
