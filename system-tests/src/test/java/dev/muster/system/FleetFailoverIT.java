@@ -91,8 +91,8 @@ class FleetFailoverIT {
     }
 
     private static String runningCluster(PyTorchJob job) {
-        await().atMost(DEADLINE).untilAsserted(() -> {
-            assertThat(state(job)).as("fleet state; logs: %s", stack.logs()).map(JobCondition::type).contains("Running");
+        stack.awaitJob(job.getMetadata().getNamespace(), job.getMetadata().getName(), DEADLINE, () -> {
+            assertThat(state(job)).as("fleet state").map(JobCondition::type).contains("Running");
             assertThat(boundTo(job)).isNotEmpty();
         });
         return boundTo(job).get(boundTo(job).size() - 1);
@@ -108,9 +108,9 @@ class FleetFailoverIT {
 
         lost.faults().unreachable();
         try {
-            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+            stack.awaitJob("default", "moving", Duration.ofSeconds(90), () -> {
                 assertThat(events(job)).extracting(Event::getReason).contains("FailoverTriggered");
-                assertThat(boundTo(job)).as("logs: %s", stack.logs()).hasSize(2).first().isEqualTo(first);
+                assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
                 assertThat(state(job)).map(JobCondition::type).contains("Running");
             });
             assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
@@ -124,7 +124,7 @@ class FleetFailoverIT {
             lost.faults().heal();
         }
         // Purge mode Immediately: the copy left behind goes as soon as its member answers again.
-        await().atMost(DEADLINE).untilAsserted(() -> {
+        stack.awaitJob("default", "moving", DEADLINE, () -> {
             try (KubernetesClient member = lost.connect()) {
                 assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("moving").get()).isNull();
                 assertThat(pods(lost, job)).isEmpty();
@@ -164,7 +164,7 @@ class FleetFailoverIT {
 
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted").delete();
 
-        await().atMost(DEADLINE).untilAsserted(() -> {
+        stack.awaitJob("default", "deleted", DEADLINE, () -> {
             try (KubernetesClient member = stack.member(cluster).connect()) {
                 assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("deleted").get()).isNull();
             }

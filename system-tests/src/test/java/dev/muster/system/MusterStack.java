@@ -191,6 +191,35 @@ final class MusterStack implements AutoCloseable {
                 + ", status sync " + stack.service(MusterService.STATUS_SYNC).log();
     }
 
+    /**
+     * What the services logged about one job, oldest first: their one line per decision, so a failed wait says where
+     * the job stopped rather than only that it did. At most the last {@code 60} lines.
+     */
+    String story(String namespace, String name) {
+        java.util.regex.Pattern about = java.util.regex.Pattern.compile("\\bjob " + java.util.regex.Pattern.quote(namespace + "/" + name) + "\\b");
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        for (MusterService service : java.util.List.of(MusterService.QUEUE, MusterService.PLACEMENT, MusterService.STATUS_SYNC)) {
+            try (java.util.stream.Stream<String> log = Files.lines(stack.service(service).log(), java.nio.charset.StandardCharsets.UTF_8)) {
+                log.filter(line -> about.matcher(line).find()).forEach(lines::add);
+            } catch (IOException | java.io.UncheckedIOException e) {
+                lines.add("(" + service.artifact() + "'s log could not be read: " + e.getMessage() + ")");
+            }
+        }
+        // Each line starts with its timestamp, so text order is time order across the three logs.
+        java.util.Collections.sort(lines);
+        java.util.List<String> last = lines.subList(Math.max(0, lines.size() - 60), lines.size());
+        return "what the services logged about " + namespace + "/" + name + (last.isEmpty() ? ": nothing" : ":\n" + String.join("\n", last));
+    }
+
+    /** Awaits {@code assertion} about one job; past the deadline, fails with what the services logged about it. */
+    void awaitJob(String namespace, String name, Duration deadline, org.awaitility.core.ThrowingRunnable assertion) {
+        try {
+            org.awaitility.Awaitility.await().atMost(deadline).untilAsserted(assertion);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "\n" + story(namespace, name), e);
+        }
+    }
+
     @Override
     public void close() {
         stack.close();

@@ -46,6 +46,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     private volatile String lastProblem;
     private volatile Instant notWatchingSince;
     private int restarts;
+    /** Restarts since the informer last listed everything: what the backoff doubles with, so one bad hour is not paid for ever after. */
+    private int failuresInARow;
 
     /**
      * @param name      what is watched, for logs and readiness, e.g. {@code fleet pytorchjobs} or {@code gpu-a pods}
@@ -100,6 +102,9 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         informer.stopped().whenComplete((done, failure) -> stopped(informer, failure));
         informer.start().whenComplete((synced, failure) -> {
             if (failure == null) {
+                synchronized (this) {
+                    failuresInARow = 0;
+                }
                 LOG.debugf("%s: watching", name);
             }
         });
@@ -117,7 +122,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         if (closed) {
             return;
         }
-        Duration delay = settings.restartDelay(restarts++);
+        Duration delay = settings.restartDelay(failuresInARow++);
+        restarts++;
         LOG.warnf("%s: the watch stopped (%s); starting it again in %s (restart %d)", name, lastProblem, delay, restarts);
         scheduler.schedule(() -> run(previous), delay.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -152,6 +158,11 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     /** How many times it was started again after stopping. */
     public synchronized int restarts() {
         return restarts;
+    }
+
+    /** How long it would wait before starting again if its informer stopped now. */
+    public synchronized Duration nextRestartDelay() {
+        return settings.restartDelay(failuresInARow);
     }
 
     public String name() {

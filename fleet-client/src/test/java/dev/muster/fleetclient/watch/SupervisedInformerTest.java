@@ -99,6 +99,22 @@ class SupervisedInformerTest {
     }
 
     @Test
+    void aWatchThatListedEverythingAgainStartsItsBackoffOver() {
+        startServer();
+        widgets().resource(poison()).create();
+        informer = watchWidgets();
+        await().atMost(DEADLINE).until(() -> informer.restarts() >= 3);
+        assertThat(informer.nextRestartDelay()).as("doubled up to the maximum").isEqualTo(FAST.maxRestartBackoff());
+
+        widgets().withName("poison").delete();
+        widgets().resource(widget("good", 1)).create();
+        await().atMost(DEADLINE).until(() -> informer.status().watching() && seen.contains("good"));
+
+        // Months of restarts must not make every later outage a minute longer.
+        assertThat(informer.nextRestartDelay()).isEqualTo(FAST.restartBackoff());
+    }
+
+    @Test
     void aWatchOfAnApiServerThatIsDownSaysSoAndWatchesOnceItAnswers() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -179,7 +179,7 @@ public final class MemberWriter implements AutoCloseable {
         if (!reservations.isEmpty()) {
             left.add(reservations.size() + (reservations.size() == 1 ? " reservation" : " reservations"));
         }
-        LOG.infof("job %s: stopping on member %s for a reclaim; %s", job, evict.cluster(), left.isEmpty() ? "nothing of it is left" : String.join(", ", left) + " still there");
+        LOG.infof("job %s: stopping on member %s; %s", job, evict.cluster(), left.isEmpty() ? "nothing of it is left" : String.join(", ", left) + " still there");
         return new MemberResult.Evicting(evict.cluster(), job, String.join(", ", left));
     }
 

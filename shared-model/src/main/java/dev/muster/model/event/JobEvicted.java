@@ -12,6 +12,6 @@ public record JobEvicted(String cluster, String message) implements JobEventData
 
     @Override
     public String summary() {
-        return "stopped for the reclaim: " + message;
+        return "stopped: " + message;
     }
 }
