@@ -38,6 +38,27 @@ class SubmissionLimitsTest {
         assertThat(Quantities.parse("9223372036854775807").toPlainString()).isEqualTo("9223372036854775807");
     }
 
+    // Nine levels of ten aliases each would be a billion strings once expanded. Muster's YAML reader never expands an
+    // alias: it reads as the anchor's name, so such a manifest costs what its text costs.
+    @Test
+    @Timeout(30)
+    void yamlAliasesAreNotExpandedSoABillionLaughsCostsOnlyItsText() throws Exception {
+        StringBuilder laughs = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        for (char level = 'b'; level <= 'i'; level++) {
+            char below = (char) (level - 1);
+            laughs.append(level).append(": &").append(level).append(" [");
+            for (int i = 0; i < 10; i++) {
+                laughs.append(i == 0 ? "" : ",").append('*').append(below);
+            }
+            laughs.append("]\n");
+        }
+        String text = seedJob().replaceFirst("metadata:", laughs + "metadata:");
+
+        com.fasterxml.jackson.databind.JsonNode tree = dev.muster.model.json.MusterJson.yaml().readTree(text);
+        assertThat(tree.path("i")).hasSize(10).allSatisfy(element -> assertThat(element.asText()).isEqualTo("h"));
+        assertThat(Manifests.read(text, PyTorchJob.class).getMetadata().getName()).isEqualTo("pytorch-test");
+    }
+
     @Test
     void replicasThatAreNotAWholeNumberAreAnErrorNotRoundedDown() {
         String text = seedJob().replaceFirst("replicas: 2", "replicas: 1.5");
