@@ -142,6 +142,13 @@ class MusterUpIT {
             assertThat(output.text()).contains("Stopping Muster", "Muster stopped.");
             assertThat(home.resolve("muster.pid")).doesNotExist();
             assertThat(up.descendants().filter(ProcessHandle::isAlive)).as("processes left behind").isEmpty();
+            // A clean stop closes the watches first: none is reported stopped, nor started again, while a service shuts down.
+            try (java.util.stream.Stream<Path> logs = Files.list(home.resolve("logs"))) {
+                for (Path log : logs.filter(file -> file.toString().endsWith("-service.log")).toList()) {
+                    assertThat(Files.readAllLines(log)).as(log.toString())
+                            .noneMatch(line -> line.contains("(Shutdown thread)") && line.contains("the watch stopped"));
+                }
+            }
         } finally {
             up.descendants().forEach(ProcessHandle::destroyForcibly);
             up.destroyForcibly();

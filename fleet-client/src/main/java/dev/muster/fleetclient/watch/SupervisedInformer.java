@@ -165,6 +165,10 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         return settings.restartDelay(failuresInARow);
     }
 
+    boolean isClosed() {
+        return closed;
+    }
+
     public String name() {
         return name;
     }

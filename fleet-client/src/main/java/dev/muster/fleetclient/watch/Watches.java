@@ -10,11 +10,13 @@ import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import io.quarkus.runtime.ShutdownEvent;
 
 /**
  * The Kubernetes watches a service depends on: it starts them supervised ({@link SupervisedInformer}) and says,
@@ -38,6 +40,7 @@ public class Watches {
         return thread;
     });
     private final List<Source> sources = new CopyOnWriteArrayList<>();
+    private final List<SupervisedInformer<?>> supervised = new CopyOnWriteArrayList<>();
 
     Watches(WatchConfig config) {
         this.settings = WatchSettings.of(config);
@@ -54,7 +57,10 @@ public class Watches {
     /** A supervised informer, not started and not counted for readiness: for a {@link Source} that answers for it. */
     public <T extends HasMetadata> SupervisedInformer<T> supervise(String name, Supplier<SharedIndexInformer<T>> factory,
                                                                    Supplier<ItemStore<T>> stores, ResourceEventHandler<? super T> handler) {
-        return new SupervisedInformer<>(name, factory, stores, handler, restarts, settings, clock);
+        SupervisedInformer<T> informer = new SupervisedInformer<>(name, factory, stores, handler, restarts, settings, clock);
+        supervised.removeIf(SupervisedInformer::isClosed);
+        supervised.add(informer);
+        return informer;
     }
 
     public void register(Source source) {
@@ -66,6 +72,15 @@ public class Watches {
         List<WatchStatus> all = new ArrayList<>();
         sources.forEach(source -> all.addAll(source.statuses()));
         return all;
+    }
+
+    /**
+     * Closes every watch before the Kubernetes clients close under them: an informer whose client closes stops, and
+     * would be restarted and reported as a watch that stopped, on every shutdown.
+     */
+    void closeWatches(@Observes ShutdownEvent shutdown) {
+        supervised.forEach(SupervisedInformer::close);
+        supervised.clear();
     }
 
     @PreDestroy
