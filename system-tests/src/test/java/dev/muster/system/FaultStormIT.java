@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.muster.local.MusterService;
 import dev.muster.model.event.EventType;
+import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
@@ -35,11 +36,13 @@ import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
+import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kubectl.Kubectl;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * A seeded storm of faults under a mixed workload, with Muster's invariants checked at every poll and again once the
@@ -51,8 +54,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
  * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
  * no quota node is above its max. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged
- * or held any more, and the event log has no job bound again without being stopped in between, nor admitted again
- * without being preempted in between.
+ * or held any more, every copy on a member is where the job's last binding put it, no reservation still holds
+ * capacity, and the event log has no job bound again without being stopped in between, nor admitted again without
+ * being preempted in between.
  * <p>
  * In CI it runs {@value #DEFAULT_SECONDS} s of faults; {@code -Dmuster.storm.seconds=3600} runs an hour, and
  * {@code -Dmuster.storm.seed} another sequence. It prints the jobs, the faults by kind, the violations and each kill's
@@ -338,6 +342,7 @@ class FaultStormIT {
         });
         List<JobEvent> placements = kafka.readAll(Topics.PLACEMENTS);
         List<JobEvent> admissions = kafka.readAll(Topics.ADMISSIONS);
+        checkEveryCopyIsBoundAndNoReservationIsLeft(placements);
         for (StormJob job : jobs) {
             long bound = distinctIds(placements, job, EventType.BOUND);
             long stopped = distinctIds(placements, job, EventType.EVICTED);
@@ -349,6 +354,42 @@ class FaultStormIT {
             if (admitted > preempted + 1) {
                 violations.add(job.name() + " was admitted " + admitted + " times but preempted only " + preempted + " times");
             }
+        }
+    }
+
+    /**
+     * Every copy Muster left on a member is where its job's last binding put it (no copy without a binding, none
+     * left behind by a placement given up or undone), and no reservation still holds capacity once every job is done.
+     */
+    private void checkEveryCopyIsBoundAndNoReservationIsLeft(List<JobEvent> placements) {
+        Map<String, String> lastBinding = new HashMap<>();
+        for (JobEvent event : placements) {
+            if (event.data() instanceof JobBound bound) {
+                lastBinding.put(event.job().uid(), bound.cluster());
+            } else if (EventType.of(event.data()) == EventType.EVICTED) {
+                lastBinding.remove(event.job().uid());
+            }
+        }
+        for (String member : MEMBERS) {
+            KubernetesClient client = stack.member(member).client();
+            for (String team : TEAMS) {
+                for (PyTorchJob copy : client.resources(PyTorchJob.class).inNamespace(team).list().getItems()) {
+                    String uid = copy.getMetadata().getLabels() == null ? null : copy.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID);
+                    if (uid != null && copy.getMetadata().getDeletionTimestamp() == null && !member.equals(lastBinding.get(uid))) {
+                        violations.add("after the storm " + member + " holds a copy of " + team + "/" + copy.getMetadata().getName()
+                                + " that its last binding (" + lastBinding.getOrDefault(uid, "none") + ") did not put there");
+                    }
+                }
+            }
+            List<Reservation> reservations;
+            try {
+                reservations = client.resources(Reservation.class).list().getItems();
+            } catch (KubernetesClientException e) {
+                continue; // a member that serves no reservations
+            }
+            reservations.stream().filter(reservation -> Reservation.PENDING.equals(reservation.phase())
+                    || Reservation.AVAILABLE.equals(reservation.phase())).forEach(reservation -> violations.add("after the storm "
+                    + member + " still holds reservation " + reservation.getMetadata().getName() + " (" + reservation.phase() + ")"));
         }
     }
 
