@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 import dev.muster.local.MusterService;
 import dev.muster.model.event.EventType;
 import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
@@ -366,7 +367,8 @@ class FaultStormIT {
         for (JobEvent event : placements) {
             if (event.data() instanceof JobBound bound) {
                 lastBinding.put(event.job().uid(), bound.cluster());
-            } else if (EventType.of(event.data()) == EventType.EVICTED) {
+            } else if (event.data() instanceof JobEvicted evicted && evicted.cluster() != null) {
+                // Stopped on that member; one that names no member stopped nothing (the job had not been placed, or had finished there).
                 lastBinding.remove(event.job().uid());
             }
         }

@@ -94,7 +94,7 @@ class FleetIngressTests {
             // Admitted, it was being run: its quota is released once placement reports it stopped on its member.
             JobEvent withdrawn = decision(client, first, dev.muster.model.event.JobWithdrawn.class);
             client.send(Topics.PLACEMENTS, withdrawn.followUp("/muster/placement-service", withdrawn.job(), java.time.Instant.now(),
-                    new dev.muster.model.event.JobEvicted(null, "it was on no member cluster yet")));
+                    new dev.muster.model.event.JobEvicted(null, "it was on no member cluster (not placed yet, or finished already)")));
             decision(client, second, JobAdmitted.class);
             assertThat(((JobAdmitted) admitted.data()).quotaLeaf()).isEqualTo("child-2");
             assertThat(((JobQueued) queued.data()).message()).isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use");

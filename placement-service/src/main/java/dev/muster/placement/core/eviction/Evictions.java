@@ -71,7 +71,7 @@ public final class Evictions {
 
     /** The job stopped on no member: it was not on any yet. */
     public JobEvent nothingToStop(JobRef job, String preemption, Instant now) {
-        return stoppedEvent(job, preemption, now, new JobEvicted(null, "it was on no member cluster yet"));
+        return stoppedEvent(job, preemption, now, new JobEvicted(null, "it was on no member cluster (not placed yet, or finished already)"));
     }
 
     public Optional<Eviction> eviction(String uid) {

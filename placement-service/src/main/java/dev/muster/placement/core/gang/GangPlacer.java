@@ -228,14 +228,6 @@ public final class GangPlacer {
         return place(admitted, Map.of(), 0);
     }
 
-    /**
-     * Quota preempted the job for a reclaim ({@code by} names the reclaimer), withdrew its admission, or its owner deleted
-     * it: whatever placement was doing with it stops, and the job is stopped whole on the member it is on or being placed
-     * on. Until the member shows nothing of it, its quota stays charged.
-     *
-     * @param reportUnplaced whether a job on no member is reported stopped at once: quota waits for it, as it does not for
-     *                       a deletion, which comes from the fleet (its withdrawal from quota follows on the admissions topic)
-     */
     /** Whether the job this placement tracks under the ref's uid, if any, is the one the ref names. */
     private boolean namesItsJob(JobRef ref) {
         String uid = ref.uid();
@@ -246,6 +238,14 @@ public final class GangPlacer {
         return tracked == null || tracked.subject().equals(ref.subject());
     }
 
+    /**
+     * Quota preempted the job for a reclaim ({@code by} names the reclaimer), withdrew its admission, or its owner deleted
+     * it: whatever placement was doing with it stops, and the job is stopped whole on the member it is on or being placed
+     * on. Until the member shows nothing of it, its quota stays charged.
+     *
+     * @param reportUnplaced whether a job on no member is reported stopped at once: quota waits for it, as it does not for
+     *                       a deletion, which comes from the fleet (its withdrawal from quota follows on the admissions topic)
+     */
     private Decisions stop(JobEvent event, String by, boolean reportUnplaced) {
         String uid = event.job().uid();
         if (evictions.eviction(uid).isPresent()) {

@@ -87,7 +87,7 @@ class GangPlacerEvictionTest {
                 "stopped on member cluster cluster-b for team-b/guaranteed: deleted its member copy, 3 pods, all gone after 1s"));
         assertThat(placer.drainState()).containsEntry(JOB.uid(), null);
         assertThat(placer.handle(preempted())).as("placement holds nothing of it any more").satisfies(again ->
-                assertThat(again.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster yet")));
+                assertThat(again.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster (not placed yet, or finished already)")));
     }
 
     @Test
@@ -97,7 +97,7 @@ class GangPlacerEvictionTest {
         Decisions preemption = placer.handle(preempted());
 
         assertThat(preemption.commands()).isEmpty();
-        assertThat(preemption.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster yet"));
+        assertThat(preemption.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster (not placed yet, or finished already)"));
         clock.advance(Duration.ofMinutes(10));
         assertThat(placer.tick().events()).as("nothing left to retry or give back").isEmpty();
     }
@@ -187,7 +187,7 @@ class GangPlacerEvictionTest {
         Decisions withdrawn = placer.handle(JobEvent.create("/muster/queue-service", JOB, clock.instant(),
                 new dev.muster.model.event.JobWithdrawn("deleted")));
 
-        assertThat(withdrawn.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster yet"));
+        assertThat(withdrawn.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster (not placed yet, or finished already)"));
         assertThat(placer.handle(JobEvent.create("/muster/fleet-ingress", new JobRef("team-a", "other", "uid-9"), clock.instant(),
                 new dev.muster.model.event.JobDeleted("deleted")))).as("a deletion of a job on no member says nothing").isEqualTo(Decisions.none());
     }
