@@ -35,7 +35,8 @@ class MusterUpIT {
                 .redirectErrorStream(true).start();
         Output output = Output.of(up);
         try {
-            await().atMost(START).until(() -> output.text().contains(MusterUp.READY) || !up.isAlive());
+            // The summary after the ready line may arrive in more than one read: wait for its last line.
+            await().atMost(START).until(() -> output.text().contains("Next: the seed walkthrough") || !up.isAlive());
             assertThat(output.text()).as("muster up said").contains(MusterUp.READY)
                     .contains("export KUBECONFIG=" + home.resolve("fleet.kubeconfig"))
                     .contains("gpu-a", "gpu-b", "gpu-c");
