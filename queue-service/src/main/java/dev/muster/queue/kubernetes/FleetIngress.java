@@ -153,9 +153,14 @@ public class FleetIngress {
 
         @Override
         public final void onUpdate(GenericKubernetesResource old, GenericKubernetesResource object) {
-            if (!Objects.equals(old.getMetadata().getResourceVersion(), object.getMetadata().getResourceVersion())) {
+            if (!Objects.equals(version(old), version(object))) {
                 apply(object);
             }
+        }
+
+        /** What tells one version of the object from the next: its resource version, unless a subclass knows better. */
+        String version(GenericKubernetesResource object) {
+            return object.getMetadata().getResourceVersion();
         }
 
         abstract void apply(GenericKubernetesResource object);
@@ -183,13 +188,23 @@ public class FleetIngress {
             send(Topics.FLEET_CONFIG, deleted.key(), deleted.describe(), EventSerde.serialize(deleted));
         }
 
+        /**
+         * The generation, which the API server moves on a change of the spec only: status sync writes the outcome of each
+         * change on the object's status, and applying that write again would write the outcome again, without end.
+         */
+        @Override
+        String version(GenericKubernetesResource object) {
+            Long generation = object.getMetadata().getGeneration();
+            return generation == null ? super.version(object) : "generation " + generation;
+        }
+
         @Override
         void apply(GenericKubernetesResource object) {
             String subject = object.getMetadata().getNamespace() + "/" + object.getMetadata().getName();
             ObjectNode data = MusterJson.json().createObjectNode();
             data.set(field, MusterJson.json().valueToTree(object));
             send(Topics.FLEET_CONFIG, kind + "/" + subject, kind + " " + subject + " applied", EventSerde.serializeUnchecked(applied,
-                    id(object.getMetadata().getUid(), object.getMetadata().getResourceVersion()), SOURCE, subject, null, clock.instant(), data));
+                    id(object.getMetadata().getUid(), version(object)), SOURCE, subject, null, clock.instant(), data));
         }
     }
 

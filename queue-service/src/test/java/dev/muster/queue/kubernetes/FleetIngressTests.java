@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import dev.muster.fleetclient.ThrottledTokenRefresh;
+import dev.muster.model.config.ConfigStatus;
+import dev.muster.model.crd.MusterCrds;
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.JobAdmitted;
@@ -19,17 +24,20 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.MusterJson;
 import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.policy.PropagationPolicySpec;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
 import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.test.common.WithTestResource;
@@ -107,6 +115,42 @@ class FleetIngressTests {
             assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().uid().equals(second.getMetadata().getUid()))
                     .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobQueued", "JobAdmitted");
         }
+    }
+
+    /**
+     * Status sync writes the outcome of each change on the policy's status. Those writes are not changes of the policy:
+     * applied again, each would be accepted again and its outcome written again, without end.
+     */
+    @Test
+    void writesOfAPolicysStatusAreNotAppliedAgainAChangeOfItsSpecIs() {
+        fleet.apiextensions().v1().customResourceDefinitions().resource(MusterCrds.of(PropagationPolicy.class)).createOr(existing -> existing.update());
+        PropagationPolicy policy = fleet.resource(Seed.queuePolicy("status-writes")).create();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.await(Topics.FLEET_CONFIG, ConfigEvent.class, event -> appliedIn(event, "status-writes").isPresent(), DEADLINE);
+            for (int i = 0; i < 3; i++) {
+                PropagationPolicy current = fleet.resource(policy).get();
+                current.setStatus(new ConfigStatus(List.of(new ConditionBuilder().withType(ConfigStatus.ACCEPTED).withStatus("True")
+                        .withReason("Accepted").withMessage("in force").withLastTransitionTime(Instant.now().plusSeconds(i).toString()).build())));
+                fleet.resource(current).updateStatus();
+            }
+
+            fleet.resources(PropagationPolicy.class).inNamespace("status-writes").withName(policy.getMetadata().getName()).edit(current -> {
+                PropagationPolicySpec spec = current.getSpec();
+                current.setSpec(new PropagationPolicySpec(spec.resourceSelectors(), spec.placement(), spec.suspension(), spec.failover(), false,
+                        spec.additionalProperties()));
+                return current;
+            });
+
+            client.await(Topics.FLEET_CONFIG, ConfigEvent.class, event -> appliedIn(event, "status-writes")
+                    .filter(applied -> Boolean.FALSE.equals(applied.getSpec().propagateDeps())).isPresent(), DEADLINE);
+            assertThat(client.readAll(Topics.FLEET_CONFIG, ConfigEvent.class)).filteredOn(event -> appliedIn(event, "status-writes").isPresent())
+                    .as("one event for its creation and one for the change of its spec").hasSize(2);
+        }
+    }
+
+    private static Optional<PropagationPolicy> appliedIn(ConfigEvent event, String namespace) {
+        return event.data() instanceof PolicyApplied applied && namespace.equals(applied.policy().getMetadata().getNamespace())
+                ? Optional.of(applied.policy()) : Optional.empty();
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.muster.statussync.kubernetes;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -47,8 +49,20 @@ public class ConfigOutcomeWriter {
             return;
         }
         String time = outcome.time().toString();
-        Condition accepted = new ConditionBuilder().withType(ConfigStatus.ACCEPTED).withStatus(outcome.accepted() ? "True" : "False")
-                .withReason(outcome.reason()).withMessage(outcome.message()).withLastTransitionTime(time)
+        String status = outcome.accepted() ? "True" : "False";
+        Optional<Condition> previous = Optional.ofNullable(current.getStatus()).map(ConfigStatus::conditions).orElse(List.of()).stream()
+                .filter(condition -> ConfigStatus.ACCEPTED.equals(condition.getType())).findFirst();
+        if (previous.filter(condition -> status.equals(condition.getStatus()) && Objects.equals(outcome.reason(), condition.getReason())
+                && Objects.equals(outcome.message(), condition.getMessage())
+                && Objects.equals(current.getMetadata().getGeneration(), condition.getObservedGeneration())).isPresent()) {
+            // The same outcome of the same version again (a re-list after a restart): nothing new to tell.
+            LOG.debugf("%s: %s again, already shown", object, outcome.reason());
+            return;
+        }
+        // As Kubernetes conditions do: the transition time moves when the status does, not on every outcome.
+        String since = previous.filter(condition -> status.equals(condition.getStatus())).map(Condition::getLastTransitionTime).orElse(time);
+        Condition accepted = new ConditionBuilder().withType(ConfigStatus.ACCEPTED).withStatus(status)
+                .withReason(outcome.reason()).withMessage(outcome.message()).withLastTransitionTime(since)
                 .withObservedGeneration(current.getMetadata().getGeneration()).build();
         current.setStatus(new ConfigStatus(List.of(accepted)));
         try {

@@ -405,8 +405,11 @@ class FleetMirrorTests {
         fleet.resources(ElasticQuotaTree.class).inNamespace("kube-system").resource(Seed.tree()).createOr(existing -> existing.update());
         ConfigRef tree = new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
-            client.send(Topics.ADMISSIONS, new ConfigEvent(java.util.UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
-                    new dev.muster.model.event.ConfigRejected(tree, List.of("spec.root.name: is required"), "no ElasticQuotaTree")));
+            // The same outcome twice (the queue read the tree again after a restart): told once.
+            for (int i = 0; i < 2; i++) {
+                client.send(Topics.ADMISSIONS, new ConfigEvent(java.util.UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
+                        new dev.muster.model.event.ConfigRejected(tree, List.of("spec.root.name: is required"), "no ElasticQuotaTree")));
+            }
 
             await().atMost(DEADLINE).untilAsserted(() -> {
                 ElasticQuotaTree shown = fleet.resources(ElasticQuotaTree.class).inNamespace("kube-system").withName("elasticquotatree").get();
@@ -424,6 +427,16 @@ class FleetMirrorTests {
                             assertThat(event.getReason()).isEqualTo("Refused");
                         });
             });
+
+            client.send(Topics.ADMISSIONS, new ConfigEvent(java.util.UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
+                    new ConfigAccepted(tree, false, Map.of())));
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleet.resources(ElasticQuotaTree.class).inNamespace("kube-system")
+                    .withName("elasticquotatree").get().getStatus().conditions()).singleElement()
+                    .satisfies(condition -> assertThat(condition.getStatus()).isEqualTo("True")));
+            assertThat(fleet.v1().events().inNamespace("kube-system").list().getItems())
+                    .filteredOn(event -> event.getInvolvedObject().getName().equals("elasticquotatree") && "Refused".equals(event.getReason()))
+                    .as("the second, identical refusal adds no Event").hasSize(1);
         }
     }
 

@@ -112,18 +112,24 @@ public final class JobEventClient implements AutoCloseable {
                 + "; saw " + seen));
     }
 
-    /** Every committed event on the topic now, in partition then offset order; malformed records are skipped. */
+    /** Every committed job event on the topic now, in partition then offset order; malformed records are skipped. */
     public List<JobEvent> readAll(String topic) {
-        List<JobEvent> events = new ArrayList<>();
+        return readAll(topic, JobEvent.class);
+    }
+
+    /** Every committed event of this kind on the topic now, in partition then offset order; malformed records are skipped. */
+    public <T extends MusterEvent> List<T> readAll(String topic, Class<T> kind) {
+        List<T> events = new ArrayList<>();
         scan(topic, Duration.ZERO, record -> {
             try {
-                if (EventSerde.deserialize(record.value()) instanceof JobEvent event) {
-                    events.add(event);
+                MusterEvent read = EventSerde.deserialize(record.value());
+                if (kind.isInstance(read)) {
+                    events.add(kind.cast(read));
                 }
             } catch (MalformedEventException e) {
                 // the caller asked for events; dead letters are read with awaitDeadLetter
             }
-            return Optional.<JobEvent>empty();
+            return Optional.<T>empty();
         });
         return events;
     }
