@@ -197,9 +197,10 @@ public final class GangPlacer {
             // Its pods may take their grace period to end: stopped whole, as for a withdrawn admission, which may come after.
             return stop(jobEvent, null, false);
         }
-        if (jobEvent.data() instanceof JobFinished) {
+        if (jobEvent.data() instanceof JobFinished finished) {
             evictions.forget(uid);
-            return forget(uid);
+            Decisions boundFirst = boundBeforeItsAnswer(uid, finished.cluster());
+            return boundFirst.and(forget(uid));
         }
         if (jobEvent.data() instanceof FailoverTriggered failover) {
             return failOver(jobEvent.job(), failover);
@@ -266,6 +267,19 @@ public final class GangPlacer {
     private String step(String uid, String step) {
         int generation = generations.getOrDefault(uid, 0);
         return generation == 0 ? step : step + " after failover " + generation;
+    }
+
+    /**
+     * A job can run to its end on the member before placement reads the member's answer to its creation (a short job,
+     * or placement restarted between the write and its answer): the binding is announced before the end, so no job ran
+     * without one.
+     */
+    private Decisions boundBeforeItsAnswer(String uid, String cluster) {
+        Attempt attempt = attempts.get(uid);
+        if (attempt == null || attempt.reserving() || !attempt.cluster().equals(cluster)) {
+            return Decisions.none();
+        }
+        return result(new MemberResult.JobCreated(cluster, attempt.admitted().job()));
     }
 
     /** What the member said to a write placement asked for. */

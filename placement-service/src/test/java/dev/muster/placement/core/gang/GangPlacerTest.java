@@ -14,6 +14,7 @@ import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
@@ -103,6 +104,32 @@ class GangPlacerTest {
                 assertThat(jobBound.message()).isEqualTo("Binding has been scheduled successfully. Result: {cluster-b:0,[{master 1} {worker 2}]}"));
         assertThat(placer.bound()).containsEntry("uid-1", "cluster-b");
         assertThat(placer.handle(admitted(Seed.job("default", "pytorch-test")))).as("a repeated admission").isEqualTo(Decisions.none());
+    }
+
+    @Test
+    void aJobThatEndsBeforeItsCreationIsAnsweredIsAnnouncedBoundBeforeItIsForgotten() {
+        member("cluster-b", false, 2, "4");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+
+        Decisions finished = placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new JobFinished("cluster-b", "Succeeded", null)));
+
+        assertThat(finished.events()).singleElement().extracting(JobEvent::data).isInstanceOfSatisfying(JobBound.class,
+                jobBound -> assertThat(jobBound.cluster()).isEqualTo("cluster-b"));
+        assertThat(placer.bound()).doesNotContainKey("uid-1");
+        assertThat(placer.result(new MemberResult.JobCreated("cluster-b", JOB))).as("the late answer").isEqualTo(Decisions.none());
+        assertThat(placer.drainState()).containsEntry("uid-1", null);
+    }
+
+    @Test
+    void aJobThatEndsElsewhereThanItIsBeingCreatedIsNotAnnouncedBoundThere() {
+        member("cluster-b", false, 2, "4");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+
+        Decisions finished = placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new JobFinished("cluster-a", "Succeeded", null)));
+
+        assertThat(finished.events()).isEmpty();
     }
 
     @Test
