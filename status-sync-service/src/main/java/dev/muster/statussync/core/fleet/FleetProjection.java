@@ -69,6 +69,11 @@ public final class FleetProjection {
      * unit back to Enqueued or Dequeued. Only a preemption, a failover or a give-back takes a job out.
      */
     private final Map<String, String> running = new HashMap<>();
+    /**
+     * Jobs that ran to their end, until they are deleted: the queue may preempt a job in the moment it ends, before it
+     * has read the end, and the job must go on showing its end, not a wait it will never leave.
+     */
+    private final Set<String> finished = new HashSet<>();
 
     /** A job's queue unit, as last written. */
     private record Unit(String queue, ResourceList demand, Integer priority, String priorityClassName) {
@@ -117,6 +122,8 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof JobRejected rejected) {
             writes.add(event(jobEvent, "Warning", "Rejected", String.join("; ", rejected.reasons())));
             writes.add(new SetCondition(job, "Failed", "Rejected", String.join("; ", rejected.reasons()), jobEvent.time()));
+        } else if (jobEvent.data() instanceof JobPreempted preempted && finished.contains(uid)) {
+            writes.add(event(jobEvent, "Normal", "Preempted", preempted.summary() + "; it had finished already, so nothing was stopped"));
         } else if (jobEvent.data() instanceof JobPreempted preempted) {
             // Told on both jobs, each naming the other; the victim shows Queuing at once, as it no longer runs for the fleet.
             bound.remove(uid);
@@ -137,7 +144,10 @@ public final class FleetProjection {
             writes.add(event(jobEvent, "Warning", "PlacementFailed", failed.message() + reasons(failed.clusterReasons())));
             waiting(jobEvent, "NoClusterFits", failed.message() + reasons(failed.clusterReasons())).ifPresent(writes::add);
         } else if (jobEvent.data() instanceof JobBound jobBound) {
-            bound.add(uid);
+            if (!finished.contains(uid)) {
+                // A binding read after the end (the job ended before placement read that it was created) is told, not tracked.
+                bound.add(uid);
+            }
             writes.add(new RecordEvent(job, jobEvent.id(), "Normal", "ScheduleBindingSucceed", jobBound.message(), SCHEDULER, jobEvent.time()));
             if (!running.containsKey(uid)) {
                 unit(jobEvent, "Dequeued", "bound to member cluster " + jobBound.cluster()).ifPresent(writes::add);
@@ -165,10 +175,12 @@ public final class FleetProjection {
             writes.add(event(jobEvent, "Succeeded".equals(finished.outcome()) ? "Normal" : "Warning", "Finished", finished.summary()));
             unit(jobEvent, "Succeeded".equals(finished.outcome()) ? "Succeed" : "Failed", finished.summary()).ifPresent(writes::add);
             forget(uid);
+            this.finished.add(uid);
         } else if (jobEvent.data() instanceof JobDeleted) {
             // Also the unit of a job that finished (kept as its record) or was queued before a restart.
             writes.add(new DeleteQueueUnit(job));
             forget(uid);
+            finished.remove(uid);
         }
         return writes;
     }

@@ -209,6 +209,21 @@ class FleetProjectionTest {
     }
 
     @Test
+    void aJobPreemptedAsItEndedGoesOnShowingItsEnd() {
+        projection.handle(event(queued("QuotaExceeded", 1)));
+        projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1))));
+        projection.handle(event(new JobFinished("cluster-a", "Succeeded", "PyTorchJob pytorch-test is successfully completed.")));
+
+        List<FleetWrite> preempted = projection.handle(event(new JobPreempted("team-b/guaranteed", "uid-b",
+                "preempted to return borrowed capacity to team-b/guaranteed, which is within the guaranteed min of root/team-b")));
+
+        assertThat(writes(preempted, SetCondition.class)).as("no wait over its end").isEmpty();
+        assertThat(writes(preempted, PutQueueUnit.class)).isEmpty();
+        assertThat(writes(preempted, RecordEvent.class)).singleElement().extracting(RecordEvent::message).asString()
+                .endsWith("; it had finished already, so nothing was stopped");
+    }
+
+    @Test
     void aQueueUnitCarriesThePriorityItsJobIsQueuedBy() {
         List<FleetWrite> queued = projection.handle(event(new JobQueued(CHILD_QUEUE, "QuotaExceeded", "root/child-2: full", 1,
                 JobDemand.of(MANIFEST).total(), 1000, "high")));
