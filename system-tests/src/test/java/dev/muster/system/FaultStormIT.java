@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 
 import dev.muster.local.MusterService;
 import dev.muster.model.event.EventType;
+import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
@@ -53,7 +55,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
  * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
  * no quota node is above its max. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged
- * or held any more, no reservation still holds capacity, and the event log has no job bound again without being stopped in between, nor admitted again without
+ * or held any more, every copy on a member is where the job's last binding put it, no reservation still holds
+ * capacity, and the event log has no job bound again without being stopped in between, nor admitted again without
  * being preempted in between.
  * <p>
  * In CI it runs {@value #DEFAULT_SECONDS} s of faults; {@code -Dmuster.storm.seconds=3600} runs an hour, and
@@ -157,8 +160,9 @@ class FaultStormIT {
                 injected.values().stream().mapToInt(Integer::intValue).sum(), injected, violations.size(), settled.toMillis() / 1000.0);
         recoveries.forEach(recovery -> System.out.println("  recovered: " + recovery));
         violations.forEach(violation -> System.out.println("  VIOLATION: " + violation));
-        assertThat(unfinished).as("jobs that did not run to the end; logs: %s", stack.logs()).isEmpty();
-        assertThat(violations).as("logs: %s", stack.logs()).isEmpty();
+        // What went wrong first, in the one line a CI summary shows.
+        assertThat(unfinished).as("jobs that did not run to the end: %s; logs: %s", unfinished, stack.logs()).isEmpty();
+        assertThat(violations).as("%d violations: %s; logs: %s", violations.size(), violations, stack.logs()).isEmpty();
     }
 
     /** A gang of one of four shapes, for either team, half of them preemptible, on alternating front doors. */
@@ -329,7 +333,7 @@ class FaultStormIT {
     private void finalChecks() {
         stack.quotaUsed(ResourceNames.GPU).ifPresentOrElse(charged -> charged.forEach((node, used) -> {
             if (node.startsWith("root/research") && used.signum() != 0) {
-                violations.add("after the storm the queue still charges " + node + " " + used + " GPUs");
+                violations.add("after the storm the queue still charges " + node + " " + used + " GPUs, holding " + stillHeldByTheQueue());
             }
         }), () -> violations.add("after the storm the queue's view does not answer"));
         Map<String, BigDecimal> held = stack.gpusHeld(TEAMS, MEMBERS);
@@ -340,7 +344,7 @@ class FaultStormIT {
         });
         List<JobEvent> placements = kafka.readAll(Topics.PLACEMENTS);
         List<JobEvent> admissions = kafka.readAll(Topics.ADMISSIONS);
-        checkNoReservationIsLeft();
+        checkEveryCopyIsBoundAndNoReservationIsLeft(placements);
         for (StormJob job : jobs) {
             long bound = distinctIds(placements, job, EventType.BOUND);
             long stopped = distinctIds(placements, job, EventType.EVICTED);
@@ -355,12 +359,46 @@ class FaultStormIT {
         }
     }
 
-    /** No reservation still holds capacity once every job is done: none was leaked by a placement given up or undone. */
-    private void checkNoReservationIsLeft() {
+    /** The jobs the queue still holds, each with its state there; what the services logged about each is printed. */
+    private List<String> stillHeldByTheQueue() {
+        List<String> held = new ArrayList<>();
+        for (StormJob job : jobs) {
+            stack.queueState(job.namespace(), job.name()).ifPresent(state -> {
+                held.add(job.namespace() + "/" + job.name() + " " + state);
+                System.out.println(stack.story(job.namespace(), job.name()));
+            });
+        }
+        return held;
+    }
+
+    /**
+     * Every copy Muster left on a member is where its job's last binding put it (no copy without a binding, none
+     * left behind by a placement given up or undone), and no reservation still holds capacity once every job is done.
+     */
+    private void checkEveryCopyIsBoundAndNoReservationIsLeft(List<JobEvent> placements) {
+        Map<String, String> lastBinding = new HashMap<>();
+        for (JobEvent event : placements) {
+            if (event.data() instanceof JobBound bound) {
+                lastBinding.put(event.job().uid(), bound.cluster());
+            } else if (event.data() instanceof JobEvicted evicted && evicted.cluster() != null) {
+                // Stopped on that member; one that names no member stopped nothing (the job had not been placed, or had finished there).
+                lastBinding.remove(event.job().uid());
+            }
+        }
         for (String member : MEMBERS) {
+            KubernetesClient client = stack.member(member).client();
+            for (String team : TEAMS) {
+                for (PyTorchJob copy : client.resources(PyTorchJob.class).inNamespace(team).list().getItems()) {
+                    String uid = copy.getMetadata().getLabels() == null ? null : copy.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID);
+                    if (uid != null && copy.getMetadata().getDeletionTimestamp() == null && !member.equals(lastBinding.get(uid))) {
+                        violations.add("after the storm " + member + " holds a copy of " + team + "/" + copy.getMetadata().getName()
+                                + " that its last binding (" + lastBinding.getOrDefault(uid, "none") + ") did not put there");
+                    }
+                }
+            }
             List<Reservation> reservations;
             try {
-                reservations = stack.member(member).client().resources(Reservation.class).list().getItems();
+                reservations = client.resources(Reservation.class).list().getItems();
             } catch (KubernetesClientException e) {
                 continue; // a member that serves no reservations
             }

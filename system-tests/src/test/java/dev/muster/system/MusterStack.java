@@ -105,17 +105,27 @@ final class MusterStack implements AutoCloseable {
 
     /** Each quota node's use of a resource, as {@code kubectl muster queues} shows it; empty when the queue does not answer. */
     java.util.Optional<Map<String, java.math.BigDecimal>> quotaUsed(String resource) {
+        return queueView("/api/v1/queues", new com.fasterxml.jackson.core.type.TypeReference<java.util.List<dev.muster.model.quota.QuotaUsageRow>>() { })
+                .map(rows -> rows.stream().filter(row -> resource.equals(row.resource()))
+                        .collect(java.util.stream.Collectors.toMap(dev.muster.model.quota.QuotaUsageRow::node,
+                                row -> new java.math.BigDecimal(row.used()))));
+    }
+
+    /** Where the queue service holds the job now ({@code Admitted}, {@code Queuing}, ...), or empty when it holds it no more. */
+    java.util.Optional<String> queueState(String namespace, String name) {
+        return queueView("/api/v1/jobs/" + namespace + "/" + name, new com.fasterxml.jackson.core.type.TypeReference<dev.muster.model.queue.JobQueueView>() { })
+                .map(dev.muster.model.queue.JobQueueView::state);
+    }
+
+    /** One of the queue service's views, read; empty when it does not answer 200. */
+    private <T> java.util.Optional<T> queueView(String path, com.fasterxml.jackson.core.type.TypeReference<T> type) {
         try {
-            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(view(MusterService.QUEUE, "/api/v1/queues"),
+            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(view(MusterService.QUEUE, path),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 return java.util.Optional.empty();
             }
-            java.util.List<dev.muster.model.quota.QuotaUsageRow> rows = dev.muster.model.json.MusterJson.json().readValue(response.body(),
-                    new com.fasterxml.jackson.core.type.TypeReference<>() { });
-            return java.util.Optional.of(rows.stream().filter(row -> resource.equals(row.resource()))
-                    .collect(java.util.stream.Collectors.toMap(dev.muster.model.quota.QuotaUsageRow::node,
-                            row -> new java.math.BigDecimal(row.used()))));
+            return java.util.Optional.of(dev.muster.model.json.MusterJson.json().readValue(response.body(), type));
         } catch (IOException e) {
             return java.util.Optional.empty();
         } catch (InterruptedException e) {
