@@ -46,7 +46,7 @@ public final class JobOrderedWrites implements AutoCloseable {
 
     private final List<Lane> lanes;
     private final RetryPolicy retries;
-    /** For each key with a {@link #submitLatest} write queued, a token of the latest one. */
+    /** For each key (and kind) with a {@link #submitLatest} write queued, a token of the latest one. */
     private final Map<String, Object> latest = new ConcurrentHashMap<>();
 
     public JobOrderedWrites(int parallel, String threadName) {
@@ -86,13 +86,23 @@ public final class JobOrderedWrites implements AutoCloseable {
      * worth a write.
      */
     public <T> CompletableFuture<Void> submitLatest(String key, T value, Consumer<T> write) {
+        return submitLatest(key, "", value, write);
+    }
+
+    /**
+     * As {@link #submitLatest(String, Object, Consumer)}, for one of several kinds of whole writes of a key (a job's
+     * status, its QueueUnit): a later write of the same kind makes it moot, one of another kind does not. All stay in
+     * the key's order.
+     */
+    public <T> CompletableFuture<Void> submitLatest(String key, String kind, T value, Consumer<T> write) {
+        String slot = kind.isEmpty() ? key : key + "|" + kind;
         Object mine = new Object();
-        latest.put(key, mine);
+        latest.put(slot, mine);
         return lane(key).add(new Task(key, () -> {
-            latest.remove(key, mine);
+            latest.remove(slot, mine);
             write.accept(value);
         }, () -> {
-            Object newest = latest.get(key);
+            Object newest = latest.get(slot);
             return newest == null || newest == mine;
         }));
     }

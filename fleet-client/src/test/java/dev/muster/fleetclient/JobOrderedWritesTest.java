@@ -65,6 +65,24 @@ class JobOrderedWritesTest {
         assertThat(written).containsExactly("event", "Running", "Created", "Succeeded");
     }
 
+    @Test
+    void aLaterWriteOfOneKindMakesOnlyEarlierOnesOfThatKindMootAndAllStayInOrder() throws Exception {
+        CountDownLatch answer = new CountDownLatch(1);
+        List<String> written = new CopyOnWriteArrayList<>();
+        try (JobOrderedWrites writes = new JobOrderedWrites(1, "test-writes")) {
+            writes.submit("default/job", () -> awaitQuietly(answer));
+            writes.submitLatest("default/job", "Created", written::add);
+            writes.submitLatest("default/job", "unit", "unit Enqueued", written::add);
+            writes.submit("default/job", () -> written.add("event"));
+            writes.submitLatest("default/job", "unit", "unit Dequeued", written::add);
+            CompletableFuture<Void> last = writes.submitLatest("default/job", "unit", "unit Running", written::add);
+
+            answer.countDown();
+            last.get(10, TimeUnit.SECONDS);
+        }
+        assertThat(written).containsExactly("Created", "event", "unit Running");
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();

@@ -162,7 +162,7 @@ public class MirrorEngine implements MirrorObservations {
             CompletableFuture<Void> written = CompletableFuture.allOf(projected.stream()
                     .collect(Collectors.groupingBy(FleetWrite::orderKey, LinkedHashMap::new, Collectors.toList()))
                     .entrySet().stream()
-                    .flatMap(writesOfKey -> writesOfKey.getValue().stream().map(write -> writes.submit(writesOfKey.getKey(), () -> fleet.write(write))
+                    .flatMap(writesOfKey -> writesOfKey.getValue().stream().map(write -> submit(writesOfKey.getKey(), write)
                             .whenComplete((done, failure) -> {
                                 if (failure != null) {
                                     LOG.warnf("fleet write %s refused: %s", write.getClass().getSimpleName(), failure.getMessage());
@@ -172,6 +172,15 @@ public class MirrorEngine implements MirrorObservations {
             carryOut(decided);
             return written;
         }
+    }
+
+    /**
+     * Queues one fleet write in its key's order. A QueueUnit write puts the whole unit: one queued behind a later one of
+     * the same job is skipped (after an outage a job's unit would otherwise be written Enqueued, Dequeued and Running).
+     */
+    private CompletableFuture<Void> submit(String key, FleetWrite write) {
+        return write instanceof FleetWrite.PutQueueUnit ? writes.submitLatest(key, "QueueUnit", write, fleet::write)
+                : writes.submit(key, () -> fleet.write(write));
     }
 
     /** Call under the lock: events go out now, writes are queued in the order decided. */
