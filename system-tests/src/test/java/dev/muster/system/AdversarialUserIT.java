@@ -246,7 +246,7 @@ class AdversarialUserIT {
         assertThat(rejection(halfReplica)).contains("spec.pytorchReplicaSpecs.Worker.replicas: expected an integer");
         assertThat(rejection(forged)).contains("dev.muster.job.admitted is not accepted on muster.job.submissions");
         assertThat(rejection(neverExisted)).isEqualTo("deletion refused: Muster has no job kafka-path/never-existed with jobuid " + neverExisted.uid());
-        assertThat(rejection(huge)).contains("must be at most 10000 (Muster's limit of pods per gang)");
+        assertThat(rejection(huge)).contains("must be at most 10000 (Muster's limit of pods per gang, muster.limits.max-pods-per-gang)");
         assertThat(rejection(endlessCpu)).contains("must be at most 9223372036854775807 (2^63-1)");
         assertThat(rejection(sameName)).startsWith("job kafka-path/h-f091 exists already (uid " + first.uid() + ")");
         assertThat(rejection(sameUid)).isEqualTo("jobuid " + first.uid() + " is job kafka-path/h-f091 already; a job keeps its uid and its name");

@@ -82,9 +82,9 @@ final class FleetAdmission {
         ResourcePath path = parsed.get();
         String contentType = mediaType(request.getHeader("Content-Type"));
         byte[] body = request.getBody() == null ? new byte[0] : request.getBody().getBytes();
-        if (body.length > Limits.MAX_OBJECT_BYTES) {
+        if (body.length > Limits.KUBERNETES_OBJECT_BYTES) {
             return answer(413, "RequestEntityTooLarge", "the object is " + body.length + " bytes; a Kubernetes API server stores at most "
-                    + Limits.MAX_OBJECT_BYTES + " (etcd's limit of 1.5 MiB)");
+                    + Limits.KUBERNETES_OBJECT_BYTES + " (etcd's limit of 1.5 MiB)");
         }
         if (path.subresource() != null) {
             // Status and bindings are written by Muster's services and the simulated controllers: stored as sent.

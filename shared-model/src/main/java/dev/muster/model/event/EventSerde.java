@@ -72,9 +72,11 @@ public final class EventSerde {
         if (payload == null || payload.length == 0) {
             throw new MalformedEventException("empty record");
         }
-        if (payload.length > Limits.MAX_RECORD_BYTES) {
-            throw new MalformedEventException("a record of " + payload.length + " bytes is larger than the " + Limits.MAX_RECORD_BYTES
-                    + " bytes Muster reads (an object of at most 1.5 MiB and its envelope)");
+        Limits limits = Limits.current();
+        if (payload.length > limits.maxRecordBytes()) {
+            throw new MalformedEventException("a record of " + payload.length + " bytes is larger than the " + limits.maxRecordBytes()
+                    + " bytes Muster reads (an object of at most " + limits.maxObjectBytes() + " bytes, muster.limits.max-object-bytes,"
+                    + " and its envelope)");
         }
         JsonNode node;
         try {

@@ -63,9 +63,9 @@ public final class PyTorchJobValidator {
         }
         if (violations.isEmpty() && totalReplicas == 0) {
             violations.add("spec.pytorchReplicaSpecs", "total replicas must be > 0, got 0");
-        } else if (totalReplicas > Limits.MAX_PODS_PER_GANG) {
-            violations.add("spec.pytorchReplicaSpecs", "total replicas must be at most " + Limits.MAX_PODS_PER_GANG
-                    + " (Muster's limit of pods per gang), got " + totalReplicas);
+        } else if (totalReplicas > Limits.current().maxPodsPerGang()) {
+            violations.add("spec.pytorchReplicaSpecs", "total replicas must be at most " + Limits.current().maxPodsPerGang()
+                    + " (Muster's limit of pods per gang, muster.limits.max-pods-per-gang), got " + totalReplicas);
         }
         validateSchedulingPolicy(spec.runPolicy(), (int) Math.min(totalReplicas, Integer.MAX_VALUE), violations);
         return violations.list();
@@ -90,8 +90,9 @@ public final class PyTorchJobValidator {
         int replicas = replica.replicaCount();
         if (replicas < 0) {
             violations.add(path + ".replicas", "must be >= 0, got " + replicas);
-        } else if (replicas > Limits.MAX_PODS_PER_GANG) {
-            violations.add(path + ".replicas", "must be at most " + Limits.MAX_PODS_PER_GANG + " (Muster's limit of pods per gang), got " + replicas);
+        } else if (replicas > Limits.current().maxPodsPerGang()) {
+            violations.add(path + ".replicas", "must be at most " + Limits.current().maxPodsPerGang()
+                    + " (Muster's limit of pods per gang, muster.limits.max-pods-per-gang), got " + replicas);
         } else if (type == ReplicaType.MASTER && replicas > 1) {
             violations.add(path + ".replicas", "must be 0 or 1 for Master, got " + replicas);
         }

@@ -72,8 +72,26 @@ class SubmissionLimitsTest {
         PyTorchJob job = Manifests.read(seedJob().replaceFirst("replicas: 2", "replicas: 2147483647"), PyTorchJob.class);
 
         assertThat(PyTorchJobValidator.validate(job)).extracting(Violation::toString).contains(
-                "spec.pytorchReplicaSpecs.Worker.replicas: must be at most 10000 (Muster's limit of pods per gang), got 2147483647",
-                "spec.pytorchReplicaSpecs: total replicas must be at most 10000 (Muster's limit of pods per gang), got 2147483648");
+                "spec.pytorchReplicaSpecs.Worker.replicas: must be at most 10000 (Muster's limit of pods per gang, muster.limits.max-pods-per-gang), got 2147483647",
+                "spec.pytorchReplicaSpecs: total replicas must be at most 10000 (Muster's limit of pods per gang, muster.limits.max-pods-per-gang), got 2147483648");
+    }
+
+    @Test
+    void aFleetsOwnLimitsJudgeGangsAndRecordsAndALimitOutOfRangeIsRefusedNamingItsSetting() {
+        PyTorchJob seed = Manifests.read(seedJob(), PyTorchJob.class);
+        Limits.use(new Limits(4096, 2));
+        try {
+            assertThat(PyTorchJobValidator.validate(seed)).extracting(Violation::toString).containsExactly(
+                    "spec.pytorchReplicaSpecs: total replicas must be at most 2 (Muster's limit of pods per gang, muster.limits.max-pods-per-gang), got 3");
+            assertThatThrownBy(() -> dev.muster.model.event.EventSerde.deserialize(new byte[4096 + Limits.ENVELOPE_BYTES + 1]))
+                    .hasMessageStartingWith("a record of 69633 bytes is larger than the 69632 bytes Muster reads (an object of at most 4096 bytes,"
+                            + " muster.limits.max-object-bytes");
+        } finally {
+            Limits.use(Limits.DEFAULTS);
+        }
+        assertThat(PyTorchJobValidator.validate(seed)).isEmpty();
+        assertThatThrownBy(() -> new Limits(1_572_864, 0)).hasMessage("muster.limits.max-pods-per-gang must be at least 1, got 0");
+        assertThatThrownBy(() -> new Limits(10, 10)).hasMessageStartingWith("muster.limits.max-object-bytes must be between 1024 and");
     }
 
     @Test
