@@ -1,5 +1,6 @@
 package dev.muster.statussync.core.fleet;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -59,7 +60,12 @@ public final class FleetProjection {
 
     private final Map<String, String> queueOfNode = new HashMap<>();
     private final Map<String, Unit> units = new HashMap<>();
-    private final Set<String> bound = new HashSet<>();
+    /**
+     * Bound jobs, each with its binding's time. The queue's word and placement's come on different topics, read in any
+     * order (a backlog after a restart): a queueing, admission or preemption older than the binding shown is of an
+     * earlier admission of the job, history to tell as an Event, not a state to show over the binding.
+     */
+    private final Map<String, Instant> bound = new HashMap<>();
     private final Map<String, String> lastQueued = new HashMap<>();
     /** Jobs preempted and not stopped yet: their stop is told on them (a deleted job's is not, the job being gone). */
     private final Set<String> stopping = new HashSet<>();
@@ -90,9 +96,17 @@ public final class FleetProjection {
         JobRef job = jobEvent.job();
         String uid = job.uid();
         List<FleetWrite> writes = new ArrayList<>();
+        boolean beforeTheBinding = bound.containsKey(uid) && jobEvent.time() != null && jobEvent.time().isBefore(bound.get(uid));
         if (jobEvent.data() instanceof JobSubmitted submitted) {
             if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source()) && submitted.job() != null) {
                 writes.add(new CreateJob(job, FleetJobs.forKafkaSubmission(submitted.job(), uid)));
+            }
+        } else if (jobEvent.data() instanceof JobQueued queued && beforeTheBinding) {
+            writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
+            if (queued.queue() != null && units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass())) == null) {
+                // The unit's first word: where the job is now, not where this old wait was.
+                (running.containsKey(uid) ? unit(jobEvent, RUNNING, running.get(uid)) : unit(jobEvent, "Dequeued", "bound to a member cluster"))
+                        .ifPresent(writes::add);
             }
         } else if (jobEvent.data() instanceof JobQueued queued) {
             String summary = queued.queue() == null ? queued.reason() : queued.queue() + "|" + queued.reason();
@@ -124,6 +138,9 @@ public final class FleetProjection {
             writes.add(new SetCondition(job, "Failed", "Rejected", String.join("; ", rejected.reasons()), jobEvent.time()));
         } else if (jobEvent.data() instanceof JobPreempted preempted && finished.contains(uid)) {
             writes.add(event(jobEvent, "Normal", "Preempted", preempted.summary() + "; it had finished already, so nothing was stopped"));
+        } else if (jobEvent.data() instanceof JobPreempted preempted && beforeTheBinding) {
+            writes.add(event(jobEvent, "Normal", "Preempted", preempted.summary() + "; an earlier admission was stopped, the job runs on under "
+                    + "a later one"));
         } else if (jobEvent.data() instanceof JobPreempted preempted) {
             // Told on both jobs, each naming the other; the victim shows Queuing at once, as it no longer runs for the fleet.
             bound.remove(uid);
@@ -146,7 +163,7 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof JobBound jobBound) {
             if (!finished.contains(uid)) {
                 // A binding read after the end (the job ended before placement read that it was created) is told, not tracked.
-                bound.add(uid);
+                bound.put(uid, jobEvent.time() == null ? Instant.MIN : jobEvent.time());
             }
             writes.add(new RecordEvent(job, jobEvent.id(), "Normal", "ScheduleBindingSucceed", jobBound.message(), SCHEDULER, jobEvent.time()));
             if (!running.containsKey(uid)) {
@@ -220,7 +237,7 @@ public final class FleetProjection {
 
     /** The job's Queuing condition, unless it is bound (its member copy's status is shown then). */
     private Optional<FleetWrite> waiting(JobEvent event, String reason, String message) {
-        return bound.contains(event.job().uid()) ? Optional.empty()
+        return bound.containsKey(event.job().uid()) ? Optional.empty()
                 : Optional.of(new SetCondition(event.job(), QUEUING, reason, message, event.time()));
     }
 

@@ -3,6 +3,7 @@ package dev.muster.statussync.core.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -206,6 +207,41 @@ class FleetProjectionTest {
         });
         assertThat(writes(projection.handle(event(queued("HeldForReclaim", 1))), SetCondition.class)).as("queued again, as the queue says")
                 .singleElement().extracting(SetCondition::reason).isEqualTo("HeldForReclaim");
+    }
+
+    /**
+     * Read after a restart, the queue's backlog can come after the binding and the member's word: the job was admitted,
+     * preempted and queued again before its later admission was bound. That history is told, never shown over the
+     * running job; a preemption after the binding still is.
+     */
+    @Test
+    void theQueuesWordOlderThanTheBindingIsHistoryNotTheJobsState() {
+        Instant bindingTime = Instant.parse("2026-12-02T21:46:49Z");
+        projection.handle(TREE_ACCEPTED);
+        projection.handle(JobEvent.create("/placement", JOB, bindingTime, JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1))));
+        projection.handle(JobEvent.create("/status-sync", JOB, bindingTime, new dev.muster.model.event.MemberStatusChanged("cluster-a", "Running",
+                "Running", "all pods running", null)));
+
+        List<FleetWrite> backlog = new ArrayList<>();
+        backlog.addAll(projection.handle(JobEvent.create("/queue", JOB, bindingTime.minusSeconds(14), new JobAdmitted(MANIFEST, null,
+                "root/child-2", JobDemand.of(MANIFEST).total()))));
+        backlog.addAll(projection.handle(JobEvent.create("/queue", JOB, bindingTime.minusSeconds(14), new JobPreempted("team-a/storm-17",
+                "uid-a", "preempted to return borrowed capacity to team-a/storm-17"))));
+        backlog.addAll(projection.handle(JobEvent.create("/queue", JOB, bindingTime.minusSeconds(13), queued("Reclaiming", 2))));
+        backlog.addAll(projection.handle(JobEvent.create("/queue", JOB, bindingTime.minusSeconds(12), new JobAdmitted(MANIFEST, null,
+                "root/child-2", JobDemand.of(MANIFEST).total()))));
+        List<FleetWrite> preemptedLater = projection.handle(JobEvent.create("/queue", JOB, bindingTime.plusSeconds(30),
+                new JobPreempted("team-a/storm-20", "uid-c", "preempted to return borrowed capacity to team-a/storm-20")));
+
+        assertThat(writes(backlog, SetCondition.class)).as("nothing shown over the running job").isEmpty();
+        assertThat(writes(backlog, PutQueueUnit.class)).as("its unit stays Running").extracting(PutQueueUnit::phase).containsOnly("Running");
+        assertThat(writes(backlog, RecordEvent.class)).extracting(RecordEvent::reason).contains("Admitted", "Preempted", "Queued");
+        assertThat(writes(backlog, RecordEvent.class)).filteredOn(write -> write.reason().equals("Preempted")).singleElement()
+                .extracting(RecordEvent::message).asString().endsWith("an earlier admission was stopped, the job runs on under a later one");
+        assertThat(writes(preemptedLater, SetCondition.class)).singleElement().satisfies(condition -> {
+            assertThat(condition.type()).isEqualTo("Queuing");
+            assertThat(condition.reason()).isEqualTo("Preempted");
+        });
     }
 
     @Test
