@@ -2,6 +2,7 @@ package dev.muster.local;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.function.Consumer;
 
 import dev.muster.simulator.admin.AdminServer;
 import dev.muster.simulator.cluster.FleetApiServer;
+import dev.muster.simulator.fault.ApiProxy;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
@@ -47,6 +49,7 @@ public final class LocalStack implements AutoCloseable {
     private final List<AutoCloseable> started = new ArrayList<>();
     private KafkaBroker broker;
     private FleetApiServer fleet;
+    private ApiProxy fleetNetwork;
     private SimulatedFleet members;
     private AdminServer simulator;
     private final Map<MusterService, ServiceProcess> services = new LinkedHashMap<>();
@@ -105,6 +108,11 @@ public final class LocalStack implements AutoCloseable {
         progress.accept("starting fleet API server");
         fleet = FleetApiServer.start(settings.home());
         started.add(fleet);
+        // The services reach the fleet API through a relay, as they reach the members, so that their network to it can be
+        // cut while users' kubectl still reaches it: the partition a fleet control plane suffers.
+        fleetNetwork = ApiProxy.start(FleetApiServer.NAME,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), java.net.URI.create(fleet.url()).getPort()), 0);
+        started.add(fleetNetwork);
         FleetSpec spec = FleetSpec.read(settings.fleetSpec());
         progress.accept("starting " + spec.clusters().size() + " simulated member clusters from " + settings.fleetSpec());
         members = SimulatedFleet.start(spec, settings.membersDirectory());
@@ -193,7 +201,8 @@ public final class LocalStack implements AutoCloseable {
         // On this machine only: nothing else needs to reach the services, and their views show job manifests.
         properties.put("quarkus.http.host", "127.0.0.1");
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
-        properties.put("quarkus.kubernetes-client.api-server-url", fleet.url());
+        properties.put("quarkus.kubernetes-client.api-server-url", "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":"
+                + fleetNetwork.port());
         // The views take the fleet kubeconfig's token, which kubectl muster sends; the digest is no secret.
         Kubeconfig.bearerToken(fleet.kubeconfig(), null).ifPresent(token -> {
             properties.put("muster.views.viewers.\"" + FLEET_VIEWER + "\".token-sha256", Kubeconfig.tokenDigest(token));
@@ -237,6 +246,11 @@ public final class LocalStack implements AutoCloseable {
 
     public FleetApiServer fleet() {
         return fleet;
+    }
+
+    /** The services' network to the fleet API, to cut and heal; users' kubectl reaches the fleet API past it. */
+    public ApiProxy fleetNetwork() {
+        return fleetNetwork;
     }
 
     public SimulatedCluster member(String name) {

@@ -33,6 +33,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
@@ -50,14 +51,17 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * faults have healed. Two teams share a research budget of 16 GPUs (each guaranteed 8, borrowing the rest, reclaim on),
  * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit. Meanwhile,
  * at seeded moments: each service killed as {@code kill -9} would (the stack starts it again), the broker killed and
- * started again, a member unreachable for less than the failover toleration, a node NotReady.
+ * started again, a member unreachable for less than the failover toleration, a node NotReady, a running pod crashing
+ * or killed for its memory, the services cut off from the fleet API; and every few minutes, on its own schedule, a
+ * member partitioned past the toleration, so that its jobs fail over.
  * <p>
  * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
  * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
- * no quota node is above its max. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged
- * or held any more, every copy on a member is where the job's last binding put it, no reservation still holds
- * capacity, and the event log has no job bound again without being stopped in between, nor admitted again without
- * being preempted in between.
+ * no quota node is above its max; no gang stays partly on nodes. A partitioned member is left out of the first three
+ * during the failover window (the partition and {@link #PURGE_WINDOW} after it), where its old copies legitimately run
+ * on. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged or held any more, every copy
+ * on a member is where the job's last binding put it, no reservation still holds capacity, and the event log has no
+ * job bound again without being stopped in between, nor admitted again without being preempted in between.
  * <p>
  * In CI it runs {@value #DEFAULT_SECONDS} s of faults; {@code -Dmuster.storm.seconds=3600} runs an hour, and
  * {@code -Dmuster.storm.seed} another sequence. It prints the jobs, the faults by kind, the violations and each kill's
@@ -72,30 +76,56 @@ class FaultStormIT {
     private static final Duration FAULT_EVERY = Duration.ofSeconds(6);
     /** Short of the policies' failover toleration (30 s): the job stays where it is. */
     private static final Duration OUTAGE = Duration.ofSeconds(4);
+    /** Past the policies' failover toleration (30 s): the member's jobs are placed again elsewhere. */
+    private static final Duration PARTITION = Duration.ofSeconds(45);
+    private static final Duration PARTITION_EVERY = Duration.ofMinutes(3);
+    /** The member partitioned past the toleration: the one placement prefers for this workload, whose jobs then move to gpu-b. */
+    private static final String PARTITIONED = "gpu-a";
+    /**
+     * After a partition heals, how long the failed-over jobs' old copies may live on: the documented failover window, in which
+     * the member Muster could not reach still runs what it was given. Status sync must see the member again and purge.
+     */
+    private static final Duration PURGE_WINDOW = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofMinutes(5);
     private static final List<String> MEMBERS = List.of("gpu-a", "gpu-b", "gpu-c");
     private static final List<String> TEAMS = List.of("team-a", "team-b");
     private static final BigDecimal RESEARCH_GPUS = BigDecimal.valueOf(16);
+    /** Far longer than binding a gang's pods one after another takes on a loaded machine; short of the failover toleration. */
+    private static final Duration PARTIAL_GANG_GRACE = Duration.ofSeconds(10);
     private static final Path EXAMPLES = Path.of("..", "examples", "reclaim");
 
     private static MusterStack stack;
     private static KubernetesClient fleet;
     private static JobEventClient kafka;
 
-    /** A job of the workload: where it is, how it came, how long it runs once Running. */
-    private record StormJob(String namespace, String name, boolean viaKafka, Duration runs) {
+    /** A job of the workload: where it is, how it came, how many pods its gang has, how long it runs once Running. */
+    private record StormJob(String namespace, String name, boolean viaKafka, int pods, Duration runs) {
     }
 
-    private enum Fault { KILL_QUEUE, KILL_PLACEMENT, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY }
+    private enum Fault {
+        KILL_QUEUE, KILL_PLACEMENT, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY, POD_FAILS, FLEET_API_UNREACHABLE,
+        MEMBER_PAST_TOLERATION;
+
+        /** Faults drawn at random; a partition past the toleration comes on its own schedule. */
+        static final List<Fault> DRAWN = List.of(values()).subList(0, values().length - 1);
+    }
 
     private final Random random = new Random(SEED);
     private final List<StormJob> jobs = new ArrayList<>();
     private final Map<String, Instant> runningSince = new HashMap<>();
     private final Set<String> completed = new HashSet<>();
-    private final Map<Fault, Integer> injected = new TreeMap<>();
+    private final Map<Fault, Integer> injected = Collections.synchronizedMap(new TreeMap<>());
+    /** Since when each member copy ({@code member/job}) has had some but not all of its gang's pods on nodes. */
+    private final Map<String, Instant> partialSince = new HashMap<>();
+    private final Set<String> partialReported = new HashSet<>();
     private final List<String> recoveries = Collections.synchronizedList(new ArrayList<>());
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService faults = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-faults"));
+    private final ExecutorService partitions = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-partitions"));
+    /** How many outages hold each member's network cut now: a short one may fall inside a partition and must not end it. */
+    private final Map<String, Integer> cuts = new HashMap<>();
+    /** Until when each member's copies are in a failover's window (partitioned, or purging since it healed). */
+    private final Map<String, Instant> failoverWindow = new java.util.concurrent.ConcurrentHashMap<>();
     private final ExecutorService submissions = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-kafka"));
 
     @BeforeAll
@@ -127,13 +157,18 @@ class FaultStormIT {
         Instant end = start.plus(STORM);
         Instant nextSubmission = start;
         Instant nextFault = start.plus(FAULT_EVERY);
+        Instant nextPartition = start.plus(Duration.ofSeconds(15));
         while (Instant.now().isBefore(end)) {
+            if (!Instant.now().isBefore(nextPartition)) {
+                partitions.submit(this::partitionPastTheToleration);
+                nextPartition = nextPartition.plus(PARTITION_EVERY);
+            }
             if (!Instant.now().isBefore(nextSubmission)) {
                 submit(jobs.size());
                 nextSubmission = nextSubmission.plus(SUBMIT_EVERY);
             }
             if (!Instant.now().isBefore(nextFault)) {
-                inject(Fault.values()[random.nextInt(Fault.values().length)]);
+                inject(Fault.DRAWN.get(random.nextInt(Fault.DRAWN.size())));
                 nextFault = nextFault.plus(FAULT_EVERY.plusMillis(random.nextInt(2000) - 1000));
             }
             completeDueJobs();
@@ -141,6 +176,8 @@ class FaultStormIT {
         }
         faults.shutdown();
         assertThat(faults.awaitTermination(2, TimeUnit.MINUTES)).as("the last faults healed").isTrue();
+        partitions.shutdown();
+        assertThat(partitions.awaitTermination(2, TimeUnit.MINUTES)).as("the last partition healed").isTrue();
         submissions.shutdown();
         assertThat(submissions.awaitTermination(2, TimeUnit.MINUTES)).as("every Kafka submission sent").isTrue();
         Instant healed = Instant.now();
@@ -191,7 +228,7 @@ class FaultStormIT {
                         metadata: {annotations: {muster.dev/stop-delay: 1s}}
                         spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "2", nvidia.com/gpu: "%d"}}}]}
                 """.formatted(name, team, priorityClass, shape[0], shape[1]), PyTorchJob.class);
-        StormJob stormJob = new StormJob(team, name, index % 2 == 1, Duration.ofMillis(3000 + random.nextInt(5000)));
+        StormJob stormJob = new StormJob(team, name, index % 2 == 1, 1 + shape[0], Duration.ofMillis(3000 + random.nextInt(5000)));
         jobs.add(stormJob);
         if (stormJob.viaKafka()) {
             JobRef ref = new JobRef(team, name, UUID.randomUUID().toString());
@@ -215,12 +252,14 @@ class FaultStormIT {
     }
 
     private void inject(Fault fault) {
-        injected.merge(fault, 1, Integer::sum);
         // Drawn here, on the storm's thread, so that one seed is one sequence of faults.
         String member = MEMBERS.get(random.nextInt(2));
         int node = random.nextInt(4);
+        int pod = random.nextInt(1000);
+        int exitCode = random.nextBoolean() ? 1 : 137;
         faults.submit(() -> {
             try {
+                injected.merge(fault, 1, Integer::sum);
                 switch (fault) {
                     case KILL_QUEUE -> kill(MusterService.QUEUE);
                     case KILL_PLACEMENT -> kill(MusterService.PLACEMENT);
@@ -233,9 +272,9 @@ class FaultStormIT {
                         recoveries.add("broker back in " + seconds(killed));
                     }
                     case MEMBER_UNREACHABLE -> {
-                        stack.member(member).faults().unreachable();
+                        cut(member);
                         Thread.sleep(OUTAGE.toMillis());
-                        stack.member(member).faults().heal();
+                        restore(member);
                     }
                     case NODE_NOT_READY -> {
                         SimulatedCluster gpuA = stack.member("gpu-a");
@@ -244,11 +283,83 @@ class FaultStormIT {
                         Thread.sleep(OUTAGE.toMillis());
                         gpuA.faults().nodeReady(name);
                     }
+                    case POD_FAILS -> failARunningPod(member, pod, exitCode);
+                    case MEMBER_PAST_TOLERATION -> throw new IllegalArgumentException("a partition comes on its own schedule");
+                    case FLEET_API_UNREACHABLE -> {
+                        stack.fleetNetwork().unreachable();
+                        Thread.sleep(OUTAGE.toMillis());
+                        stack.fleetNetwork().heal();
+                    }
                 }
             } catch (Exception e) {
                 violations.add("injecting " + fault + " failed: " + e);
             }
         });
+    }
+
+    /**
+     * The member's network to Muster is cut past the failover toleration: its jobs are placed again elsewhere while their
+     * old copies run on where Muster cannot see them, and once it is back those copies are purged. The invariants about
+     * copies and GPUs held leave that member out for the window; past it, its leftovers are violations.
+     */
+    private void partitionPastTheToleration() {
+        injected.merge(Fault.MEMBER_PAST_TOLERATION, 1, Integer::sum);
+        try {
+            Instant cutAt = Instant.now();
+            failoverWindow.put(PARTITIONED, Instant.MAX);
+            cut(PARTITIONED);
+            Thread.sleep(PARTITION.toMillis()); // the partition held, not a wait for a condition
+            restore(PARTITIONED);
+            failoverWindow.put(PARTITIONED, Instant.now().plus(PURGE_WINDOW));
+            recoveries.add(PARTITIONED + " partitioned for " + seconds(cutAt));
+        } catch (Exception e) {
+            violations.add("partitioning " + PARTITIONED + " failed: " + e);
+        }
+    }
+
+    private void cut(String member) {
+        synchronized (cuts) {
+            if (cuts.merge(member, 1, Integer::sum) == 1) {
+                stack.member(member).faults().unreachable();
+            }
+        }
+    }
+
+    private void restore(String member) {
+        synchronized (cuts) {
+            if (cuts.merge(member, -1, Integer::sum) == 0) {
+                stack.member(member).faults().reachable();
+            }
+        }
+    }
+
+    /** Whether the member's copies are in a failover's window now, where a job may have an old copy there and a new one elsewhere. */
+    private boolean inFailoverWindow(String member, Instant at) {
+        return at.isBefore(failoverWindow.getOrDefault(member, Instant.MIN));
+    }
+
+    /**
+     * One of the workload's running pods on the member crashes (exit code 1) or is killed for its memory (137); under
+     * the jobs' {@code restartPolicy: OnFailure} its container starts again, and the job runs on to its end.
+     */
+    private void failARunningPod(String member, int draw, int exitCode) {
+        List<io.fabric8.kubernetes.api.model.Pod> running = new ArrayList<>();
+        for (String team : TEAMS) {
+            stack.member(member).client().pods().inNamespace(team).list().getItems().stream()
+                    .filter(candidate -> candidate.getStatus() != null && "Running".equals(candidate.getStatus().getPhase())
+                            && candidate.getMetadata().getDeletionTimestamp() == null)
+                    .forEach(running::add);
+        }
+        if (running.isEmpty()) {
+            injected.merge(Fault.POD_FAILS, -1, Integer::sum); // nothing ran there to fail
+            return;
+        }
+        io.fabric8.kubernetes.api.model.Pod victim = running.get(draw % running.size());
+        try {
+            stack.member(member).faults().failPod(victim.getMetadata().getNamespace(), victim.getMetadata().getName(), exitCode);
+        } catch (java.util.NoSuchElementException e) {
+            injected.merge(Fault.POD_FAILS, -1, Integer::sum); // it ended in between
+        }
     }
 
     /** Kills the service and waits until the stack has started it again and it is ready. */
@@ -293,7 +404,8 @@ class FaultStormIT {
     /** One poll of the invariants that must hold at every moment, faults or not. */
     private void checkInvariants() {
         Instant at = Instant.now();
-        Map<String, BigDecimal> held = stack.gpusHeld(TEAMS, MEMBERS);
+        List<String> seen = MEMBERS.stream().filter(member -> !inFailoverWindow(member, at)).toList();
+        Map<String, BigDecimal> held = stack.gpusHeld(TEAMS, seen);
         BigDecimal total = held.values().stream().reduce(BigDecimal.ZERO, BigDecimal::add);
         if (total.compareTo(RESEARCH_GPUS) > 0) {
             violations.add(at + ": the members hold " + total + " GPUs for research, above its max 16: " + held);
@@ -310,23 +422,58 @@ class FaultStormIT {
             }
         });
         Map<String, List<String>> copies = new HashMap<>();
+        Set<String> partial = new HashSet<>();
         for (String member : MEMBERS) {
             for (String team : TEAMS) {
+                Map<String, Long> podsOnNodes = podsOnNodes(member, team);
                 for (PyTorchJob copy : stack.member(member).client().resources(PyTorchJob.class).inNamespace(team).list().getItems()) {
                     String uid = copy.getMetadata().getLabels() == null ? null : copy.getMetadata().getLabels().get(MemberJobs.FLEET_JOB_UID);
                     boolean finished = copy.getStatus() != null && copy.getStatus().currentCondition().map(JobCondition::type)
                             .filter(type -> type.equals("Succeeded") || type.equals("Failed")).isPresent();
                     if (uid != null && copy.getMetadata().getDeletionTimestamp() == null && !finished) {
-                        copies.computeIfAbsent(uid, key -> new ArrayList<>()).add(member);
+                        if (seen.contains(member)) {
+                            copies.computeIfAbsent(uid, key -> new ArrayList<>()).add(member);
+                        }
+                        long onNodes = podsOnNodes.getOrDefault(copy.getMetadata().getName(), 0L);
+                        int gang = jobs.stream().filter(job -> job.name().equals(copy.getMetadata().getName())).mapToInt(StormJob::pods)
+                                .findFirst().orElse(0);
+                        if (onNodes > 0 && onNodes < gang) {
+                            partial.add(member + "/" + team + "/" + copy.getMetadata().getName() + " (" + onNodes + " of " + gang + " pods)");
+                        }
                     }
                 }
             }
         }
+        checkNoGangStaysPartial(at, partial);
         copies.forEach((uid, members) -> {
             if (members.size() > 1) {
                 violations.add(at + ": job " + uid + " has live copies on " + members);
             }
         });
+    }
+
+    /** Per job of the team, how many of its pods the member has on nodes and not ended, terminating ones included. */
+    private Map<String, Long> podsOnNodes(String member, String team) {
+        return stack.member(member).client().pods().inNamespace(team).list().getItems().stream()
+                .filter(pod -> pod.getSpec().getNodeName() != null && pod.getStatus() != null
+                        && !"Succeeded".equals(pod.getStatus().getPhase()) && !"Failed".equals(pod.getStatus().getPhase())
+                        && pod.getMetadata().getLabels() != null && pod.getMetadata().getLabels().containsKey(GangPod.JOB_NAME_LABEL))
+                .collect(java.util.stream.Collectors.groupingBy(pod -> pod.getMetadata().getLabels().get(GangPod.JOB_NAME_LABEL),
+                        java.util.stream.Collectors.counting()));
+    }
+
+    /**
+     * A live copy with some of its gang on nodes and the rest not is a partial gang. Pods are bound one after another, so
+     * a poll can catch a gang half bound for an instant; one that stays so past {@link #PARTIAL_GANG_GRACE} is a violation.
+     */
+    private void checkNoGangStaysPartial(Instant at, Set<String> partial) {
+        partialSince.keySet().retainAll(partial);
+        for (String copy : partial) {
+            Instant since = partialSince.computeIfAbsent(copy, key -> at);
+            if (Duration.between(since, at).compareTo(PARTIAL_GANG_GRACE) > 0 && partialReported.add(copy)) {
+                violations.add(at + ": a partial gang on a member since " + since + ": " + copy);
+            }
+        }
     }
 
     /** Once everything has settled: nothing charged or held, and the log shows each binding and admission earned. */
@@ -344,12 +491,15 @@ class FaultStormIT {
         });
         List<JobEvent> placements = kafka.readAll(Topics.PLACEMENTS);
         List<JobEvent> admissions = kafka.readAll(Topics.ADMISSIONS);
+        List<JobEvent> memberStatus = kafka.readAll(Topics.MEMBER_STATUS);
         checkEveryCopyIsBoundAndNoReservationIsLeft(placements);
         for (StormJob job : jobs) {
             long bound = distinctIds(placements, job, EventType.BOUND);
             long stopped = distinctIds(placements, job, EventType.EVICTED);
-            if (bound > stopped + 1) {
-                violations.add(job.name() + " was bound " + bound + " times but stopped only " + stopped + " times");
+            long failedOver = distinctIds(memberStatus, job, EventType.FAILOVER_TRIGGERED);
+            if (bound > stopped + failedOver + 1) {
+                violations.add(job.name() + " was bound " + bound + " times but stopped only " + stopped + " times and failed over "
+                        + failedOver + " times");
             }
             long admitted = distinctIds(admissions, job, EventType.ADMITTED);
             long preempted = distinctIds(admissions, job, EventType.PREEMPTED);

@@ -184,6 +184,11 @@ final class MusterStack implements AutoCloseable {
         return stack.service(service);
     }
 
+    /** The services' network to the fleet API, to cut and heal; this test's own fleet client reaches the API past it. */
+    dev.muster.simulator.fault.ApiProxy fleetNetwork() {
+        return stack.fleetNetwork();
+    }
+
     SimulatedCluster member(String name) {
         return stack.member(name);
     }

@@ -184,6 +184,15 @@ public final class ClusterFaults implements AutoCloseable {
         proxy.unreachable();
     }
 
+    /** The API accepts connections again, with no added latency; faults of nodes, scheduler and lists stay. */
+    public void reachable() {
+        try {
+            proxy.heal();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cluster " + cluster + ": could not listen on its API port again", e);
+        }
+    }
+
     /** Every API request waits this long first. */
     public void slow(Duration latency) {
         proxy.slow(latency);
@@ -198,11 +207,7 @@ public final class ClusterFaults implements AutoCloseable {
             startReservations();
         }
         lists.heal();
-        try {
-            proxy.heal();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cluster " + cluster + ": could not listen on its API port again", e);
-        }
+        reachable();
         new ArrayList<>(downNodes.keySet()).forEach(this::nodeReady);
     }
 
