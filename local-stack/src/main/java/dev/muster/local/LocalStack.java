@@ -266,6 +266,14 @@ public final class LocalStack implements AutoCloseable {
         return ports.get(service);
     }
 
+    /**
+     * Stops the service cleanly and starts it with more system properties for this run only (a crash point, say); from
+     * its next start, after a crash too, it runs as configured.
+     */
+    public void restart(MusterService service, Map<String, String> forThisRun) throws IOException, InterruptedException {
+        supervisor.restart(service, forThisRun);
+    }
+
     public ServiceProcess service(MusterService service) {
         return services.get(service);
     }

@@ -101,6 +101,14 @@ final class ServiceSupervisor implements AutoCloseable {
 
     /** Stops the service cleanly and starts it again, now; returns once it is ready. */
     void restart(MusterService service) throws IOException, InterruptedException {
+        restart(service, Map.of());
+    }
+
+    /**
+     * Stops the service cleanly and starts it again with more system properties for this run only: once it exits, it is
+     * started again as it was. How a test arms a crash point for one crash.
+     */
+    void restart(MusterService service, Map<String, String> forThisRun) throws IOException, InterruptedException {
         Supervised supervised = supervised(service);
         synchronized (this) {
             supervised.restarting = true;
@@ -108,7 +116,7 @@ final class ServiceSupervisor implements AutoCloseable {
         try {
             say.accept("restarting " + service.artifact() + " (asked for)");
             supervised.process.stop(stopTimeout);
-            supervised.process.startAgain(startTimeout);
+            supervised.process.startAgain(startTimeout, forThisRun);
             synchronized (this) {
                 supervised.restarts++;
                 supervised.startedAt = clock.instant();

@@ -51,7 +51,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * faults have healed. Two teams share a research budget of 16 GPUs (each guaranteed 8, borrowing the rest, reclaim on),
  * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit. Meanwhile,
  * at seeded moments: each service killed as {@code kill -9} would (the stack starts it again), the broker killed and
- * started again, a member unreachable for less than the failover toleration, a node NotReady, a running pod crashing
+ * started again, placement crashed right after a chosen step of binding a gang, a member unreachable for less than
+ * the failover toleration, a node NotReady, a running pod crashing
  * or killed for its memory, the services cut off from the fleet API; and every few minutes, on its own schedule, a
  * member partitioned past the toleration, so that its jobs fail over.
  * <p>
@@ -87,6 +88,10 @@ class FaultStormIT {
      */
     private static final Duration PURGE_WINDOW = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofMinutes(5);
+    /** The steps of binding a gang placement can be made to crash right after (muster.placement.crash-after). */
+    private static final List<String> BIND_STEPS = List.of("committed", "reserved", "created", "bound");
+    /** How long a placement armed to crash waits for a gang to bind before it is disarmed. */
+    private static final Duration ARMED = Duration.ofSeconds(30);
     private static final List<String> MEMBERS = List.of("gpu-a", "gpu-b", "gpu-c");
     private static final List<String> TEAMS = List.of("team-a", "team-b");
     private static final BigDecimal RESEARCH_GPUS = BigDecimal.valueOf(16);
@@ -103,7 +108,7 @@ class FaultStormIT {
     }
 
     private enum Fault {
-        KILL_QUEUE, KILL_PLACEMENT, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY, POD_FAILS, FLEET_API_UNREACHABLE,
+        KILL_QUEUE, KILL_PLACEMENT, CRASH_PLACEMENT_MID_BIND, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY, POD_FAILS, FLEET_API_UNREACHABLE,
         MEMBER_PAST_TOLERATION;
 
         /** Faults drawn at random; a partition past the toleration comes on its own schedule. */
@@ -257,12 +262,14 @@ class FaultStormIT {
         int node = random.nextInt(4);
         int pod = random.nextInt(1000);
         int exitCode = random.nextBoolean() ? 1 : 137;
+        String step = BIND_STEPS.get(random.nextInt(BIND_STEPS.size()));
         faults.submit(() -> {
             try {
                 injected.merge(fault, 1, Integer::sum);
                 switch (fault) {
                     case KILL_QUEUE -> kill(MusterService.QUEUE);
                     case KILL_PLACEMENT -> kill(MusterService.PLACEMENT);
+                    case CRASH_PLACEMENT_MID_BIND -> crashPlacementAfter(step);
                     case KILL_STATUS_SYNC -> kill(MusterService.STATUS_SYNC);
                     case BROKER_KILL -> {
                         Instant killed = Instant.now();
@@ -283,7 +290,7 @@ class FaultStormIT {
                         Thread.sleep(OUTAGE.toMillis());
                         gpuA.faults().nodeReady(name);
                     }
-                    case POD_FAILS -> failARunningPod(member, pod, exitCode);
+                    case POD_FAILS -> failARunningPod(pod, exitCode);
                     case MEMBER_PAST_TOLERATION -> throw new IllegalArgumentException("a partition comes on its own schedule");
                     case FLEET_API_UNREACHABLE -> {
                         stack.fleetNetwork().unreachable();
@@ -339,24 +346,27 @@ class FaultStormIT {
     }
 
     /**
-     * One of the workload's running pods on the member crashes (exit code 1) or is killed for its memory (137); under
+     * One of the workload's running pods, on any member, crashes (exit code 1) or is killed for its memory (137); under
      * the jobs' {@code restartPolicy: OnFailure} its container starts again, and the job runs on to its end.
      */
-    private void failARunningPod(String member, int draw, int exitCode) {
-        List<io.fabric8.kubernetes.api.model.Pod> running = new ArrayList<>();
-        for (String team : TEAMS) {
-            stack.member(member).client().pods().inNamespace(team).list().getItems().stream()
-                    .filter(candidate -> candidate.getStatus() != null && "Running".equals(candidate.getStatus().getPhase())
-                            && candidate.getMetadata().getDeletionTimestamp() == null)
-                    .forEach(running::add);
+    private void failARunningPod(int draw, int exitCode) {
+        List<Map.Entry<String, io.fabric8.kubernetes.api.model.Pod>> running = new ArrayList<>();
+        for (String member : MEMBERS) {
+            for (String team : TEAMS) {
+                stack.member(member).client().pods().inNamespace(team).list().getItems().stream()
+                        .filter(candidate -> candidate.getStatus() != null && "Running".equals(candidate.getStatus().getPhase())
+                                && candidate.getMetadata().getDeletionTimestamp() == null)
+                        .forEach(pod -> running.add(Map.entry(member, pod)));
+            }
         }
         if (running.isEmpty()) {
-            injected.merge(Fault.POD_FAILS, -1, Integer::sum); // nothing ran there to fail
+            injected.merge(Fault.POD_FAILS, -1, Integer::sum); // nothing ran anywhere to fail
             return;
         }
-        io.fabric8.kubernetes.api.model.Pod victim = running.get(draw % running.size());
+        Map.Entry<String, io.fabric8.kubernetes.api.model.Pod> victim = running.get(draw % running.size());
         try {
-            stack.member(member).faults().failPod(victim.getMetadata().getNamespace(), victim.getMetadata().getName(), exitCode);
+            stack.member(victim.getKey()).faults().failPod(victim.getValue().getMetadata().getNamespace(),
+                    victim.getValue().getMetadata().getName(), exitCode);
         } catch (java.util.NoSuchElementException e) {
             injected.merge(Fault.POD_FAILS, -1, Integer::sum); // it ended in between
         }
@@ -369,6 +379,25 @@ class FaultStormIT {
         org.awaitility.Awaitility.await(service.artifact() + " ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
                 .until(() -> stack.ready(service));
         recoveries.add(service.artifact() + " ready again " + seconds(killed) + " after kill -9");
+    }
+
+    /**
+     * Placement halts, as a crash would, right after this step of binding the next gang: its decision committed, the
+     * gang's reservations made, its member copy created, or its binding written. The stack starts it again as it was.
+     */
+    private void crashPlacementAfter(String step) throws Exception {
+        stack.restart(MusterService.PLACEMENT, Map.of("muster.placement.crash-after", step));
+        Instant armed = Instant.now();
+        if (!stack.service(MusterService.PLACEMENT).awaitExit(ARMED)) {
+            stack.restart(MusterService.PLACEMENT, Map.of());
+            recoveries.add("placement bound no gang in " + ARMED.toSeconds() + " s to crash after '" + step + "'; disarmed");
+            return;
+        }
+        Instant crashed = Instant.now();
+        org.awaitility.Awaitility.await("placement ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                .until(() -> stack.ready(MusterService.PLACEMENT));
+        recoveries.add("placement-service crashed after '" + step + "' " + seconds(armed) + " after it was armed, ready again "
+                + seconds(crashed) + " after");
     }
 
     private static String seconds(Instant since) {

@@ -179,6 +179,11 @@ final class MusterStack implements AutoCloseable {
         return "http://127.0.0.1:" + stack.port(service);
     }
 
+    /** Restarts the service cleanly with more system properties for one run: a crash point, which crashes it once. */
+    void restart(MusterService service, Map<String, String> forThisRun) throws IOException, InterruptedException {
+        stack.restart(service, forThisRun);
+    }
+
     /** The running process of one service, to kill as a crash would. */
     dev.muster.testing.service.ServiceProcess service(MusterService service) {
         return stack.service(service);

@@ -79,11 +79,21 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the service again after {@link #kill()}, with the same settings. */
     public void startAgain(Duration timeout) throws IOException {
+        startAgain(timeout, Map.of());
+    }
+
+    /**
+     * Starts the service again with more system properties for this run only (a crash point, say); the next start has
+     * the service's own settings again.
+     */
+    public void startAgain(Duration timeout, Map<String, String> forThisRun) throws IOException {
+        Map<String, String> settings = new java.util.LinkedHashMap<>(properties);
+        settings.putAll(forThisRun);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add(MAX_HEAP);
         command.add("-Dquarkus.http.port=" + port);
-        properties.forEach((name, value) -> command.add("-D" + name + "=" + value));
+        settings.forEach((name, value) -> command.add("-D" + name + "=" + value));
         command.add("-jar");
         command.add(jar.toString());
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
