@@ -39,6 +39,8 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
  * {@link Observations} are asked at the start of every batch, and what they decide is produced in that batch's
  * transaction. A service that sends itself ticks through Kafka has a batch to decide them in at least once a tick.
  * <p>
+ * A producer fenced for good (a broker outage that outlasted a transaction) ends the process: see {@link FencedProducer}.
+ * <p>
  * The incoming channel must be a batch channel ({@code batch=true}) reading {@code read_committed} with
  * {@code commit-strategy=ignore}; the outgoing channel must have a {@code transactional.id}.
  */
@@ -101,10 +103,14 @@ public final class TransactionalRelay {
             if (failure == null) {
                 outcome.committed();
             } else {
-                LOG.warnf("a batch's transaction failed; what it decided is not in the log: %s", failure.toString());
+                LOG.warnf("a batch's transaction failed; what it decided is not in the log, and the batch is read again: %s",
+                        failure.toString());
                 outcome.aborted(failure);
+                if (FencedProducer.isFenced(failure)) {
+                    FencedProducer.exit(failure);
+                }
             }
-        });
+        }).onFailure().recoverWithUni(failure -> Uni.createFrom().completionStage(batch.nack(failure)));
     }
 
     private Uni<Void> decide(KafkaRecordBatch<String, byte[]> batch) {
@@ -116,10 +122,13 @@ public final class TransactionalRelay {
         if (produced.isEmpty()) {
             return commitOffsetsAlone(batch);
         }
-        return transactions.withTransactionAndAck(batch, emitter -> {
+        // Not withTransactionAndAck: it nacks an aborted batch and then acks it too, so its Uni succeeds either way,
+        // and a batch whose transaction was aborted would be told committed. This fails when the transaction does,
+        // once SmallRye has aborted it and put the consumer back at the committed offsets.
+        return transactions.withTransaction(batch, emitter -> {
             produced.forEach(out -> emitter.send(KafkaRecord.of(out.topic(), out.key(), out.value())));
             return Uni.createFrom().voidItem();
-        });
+        }).onItem().transformToUni(committed -> Uni.createFrom().completionStage(batch.ack()));
     }
 
     private Uni<Void> commitOffsetsAlone(KafkaRecordBatch<String, byte[]> batch) {

@@ -28,8 +28,19 @@ public class QueueInputListener {
 
     private final TransactionalRelay relay;
 
-    QueueInputListener(@Channel(Channels.ADMISSIONS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor) {
-        this.relay = new TransactionalRelay(transactions, clients, processor);
+    QueueInputListener(@Channel(Channels.ADMISSIONS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor,
+                       QueueStateStore store) {
+        this.relay = new TransactionalRelay(transactions, clients, processor, new TransactionalRelay.Outcome() {
+            @Override
+            public void committed() {
+            }
+
+            @Override
+            public void aborted(Throwable failure) {
+                // The queue decided what the log does not hold: it starts again from the committed state, and reads the batch again.
+                store.restoreAfterAbort();
+            }
+        });
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's

@@ -107,6 +107,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
         return queue.drainState().stream().map(entry -> new Produced(Topics.QUEUE_STATE, entry.key(), entry.value())).toList();
     }
 
+    /** A batch's transaction was aborted: the queue holds decisions the log does not, and starts again from the log. */
+    void restoreAfterAbort() {
+        restore();
+    }
+
     private void restore() {
         QuotaAdmission quota;
         synchronized (this) {

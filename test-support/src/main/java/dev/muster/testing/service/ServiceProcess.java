@@ -40,7 +40,10 @@ public final class ServiceProcess implements AutoCloseable {
     private final Map<String, String> properties;
     private final int port;
     private final Path log;
-    private Process process;
+    private volatile Process process;
+    /** How long a restart after an exit may take to be ready; null while exits are not followed by a restart. */
+    private volatile Duration restartTimeout;
+    private volatile boolean closed;
 
     private ServiceProcess(Path jar, Map<String, String> properties, int port, Path log) {
         this.jar = jar;
@@ -101,6 +104,33 @@ public final class ServiceProcess implements AutoCloseable {
         RUNNING.add(started);
         started.onExit().thenRun(() -> RUNNING.remove(started));
         awaitReady(timeout);
+        if (restartTimeout != null) {
+            restartWhenItExits(started);
+        }
+    }
+
+    /**
+     * From now on, the service is started again with its own settings whenever it exits, whatever the reason, as a
+     * Deployment's pod is; until {@link #close()}. Not for tests that kill and start it themselves.
+     */
+    public ServiceProcess restartedOnExit(Duration timeout) {
+        restartTimeout = timeout;
+        restartWhenItExits(process);
+        return this;
+    }
+
+    private void restartWhenItExits(Process watched) {
+        watched.onExit().thenRun(() -> {
+            if (closed || watched != process) {
+                return;
+            }
+            try {
+                startAgain(restartTimeout);
+            } catch (IOException | RuntimeException e) {
+                // Its log says why; a test waiting on the service fails at its own deadline.
+                System.err.println("restarting " + jar + " failed: " + e);
+            }
+        });
     }
 
     /** Asks every service still running to stop, and kills those that have not within a few seconds. */
@@ -183,6 +213,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        closed = true;
         kill();
     }
 }
