@@ -64,6 +64,11 @@ public class MemberWatches {
     private MemberObserver observer;
     /** Whether this instance is the active one, which watches the members. Guarded by {@link #watches}. */
     private boolean watching;
+    /**
+     * Whether every member has been probed and its watches started since this instance became the active one. Until
+     * then it is not ready: a member cut off meanwhile would be judged by nobody. Guarded by {@link #watches}.
+     */
+    private boolean scanned;
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
                   @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
@@ -111,6 +116,7 @@ public class MemberWatches {
                 return;
             }
             watching = true;
+            scanned = false;
         }
         probes.execute(this::rescan);
     }
@@ -159,6 +165,9 @@ public class MemberWatches {
                 }
                 startWatching(cluster, kubeconfig);
             });
+            synchronized (watches) {
+                scanned = true;
+            }
         } catch (RuntimeException e) {
             LOG.warnf("reading the members failed; tried again in %s: %s", config.membersRescan(), e.getMessage());
         }
@@ -224,6 +233,9 @@ public class MemberWatches {
 
     private List<WatchStatus> watchStatuses() {
         synchronized (watches) {
+            if (watching && !scanned) {
+                return List.of(new WatchStatus("members", false, "active since moments ago; the members are being probed and watched"));
+            }
             return watches.values().stream().filter(MemberWatch::reachable).flatMap(watch -> watch.watchStatuses().stream()).toList();
         }
     }
