@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.muster.local.MusterService;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJob;
@@ -28,7 +30,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * Status sync and failover end to end: jobs applied to the fleet API, queued, placed and run on the seed's
- * simulated members by the three packaged services; then members fail.
+ * simulated members by the three packaged services; then members fail, once with status sync crashing right after
+ * its failover.
  */
 class FleetFailoverIT {
 
@@ -132,6 +135,41 @@ class FleetFailoverIT {
                 throw new AssertionError("the member is not back yet", e);
             }
         });
+    }
+
+    @Test
+    void statusSyncCrashedOnceItsFailoverIsOnTheBrokerTheRestartedOnePurgesTheCopyLeftBehind() throws Exception {
+        PyTorchJob job = apply("default", "crash-moving");
+        String first = runningCluster(job);
+        SimulatedCluster lost = stack.member(first);
+        // Restarted, and ready again, with the crash point armed.
+        stack.restart(MusterService.STATUS_SYNC, Map.of("muster.status-sync.crash-after", "failed-over"));
+
+        lost.faults().unreachable();
+        try {
+            assertThat(stack.service(MusterService.STATUS_SYNC).awaitExit(Duration.ofSeconds(90)))
+                    .as("status sync crashed once its failover of the job was on the broker").isTrue();
+            await().atMost(DEADLINE).until(() -> stack.ready(MusterService.STATUS_SYNC));
+            // The restarted instance never decided this failover: it learns of it from the log, as placement does.
+            stack.awaitJob("default", "crash-moving", Duration.ofSeconds(90), () -> {
+                assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+                assertThat(state(job)).map(JobCondition::type).contains("Running");
+            });
+            assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).hasSize(1);
+        } finally {
+            lost.faults().heal();
+        }
+        stack.awaitJob("default", "crash-moving", DEADLINE, () -> {
+            try (KubernetesClient member = lost.connect()) {
+                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("crash-moving").get()).isNull();
+                assertThat(pods(lost, job)).isEmpty();
+            } catch (KubernetesClientException e) {
+                throw new AssertionError("the member is not back yet", e);
+            }
+        });
+        assertThat(pods(stack.member(boundTo(job).get(1)), job)).hasSize(3)
+                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("crash-moving").delete();
     }
 
     @Test

@@ -91,7 +91,8 @@ public interface PlacementConfig {
      * For crash tests only: halt the process, as a crash would, right after this step of binding a job:
      * {@code committed} (the decision to reserve is committed, no member write made yet), {@code reserved} (its
      * reservations exist on the member), {@code created} (its member copy exists, not yet bound) or {@code bound}
-     * (its binding is written). Default: never.
+     * (its binding is written); or right after asking a member to stop a job, {@code evicted} (a preemption for a
+     * reclaim, a withdrawal or a deletion carried out, not yet reported). Default: never.
      */
     Optional<String> crashAfter();
 

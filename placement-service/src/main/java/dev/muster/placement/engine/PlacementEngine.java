@@ -45,6 +45,7 @@ import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
 import dev.muster.runtime.EventProcessor.Produced;
+import dev.muster.runtime.crash.CrashPoint;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -91,6 +92,8 @@ public class PlacementEngine {
     private volatile boolean active;
     private final MemberWriter writer;
     private final PlacementConfig config;
+    /** Where to halt for a crash test (see {@link PlacementConfig#crashAfter}); nowhere otherwise. */
+    private final CrashPoint crashPoint;
     private final Emitter<byte[]> results;
     /**
      * Lanes fed in the order the core decides (commands are queued under its lock), a job's writes always in the
@@ -105,6 +108,7 @@ public class PlacementEngine {
     PlacementEngine(PlacementConfig config, PlacementMetrics metrics, KubernetesClient fleet,
                     @Channel(Channels.PLACEMENT_RESULTS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
         this.config = config;
+        this.crashPoint = new CrashPoint(config.crashAfter());
         this.metrics = metrics;
         this.placer = new GangPlacer(config.settings(), Clock.systemUTC());
         this.writer = new MemberWriter(config, fleet);
@@ -199,10 +203,10 @@ public class PlacementEngine {
             List<MemberCommand> decided = uncommittedWrites == null ? List.of() : uncommittedWrites;
             uncommittedWrites = null;
             if (!decided.isEmpty()) {
-                crashPoint("committed");
+                crashPoint.after("committed");
             }
             if (boundInBatch) {
-                crashPoint("bound");
+                crashPoint.after("bound");
                 boundInBatch = false;
             }
             run(decided);
@@ -337,9 +341,11 @@ public class PlacementEngine {
             queued.add(writes.submit(command.job().namespace() + "/" + command.job().name(), () -> {
                 Optional<MemberResult> result = writer.execute(command);
                 if (command instanceof MemberCommand.Reserve) {
-                    crashPoint("reserved");
+                    crashPoint.after("reserved");
                 } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
-                    crashPoint("created");
+                    crashPoint.after("created");
+                } else if (command instanceof MemberCommand.Evict) {
+                    crashPoint.after("evicted");
                 }
                 result.ifPresent(this::record);
             }).whenComplete((done, error) -> {
@@ -349,14 +355,6 @@ public class PlacementEngine {
             }));
         }
         return queued;
-    }
-
-    /** Halts here when configured to (see {@link PlacementConfig#crashAfter}). */
-    private void crashPoint(String step) {
-        if (config.crashAfter().filter(step::equals).isPresent()) {
-            LOG.warnf("crashing after step '%s' as muster.placement.crash-after asks", step);
-            Runtime.getRuntime().halt(137);
-        }
     }
 
     /**

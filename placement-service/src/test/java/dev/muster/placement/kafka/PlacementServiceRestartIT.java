@@ -21,6 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEvicted;
+import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.Topics;
@@ -39,8 +41,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * The packaged placement service crashes at each step of binding a job (its decision committed with no member
- * written yet, its reservations made, its member copy made, its binding written), or is killed after, and is started again: the job is bound exactly once, with one
- * copy on one member and no reservation left over.
+ * written yet, its reservations made, its member copy made, its binding written), or is killed after, and is started
+ * again: the job is bound exactly once, with one copy on one member and no reservation left over. Crashed right after
+ * asking a member to stop a reclaim's victim, it finishes the stop and reports it once.
  */
 class PlacementServiceRestartIT {
 
@@ -160,6 +163,35 @@ class PlacementServiceRestartIT {
     }
 
     @Test
+    void crashedRightAfterStoppingAReclaimsVictimTheRestartedServiceFinishesTheStopAndReportsItOnce() throws Exception {
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent admitted = admit(client, "pytorch-test");
+            JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
+                    event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound, DEADLINE).data();
+
+            placement.kill();
+            placement.startAgain(DEADLINE, Map.of("muster.placement.crash-after", "evicted"));
+            client.send(Topics.ADMISSIONS, admitted.followUp("/muster/queue-service", admitted.job(), Instant.now(),
+                    new JobPreempted("default/reclaimer", UUID.randomUUID().toString(), "team-b reclaims its min")));
+            assertThat(placement.awaitExit(DEADLINE)).as("crashed after asking %s to stop the job; log %s", bound.cluster(), placement.log())
+                    .isTrue();
+
+            placement.startAgain(DEADLINE);
+
+            // Quota frees the victim's charge on this event alone: it must come, once, and only when the copy is gone.
+            JobEvicted evicted = (JobEvicted) client.await(Topics.PLACEMENTS,
+                    event -> event.job().equals(admitted.job()) && event.data() instanceof JobEvicted, DEADLINE).data();
+            assertThat(evicted.cluster()).as("log %s", placement.log()).isEqualTo(bound.cluster());
+            assertNoCopyAnywhere("pytorch-test");
+            List<JobEvent> stops = client.readAll(Topics.PLACEMENTS).stream()
+                    .filter(event -> event.job().equals(admitted.job()) && event.data() instanceof JobEvicted).toList();
+            assertThat(stops).as("JobEvicted events (a repeat carries the same id); log %s", placement.log())
+                    .extracting(JobEvent::id).containsOnly(stops.get(0).id());
+        }
+    }
+
+    @Test
     void killedUnderLoadItsStandbyTakesOverWithinTenSecondsAndBindsEveryJobOnce() throws Exception {
         placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
         Map<String, String> standbySettings = new HashMap<>(placementSettings);
@@ -190,7 +222,9 @@ class PlacementServiceRestartIT {
 
     @Test
     void theBrokerKilledUnderLoadAndStartedAgainLosesNoJobAndBindsEachOnce() throws Exception {
-        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+        // A transaction open through the outage is aborted by the broker once back, and its producer fenced for good:
+        // placement then exits, and is started again as its pod would be.
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE).restartedOnExit(DEADLINE);
         List<JobEvent> admitted = new java.util.ArrayList<>();
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             // Ten jobs a second; once the first half's bindings are under way, the broker is killed as a crash would
@@ -230,6 +264,21 @@ class PlacementServiceRestartIT {
             }
         }
         assertThat(copies).as("member copies by job, across members").hasSize(admitted.size()).allSatisfy((name, count) -> assertThat(count).isOne());
+    }
+
+    private void assertNoCopyAnywhere(String name) throws Exception {
+        for (SimulatedCluster member : members.clusters()) {
+            try (KubernetesClient client = member.connect()) {
+                assertThat(client.resources(PyTorchJob.class).inNamespace("default").withName(name).get()).as("a copy on " + member.name()).isNull();
+                if (!member.spec().supportsReservation()) {
+                    continue;
+                }
+                // Released with the stop; they may take a moment to go.
+                await().atMost(DEADLINE).untilAsserted(() -> assertThat(client.resources(Reservation.class).list().getItems())
+                        .filteredOn(reservation -> reservation.getMetadata().getName().startsWith(name + "-"))
+                        .as("reservations on %s", member.name()).isEmpty());
+            }
+        }
     }
 
     private void assertOneCopyOn(String cluster, String name) throws Exception {

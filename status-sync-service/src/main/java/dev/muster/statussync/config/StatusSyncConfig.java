@@ -43,6 +43,13 @@ public interface StatusSyncConfig {
     /** How jobs that cannot run where they are placed are moved. */
     Failover failover();
 
+    /**
+     * For crash tests only: halt the process, as a crash would, right after this step: {@code failed-over} (a
+     * failover's event is on the broker, the copy it leaves behind not yet purged) or {@code purged} (a member
+     * confirmed a copy's purge, nothing more of it done). Default: never.
+     */
+    Optional<String> crashAfter();
+
     /** How the fleet API is written to. */
     FleetWrites fleetWrites();
 

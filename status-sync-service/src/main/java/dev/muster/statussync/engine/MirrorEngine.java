@@ -17,15 +17,18 @@ import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
 import dev.muster.fleetclient.JobOrderedWrites;
 import dev.muster.model.event.EventSerde;
+import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
+import dev.muster.runtime.crash.CrashPoint;
 import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.fleet.FleetProjection;
@@ -72,6 +75,8 @@ public class MirrorEngine implements MirrorObservations {
     private final StatusSyncConfig config;
     private final Emitter<byte[]> memberStatus;
     private final JobOrderedWrites writes;
+    /** Where to halt for a crash test (see {@link StatusSyncConfig#crashAfter}); nowhere otherwise. */
+    private final CrashPoint crashPoint;
     private ScheduledExecutorService ticker;
 
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
@@ -83,6 +88,7 @@ public class MirrorEngine implements MirrorObservations {
         this.purger = purger;
         this.metrics = metrics;
         this.memberStatus = memberStatus;
+        this.crashPoint = new CrashPoint(config.crashAfter());
         // The fleet API gone for a while loses nothing: a write is tried again until it lands or is refused for good.
         this.writes = new JobOrderedWrites(config.fleetWrites().parallel(), "status-writes", new JobOrderedWrites.RetryPolicy(
                 MirrorEngine::passing, config.fleetWrites().retryBackoff(), config.fleetWrites().maxRetryBackoff()));
@@ -195,7 +201,13 @@ public class MirrorEngine implements MirrorObservations {
             });
         }
         for (MirrorDecisions.Purge purge : decisions.purges()) {
-            writes.submit(purge.job().subject(), () -> metrics.purged(purge.cluster(), purger.purge(purge)));
+            writes.submit(purge.job().subject(), () -> {
+                boolean confirmed = purger.purge(purge);
+                metrics.purged(purge.cluster(), confirmed);
+                if (confirmed) {
+                    crashPoint.after("purged");
+                }
+            });
         }
     }
 
@@ -237,6 +249,14 @@ public class MirrorEngine implements MirrorObservations {
     private void publish(JobEvent event) {
         LOG.info(event.describe());
         metrics.published(event);
-        memberStatus.send(KafkaRecord.of(event.key(), EventSerde.serialize(event)));
+        Message<byte[]> record = KafkaRecord.of(event.key(), EventSerde.serialize(event));
+        if (event.data() instanceof FailoverTriggered) {
+            // Once the broker has it: the failover is decided for every reader, its purge still to come.
+            record = record.withAck(() -> {
+                crashPoint.after("failed-over");
+                return CompletableFuture.completedFuture(null);
+            });
+        }
+        memberStatus.send(record);
     }
 }
