@@ -40,6 +40,8 @@ public class Ownership {
     /** The group gave this instance nothing, or it lost its partitions: it stands by. */
     public synchronized void standingBy() {
         if (!active) {
+            // Nothing is watched yet; readiness learns that this instance stands by.
+            watches.stopWatchingMembers();
             LOG.info("standing by: another instance owns the job events");
             return;
         }

@@ -69,6 +69,11 @@ public class MemberWatches {
      * then it is not ready: a member cut off meanwhile would be judged by nobody. Guarded by {@link #watches}.
      */
     private boolean scanned;
+    /**
+     * Whether the consumer group has said yet if this instance is the active one or a standby: until then it watches
+     * nothing and judges nothing, and is not ready. Guarded by {@link #watches}.
+     */
+    private boolean assigned;
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
                   @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
@@ -117,6 +122,7 @@ public class MemberWatches {
             }
             watching = true;
             scanned = false;
+            assigned = true;
         }
         probes.execute(this::rescan);
     }
@@ -125,6 +131,7 @@ public class MemberWatches {
     public void stopWatchingMembers() {
         synchronized (watches) {
             watching = false;
+            assigned = true;
         }
         // On the thread that starts watches, so that none being started now outlives this.
         probes.execute(() -> {
@@ -233,6 +240,9 @@ public class MemberWatches {
 
     private List<WatchStatus> watchStatuses() {
         synchronized (watches) {
+            if (!assigned) {
+                return List.of(new WatchStatus("members", false, "not yet assigned the job events: neither the active instance nor a standby"));
+            }
             if (watching && !scanned) {
                 return List.of(new WatchStatus("members", false, "active since moments ago; the members are being probed and watched"));
             }
