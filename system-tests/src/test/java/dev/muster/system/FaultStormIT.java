@@ -51,10 +51,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * faults have healed. Two teams share a research budget of 16 GPUs (each guaranteed 8, borrowing the rest, reclaim on),
  * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit. Meanwhile,
  * at seeded moments: each service killed as {@code kill -9} would (the stack starts it again), the broker killed and
- * started again, placement crashed right after a chosen step of binding a gang, a member unreachable for less than
- * the failover toleration, a node NotReady, a running pod crashing
- * or killed for its memory, the services cut off from the fleet API; and every few minutes, on its own schedule, a
- * member partitioned past the toleration, so that its jobs fail over.
+ * started again, placement crashed right after a chosen step of binding a gang or of stopping a reclaim's victim, a
+ * member unreachable for less than the failover toleration, a node NotReady, a running pod crashing or killed for its
+ * memory, the services cut off from the fleet API; and every few minutes, on its own schedule, a member partitioned
+ * past the toleration, so that its jobs fail over, every other time with status sync crashing once its failover is on
+ * the broker. New jobs wait while {@value #MAX_UNFINISHED} are unfinished, so a long storm stays a storm, not a backlog.
  * <p>
  * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
  * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
@@ -74,6 +75,11 @@ class FaultStormIT {
     private static final long SEED = Long.getLong("muster.storm.seed", 20261202L);
     private static final Duration STORM = Duration.ofSeconds(Long.getLong("muster.storm.seconds", DEFAULT_SECONDS));
     private static final Duration SUBMIT_EVERY = Duration.ofMillis(2500);
+    /**
+     * No new job while this many wait or run: under faults the two teams' 16 GPUs finish fewer jobs than one per
+     * {@link #SUBMIT_EVERY}, and an hour of it would end with a backlog no settling time drains.
+     */
+    private static final int MAX_UNFINISHED = 24;
     private static final Duration FAULT_EVERY = Duration.ofSeconds(6);
     /** Short of the policies' failover toleration (30 s): the job stays where it is. */
     private static final Duration OUTAGE = Duration.ofSeconds(4);
@@ -88,8 +94,8 @@ class FaultStormIT {
      */
     private static final Duration PURGE_WINDOW = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofMinutes(5);
-    /** The steps of binding a gang placement can be made to crash right after (muster.placement.crash-after). */
-    private static final List<String> BIND_STEPS = List.of("committed", "reserved", "created", "bound");
+    /** The steps of binding a gang, or of stopping one, placement can be made to crash right after (muster.placement.crash-after). */
+    private static final List<String> CRASH_STEPS = List.of("committed", "reserved", "created", "bound", "evicted");
     /** How long a placement armed to crash waits for a gang to bind before it is disarmed. */
     private static final Duration ARMED = Duration.ofSeconds(30);
     private static final List<String> MEMBERS = List.of("gpu-a", "gpu-b", "gpu-c");
@@ -108,11 +114,12 @@ class FaultStormIT {
     }
 
     private enum Fault {
-        KILL_QUEUE, KILL_PLACEMENT, CRASH_PLACEMENT_MID_BIND, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY, POD_FAILS, FLEET_API_UNREACHABLE,
-        MEMBER_PAST_TOLERATION;
+        KILL_QUEUE, KILL_PLACEMENT, CRASH_PLACEMENT_AT_STEP, KILL_STATUS_SYNC, BROKER_KILL, MEMBER_UNREACHABLE, NODE_NOT_READY, POD_FAILS, FLEET_API_UNREACHABLE,
+        MEMBER_PAST_TOLERATION, CRASH_STATUS_SYNC_AT_FAILOVER;
 
-        /** Faults drawn at random; a partition past the toleration comes on its own schedule. */
-        static final List<Fault> DRAWN = List.of(values()).subList(0, values().length - 1);
+        /** Faults drawn at random; a partition past the toleration comes on its own schedule, and with it status sync's crash. */
+        static final List<Fault> DRAWN = java.util.Arrays.stream(values())
+                .filter(fault -> fault != MEMBER_PAST_TOLERATION && fault != CRASH_STATUS_SYNC_AT_FAILOVER).toList();
     }
 
     private final Random random = new Random(SEED);
@@ -127,6 +134,7 @@ class FaultStormIT {
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
     private final ExecutorService faults = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-faults"));
     private final ExecutorService partitions = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-partitions"));
+    private int partitionsStarted;
     /** How many outages hold each member's network cut now: a short one may fall inside a partition and must not end it. */
     private final Map<String, Integer> cuts = new HashMap<>();
     /** Until when each member's copies are in a failover's window (partitioned, or purging since it healed). */
@@ -165,11 +173,15 @@ class FaultStormIT {
         Instant nextPartition = start.plus(Duration.ofSeconds(15));
         while (Instant.now().isBefore(end)) {
             if (!Instant.now().isBefore(nextPartition)) {
-                partitions.submit(this::partitionPastTheToleration);
+                // Every other partition, the first one included, with status sync armed to crash at its failover.
+                boolean crashStatusSync = partitionsStarted++ % 2 == 0;
+                partitions.submit(() -> partitionPastTheToleration(crashStatusSync));
                 nextPartition = nextPartition.plus(PARTITION_EVERY);
             }
             if (!Instant.now().isBefore(nextSubmission)) {
-                submit(jobs.size());
+                if (jobs.size() - completed.size() < MAX_UNFINISHED) {
+                    submit(jobs.size());
+                }
                 nextSubmission = nextSubmission.plus(SUBMIT_EVERY);
             }
             if (!Instant.now().isBefore(nextFault)) {
@@ -179,10 +191,11 @@ class FaultStormIT {
             completeDueJobs();
             checkInvariants();
         }
+        // Partitions first: one arms and disarms status sync's crash through the faults' thread.
+        partitions.shutdown();
+        assertThat(partitions.awaitTermination(3, TimeUnit.MINUTES)).as("the last partition healed").isTrue();
         faults.shutdown();
         assertThat(faults.awaitTermination(2, TimeUnit.MINUTES)).as("the last faults healed").isTrue();
-        partitions.shutdown();
-        assertThat(partitions.awaitTermination(2, TimeUnit.MINUTES)).as("the last partition healed").isTrue();
         submissions.shutdown();
         assertThat(submissions.awaitTermination(2, TimeUnit.MINUTES)).as("every Kafka submission sent").isTrue();
         Instant healed = Instant.now();
@@ -262,14 +275,14 @@ class FaultStormIT {
         int node = random.nextInt(4);
         int pod = random.nextInt(1000);
         int exitCode = random.nextBoolean() ? 1 : 137;
-        String step = BIND_STEPS.get(random.nextInt(BIND_STEPS.size()));
+        String step = CRASH_STEPS.get(random.nextInt(CRASH_STEPS.size()));
         faults.submit(() -> {
             try {
                 injected.merge(fault, 1, Integer::sum);
                 switch (fault) {
                     case KILL_QUEUE -> kill(MusterService.QUEUE);
                     case KILL_PLACEMENT -> kill(MusterService.PLACEMENT);
-                    case CRASH_PLACEMENT_MID_BIND -> crashPlacementAfter(step);
+                    case CRASH_PLACEMENT_AT_STEP -> crashPlacementAfter(step);
                     case KILL_STATUS_SYNC -> kill(MusterService.STATUS_SYNC);
                     case BROKER_KILL -> {
                         Instant killed = Instant.now();
@@ -307,21 +320,61 @@ class FaultStormIT {
     /**
      * The member's network to Muster is cut past the failover toleration: its jobs are placed again elsewhere while their
      * old copies run on where Muster cannot see them, and once it is back those copies are purged. The invariants about
-     * copies and GPUs held leave that member out for the window; past it, its leftovers are violations.
+     * copies and GPUs held leave that member out for the window; past it, its leftovers are violations. Armed, status
+     * sync crashes once its first failover of the partition is on the broker, and its next instance must finish it.
      */
-    private void partitionPastTheToleration() {
+    private void partitionPastTheToleration(boolean crashStatusSync) {
         injected.merge(Fault.MEMBER_PAST_TOLERATION, 1, Integer::sum);
         try {
+            long crashesBefore = crashesLogged(MusterService.STATUS_SYNC);
+            // On the faults' thread, as every kill is: a restart must not race the stack's own restart after a kill.
+            boolean armed = crashStatusSync && faults.submit(() -> restartStatusSync(Map.of("muster.status-sync.crash-after", "failed-over"))).get();
             Instant cutAt = Instant.now();
             failoverWindow.put(PARTITIONED, Instant.MAX);
             cut(PARTITIONED);
             Thread.sleep(PARTITION.toMillis()); // the partition held, not a wait for a condition
             restore(PARTITIONED);
-            failoverWindow.put(PARTITIONED, Instant.now().plus(PURGE_WINDOW));
+            Instant healed = Instant.now();
+            failoverWindow.put(PARTITIONED, healed.plus(PURGE_WINDOW));
             recoveries.add(PARTITIONED + " partitioned for " + seconds(cutAt));
+            if (armed && crashesLogged(MusterService.STATUS_SYNC) > crashesBefore) {
+                injected.merge(Fault.CRASH_STATUS_SYNC_AT_FAILOVER, 1, Integer::sum);
+                org.awaitility.Awaitility.await("status sync ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> stack.ready(MusterService.STATUS_SYNC));
+                recoveries.add("status-sync-service crashed once its failover was on the broker; ready " + seconds(healed)
+                        + " after the partition healed");
+            } else if (armed) {
+                faults.submit(() -> restartStatusSync(Map.of())).get();
+                recoveries.add("status sync did not crash at a failover in " + PARTITIONED + "'s partition (killed first, or none decided); disarmed");
+            }
         } catch (Exception e) {
             violations.add("partitioning " + PARTITIONED + " failed: " + e);
         }
+    }
+
+    /**
+     * Restarts status sync with these settings for one run, again if the storm's kills got in the way (it is then
+     * started as it was); false if they did three times.
+     */
+    private boolean restartStatusSync(Map<String, String> forThisRun) throws Exception {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                stack.restart(MusterService.STATUS_SYNC, forThisRun);
+                return true;
+            } catch (IllegalStateException e) {
+                org.awaitility.Awaitility.await("status sync ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                        .until(() -> stack.ready(MusterService.STATUS_SYNC));
+            }
+        }
+        recoveries.add("status sync could not be armed to crash at a failover: killed while it restarted, three times");
+        return false;
+    }
+
+    /** How many times the service has halted at a crash point, as its log says. */
+    private static long crashesLogged(MusterService service) throws java.io.IOException {
+        // Read as bytes: a log line may hold anything a service printed.
+        String log = new String(java.nio.file.Files.readAllBytes(stack.service(service).log()), java.nio.charset.StandardCharsets.ISO_8859_1);
+        return java.util.regex.Pattern.compile("crashing after step").matcher(log).results().count();
     }
 
     private void cut(String member) {
@@ -382,15 +435,16 @@ class FaultStormIT {
     }
 
     /**
-     * Placement halts, as a crash would, right after this step of binding the next gang: its decision committed, the
-     * gang's reservations made, its member copy created, or its binding written. The stack starts it again as it was.
+     * Placement halts, as a crash would, right after this step of binding the next gang (its decision committed, the
+     * gang's reservations made, its member copy created, or its binding written) or of stopping the next job it stops (a
+     * reclaim's victim, asked to stop, not yet reported stopped). The stack starts it again as it was.
      */
     private void crashPlacementAfter(String step) throws Exception {
         stack.restart(MusterService.PLACEMENT, Map.of("muster.placement.crash-after", step));
         Instant armed = Instant.now();
         if (!stack.service(MusterService.PLACEMENT).awaitExit(ARMED)) {
             stack.restart(MusterService.PLACEMENT, Map.of());
-            recoveries.add("placement bound no gang in " + ARMED.toSeconds() + " s to crash after '" + step + "'; disarmed");
+            recoveries.add("placement reached no step in " + ARMED.toSeconds() + " s to crash after '" + step + "'; disarmed");
             return;
         }
         Instant crashed = Instant.now();
