@@ -14,9 +14,10 @@ public abstract class ServiceHealthContract {
 
     @Test
     void healthIsUpWithKafkaReadiness() {
-        given().when().get("/q/health")
+        // Ready once its consumers have their partitions and its watches run, which is a few seconds after it started.
+        org.awaitility.Awaitility.await("health UP").atMost(java.time.Duration.ofSeconds(60)).untilAsserted(() -> given().when().get("/q/health")
                 .then().statusCode(200)
-                .body("status", equalTo("UP"));
+                .body("status", equalTo("UP")));
         given().when().get("/q/health/ready")
                 .then().statusCode(200)
                 .body("checks.name", hasItem("SmallRye Reactive Messaging - readiness check"))
