@@ -1,5 +1,7 @@
 package dev.muster.runtime;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
@@ -44,16 +46,8 @@ final class FencedProducer {
         }
         LOG.errorf("the transactional producer was fenced (%s); exiting with %d so that a fresh instance restores the committed"
                 + " state and goes on", failure.toString(), EXIT_CODE);
-        Thread halt = new Thread(() -> {
-            try {
-                Thread.sleep(HALT_AFTER_MILLIS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            Runtime.getRuntime().halt(EXIT_CODE);
-        }, "fenced-producer-halt");
-        halt.setDaemon(true);
-        halt.start();
+        CompletableFuture.runAsync(() -> Runtime.getRuntime().halt(EXIT_CODE),
+                CompletableFuture.delayedExecutor(HALT_AFTER_MILLIS, TimeUnit.MILLISECONDS));
         Quarkus.asyncExit(EXIT_CODE);
     }
 }

@@ -101,6 +101,19 @@ class FleetFailoverIT {
         return boundTo(job).get(boundTo(job).size() - 1);
     }
 
+    /** The job's copy on a member it left, and its pods, are gone once that member answers again. */
+    private static void awaitPurged(SimulatedCluster member, PyTorchJob job) {
+        String name = job.getMetadata().getName();
+        stack.awaitJob(job.getMetadata().getNamespace(), name, DEADLINE, () -> {
+            try (KubernetesClient client = member.connect()) {
+                assertThat(client.resources(PyTorchJob.class).inNamespace(job.getMetadata().getNamespace()).withName(name).get()).isNull();
+                assertThat(pods(member, job)).isEmpty();
+            } catch (KubernetesClientException e) {
+                throw new AssertionError("the member is not back yet", e);
+            }
+        });
+    }
+
     @Test
     void aMemberUnreachableLongerThanTheTolerationMovesTheJobAndTheFleetShowsWhere() throws Exception {
         PyTorchJob job = apply("default", "moving");
@@ -127,14 +140,7 @@ class FleetFailoverIT {
             lost.faults().heal();
         }
         // Purge mode Immediately: the copy left behind goes as soon as its member answers again.
-        stack.awaitJob("default", "moving", DEADLINE, () -> {
-            try (KubernetesClient member = lost.connect()) {
-                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("moving").get()).isNull();
-                assertThat(pods(lost, job)).isEmpty();
-            } catch (KubernetesClientException e) {
-                throw new AssertionError("the member is not back yet", e);
-            }
-        });
+        awaitPurged(lost, job);
     }
 
     @Test
@@ -159,14 +165,7 @@ class FleetFailoverIT {
         } finally {
             lost.faults().heal();
         }
-        stack.awaitJob("default", "crash-moving", DEADLINE, () -> {
-            try (KubernetesClient member = lost.connect()) {
-                assertThat(member.resources(PyTorchJob.class).inNamespace("default").withName("crash-moving").get()).isNull();
-                assertThat(pods(lost, job)).isEmpty();
-            } catch (KubernetesClientException e) {
-                throw new AssertionError("the member is not back yet", e);
-            }
-        });
+        awaitPurged(lost, job);
         assertThat(pods(stack.member(boundTo(job).get(1)), job)).hasSize(3)
                 .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("crash-moving").delete();

@@ -115,9 +115,13 @@ class PlacementServiceRestartIT {
         }
     }
 
+    private static JobBound awaitBound(JobEventClient client, JobEvent admitted) {
+        return (JobBound) client.await(Topics.PLACEMENTS, event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound,
+                DEADLINE).data();
+    }
+
     private void assertBoundOnceWithOneCopy(JobEventClient client, JobEvent admitted) throws Exception {
-        JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
-                event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound, DEADLINE).data();
+        JobBound bound = awaitBound(client, admitted);
         List<JobEvent> bindings = client.readAll(Topics.PLACEMENTS).stream()
                 .filter(event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound).toList();
         assertThat(bindings).as("JobBound events (a repeat carries the same id); log %s", placement.log())
@@ -142,8 +146,7 @@ class PlacementServiceRestartIT {
         placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             JobEvent first = admit(client, "pytorch-test");
-            JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
-                    event -> event.job().equals(first.job()) && event.data() instanceof JobBound, DEADLINE).data();
+            JobBound bound = awaitBound(client, first);
 
             List<JobEvent> before = client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.job().equals(first.job())).toList();
 
@@ -167,8 +170,7 @@ class PlacementServiceRestartIT {
         placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             JobEvent admitted = admit(client, "pytorch-test");
-            JobBound bound = (JobBound) client.await(Topics.PLACEMENTS,
-                    event -> event.job().equals(admitted.job()) && event.data() instanceof JobBound, DEADLINE).data();
+            JobBound bound = awaitBound(client, admitted);
 
             placement.kill();
             placement.startAgain(DEADLINE, Map.of("muster.placement.crash-after", "evicted"));
