@@ -39,13 +39,13 @@ final class FencedProducer {
         return false;
     }
 
-    /** Exits the process, once, for a fresh instance to take over. */
+    /** Exits the process, once, for a fresh instance to take over: the producer is fenced, or stalled beyond what an outage explains. */
     static void exit(Throwable failure) {
         if (!EXITING.compareAndSet(false, true)) {
             return;
         }
-        LOG.errorf("the transactional producer was fenced (%s); exiting with %d so that a fresh instance restores the committed"
-                + " state and goes on", failure.toString(), EXIT_CODE);
+        LOG.errorf("the transactional producer cannot be used any more (%s); exiting with %d so that a fresh instance restores the"
+                + " committed state and goes on", failure.toString(), EXIT_CODE);
         CompletableFuture.runAsync(() -> Runtime.getRuntime().halt(EXIT_CODE),
                 CompletableFuture.delayedExecutor(HALT_AFTER_MILLIS, TimeUnit.MILLISECONDS));
         Quarkus.asyncExit(EXIT_CODE);

@@ -1,5 +1,6 @@
 package dev.muster.runtime;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,9 @@ import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
  * {@link Observations} are asked at the start of every batch, and what they decide is produced in that batch's
  * transaction. A service that sends itself ticks through Kafka has a batch to decide them in at least once a tick.
  * <p>
- * A producer fenced for good (a broker outage that outlasted a transaction) ends the process: see {@link FencedProducer}.
+ * A producer fenced for good (a broker outage that outlasted a transaction), or a transaction that neither commits nor
+ * fails for minutes, ends the process: see {@link FencedProducer}. A restore of the service's state waits for the batch
+ * in flight: see {@link RestoreGate}.
  * <p>
  * The incoming channel must be a batch channel ({@code batch=true}) reading {@code read_committed} with
  * {@code commit-strategy=ignore}; the outgoing channel must have a {@code transactional.id}.
@@ -48,11 +51,19 @@ public final class TransactionalRelay {
 
     private static final Logger LOG = Logger.getLogger(TransactionalRelay.class);
 
+    /**
+     * Longer than a transaction can legitimately take through a broker outage (its commit blocks for {@code max.block.ms},
+     * 1 min, its sends retry for {@code delivery.timeout.ms}, 2 min): past it, the producer's state is unknown and the
+     * service exits for a fresh instance, as for a fenced producer.
+     */
+    private static final Duration STALLED_AFTER = Duration.ofMinutes(5);
+
     private final KafkaTransactions<byte[]> transactions;
     private final KafkaClientService clients;
     private final RecordProcessor processor;
     private final Outcome outcome;
     private final Observations observations;
+    private final RestoreGate restores;
 
     /** Told how each relayed batch ended, on the thread that relays the next one only after. */
     public interface Outcome {
@@ -91,26 +102,46 @@ public final class TransactionalRelay {
 
     public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor, Outcome outcome,
                               Observations observations) {
+        this(transactions, clients, processor, outcome, observations, new RestoreGate(() -> {
+        }));
+    }
+
+    /** A relay for a service that restores its state when given the inputs: through {@code restores}, never during a batch. */
+    public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor, Outcome outcome,
+                              Observations observations, RestoreGate restores) {
         this.transactions = transactions;
         this.clients = clients;
         this.processor = processor;
         this.outcome = outcome;
         this.observations = observations;
+        this.restores = restores;
     }
 
     public Uni<Void> relay(KafkaRecordBatch<String, byte[]> batch) {
-        return decide(batch).onItemOrFailure().invoke((done, failure) -> {
+        return Uni.createFrom().deferred(() -> {
+            restores.batchStarting();
+            return decide(batch).ifNoItem().after(STALLED_AFTER).failWith(StalledTransaction::new);
+        }).onItemOrFailure().invoke((done, failure) -> {
             if (failure == null) {
                 outcome.committed();
             } else {
                 LOG.warnf("a batch's transaction failed; what it decided is not in the log, and the batch is read again: %s",
                         failure.toString());
                 outcome.aborted(failure);
-                if (FencedProducer.isFenced(failure)) {
+                if (FencedProducer.isFenced(failure) || failure instanceof StalledTransaction) {
                     FencedProducer.exit(failure);
                 }
             }
-        }).onFailure().recoverWithUni(failure -> Uni.createFrom().completionStage(batch.nack(failure)));
+        }).eventually(restores::batchEnded)
+                .onFailure().recoverWithUni(failure -> Uni.createFrom().completionStage(batch.nack(failure)));
+    }
+
+    /** A batch's transaction neither committed nor failed within {@link #STALLED_AFTER}. */
+    static final class StalledTransaction extends RuntimeException {
+
+        StalledTransaction() {
+            super("a batch's transaction neither committed nor failed within " + STALLED_AFTER);
+        }
     }
 
     private Uni<Void> decide(KafkaRecordBatch<String, byte[]> batch) {

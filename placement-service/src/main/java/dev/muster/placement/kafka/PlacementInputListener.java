@@ -18,6 +18,7 @@ import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.engine.PlacementEngine;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor;
+import dev.muster.runtime.RestoreGate;
 import dev.muster.runtime.TransactionalRelay;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.Identifier;
@@ -47,11 +48,13 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final TransactionalRelay relay;
     private final PlacementEngine engine;
     private final Map<String, Object> kafkaConnection;
+    private final RestoreGate restores;
 
     PlacementInputListener(@Channel(Channels.PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
                            @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
+        this.restores = new RestoreGate(() -> engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE)));
         this.relay = new TransactionalRelay(transactions, clients,
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState)
                         .readingOnly(GangPlacer.READS), new TransactionalRelay.Outcome() {
@@ -64,7 +67,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     public void aborted(Throwable failure) {
                         engine.aborted(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
                     }
-                }, engine::decideObservations);
+                }, engine::decideObservations, restores);
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's
@@ -79,10 +82,11 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (partitions.isEmpty()) {
             LOG.info("standing by: another instance owns the inputs");
+            restores.standingBy();
             engine.standBy();
             return;
         }
-        engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
+        restores.assigned();
         List<TopicPartition> inventory = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
         if (!inventory.isEmpty()) {
             consumer.seekToBeginning(inventory);

@@ -216,7 +216,12 @@ class PlacementServiceRestartIT {
                 Thread.sleep(100);
             }
             for (JobEvent job : admitted) {
-                client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
+                try {
+                    client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
+                } catch (AssertionError e) {
+                    throw new AssertionError(job.job() + " not bound after the broker's restart; placement's last warnings:\n"
+                            + placement.lastProblems(15) + "\n" + e.getMessage(), e);
+                }
             }
             assertEachBoundOnceWithOneCopy(client, admitted);
         }
@@ -245,7 +250,12 @@ class PlacementServiceRestartIT {
                 Thread.sleep(100);
             }
             for (JobEvent job : admitted) {
-                client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
+                try {
+                    client.await(Topics.PLACEMENTS, event -> event.job().equals(job.job()) && event.data() instanceof JobBound, DEADLINE);
+                } catch (AssertionError e) {
+                    throw new AssertionError(job.job() + " not bound after the broker's restart; placement's last warnings:\n"
+                            + placement.lastProblems(15) + "\n" + e.getMessage(), e);
+                }
             }
             assertEachBoundOnceWithOneCopy(client, admitted);
         }

@@ -22,6 +22,7 @@ import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor.Produced;
+import dev.muster.runtime.RestoreGate;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 
@@ -44,6 +45,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     private final Map<String, Object> kafkaConnection;
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
+    private final RestoreGate restores = new RestoreGate(this::restore);
 
     QueueStateStore(QueueConfig config, QueueMetrics metrics, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.config = config;
@@ -70,10 +72,16 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     @Override
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (!partitions.isEmpty()) {
-            restore();
+            restores.assigned();
         } else {
+            restores.standingBy();
             LOG.info("standing by: another instance owns the inputs");
         }
+    }
+
+    /** When the relay of the queue's inputs may restore the queue: never while one of its transactions is open. */
+    RestoreGate restores() {
+        return restores;
     }
 
     /** Hands one consumed event to the queue; serialized with restores, which may run on the consumer's thread. */

@@ -188,6 +188,20 @@ public final class ServiceProcess implements AutoCloseable {
         return log;
     }
 
+    /**
+     * The last warnings and errors the service logged, over all its runs, without the Kafka client's reconnection
+     * noise: for a failing test's message, which is all a CI summary may show of it.
+     */
+    public String lastProblems(int count) {
+        try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.UTF_8)) {
+            List<String> problems = lines.filter(line -> (line.contains(" WARN ") || line.contains(" ERROR ")) && !line.contains("NetworkClient"))
+                    .map(line -> line.length() > 400 ? line.substring(0, 400) + "..." : line).toList();
+            return String.join("\n", problems.subList(Math.max(0, problems.size() - count), problems.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(its log " + log + " could not be read: " + e + ")";
+        }
+    }
+
     private void awaitReady(Duration timeout) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
