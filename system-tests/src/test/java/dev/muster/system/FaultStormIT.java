@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import dev.muster.local.MusterService;
 import dev.muster.model.event.EventType;
 import dev.muster.model.event.JobBound;
-import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.Topics;
@@ -41,6 +41,7 @@ import dev.muster.model.json.Manifests;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kubectl.Kubectl;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -69,6 +70,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * {@code -Dmuster.storm.seed} another sequence. It prints the jobs, the faults by kind, the violations and each kill's
  * recovery time.
  */
+@FaultTier
 class FaultStormIT {
 
     private static final int DEFAULT_SECONDS = 90;

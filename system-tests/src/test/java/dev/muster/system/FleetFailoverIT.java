@@ -22,6 +22,7 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.simulator.cluster.SimulatedCluster;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -33,6 +34,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * simulated members by the three packaged services; then members fail, once with status sync crashing right after
  * its failover.
  */
+@FaultTier
 class FleetFailoverIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);

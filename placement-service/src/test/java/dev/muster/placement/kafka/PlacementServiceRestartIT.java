@@ -32,6 +32,7 @@ import dev.muster.model.reservation.Reservation;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.MusterTopics;
@@ -45,6 +46,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * again: the job is bound exactly once, with one copy on one member and no reservation left over. Crashed right after
  * asking a member to stop a reclaim's victim, it finishes the stop and reports it once.
  */
+@FaultTier
 class PlacementServiceRestartIT {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");

@@ -18,6 +18,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.Topics;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerExtension;
@@ -29,6 +30,7 @@ import dev.muster.testing.service.ServiceProcess;
  * Two packaged queue services in one consumer group: one decides, the other stands by; when the first dies,
  * the second takes over within 10 s with the whole queue restored from Kafka and decides as the first would have.
  */
+@FaultTier
 @ExtendWith(KafkaBrokerExtension.class)
 class QueueServiceStandbyIT {
 

@@ -52,6 +52,7 @@ import dev.muster.simulator.cluster.FleetApiServer;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.fault.ApiProxy;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.MusterTopics;
@@ -69,6 +70,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * past 60 s stopped status sync's consumer for good. How long the catch-up may take is
  * {@code muster.test.fleet-catch-up}, 180 s by default: see docs/testing.md for why it is not the issue's 60 s today.
  */
+@FaultTier
 class FleetApiOutageIT {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");

@@ -30,6 +30,7 @@ import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.MusterTopics;
@@ -43,6 +44,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * replaced by the standby within 10 s, which reports every job placed, and none twice under two ids. And the broker
  * killed under the same load and started again: every job is reported, none twice under two ids.
  */
+@FaultTier
 class StatusSyncStandbyIT {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
