@@ -11,7 +11,8 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
 
 /**
  * Capacity held, within one evaluation, for jobs that must not be passed: those starving, and those reclaiming
- * capacity whose victims are stopping (what a stopped victim frees is theirs). By node, with who holds it.
+ * capacity whose victims are stopping (what a stopped victim frees is theirs, held from the start of each pass). By
+ * node, with who holds it.
  */
 final class Holds {
 
@@ -25,6 +26,17 @@ final class Holds {
         for (Node node : path) {
             held.merge(node.name(), job.charge(), ResourceList::plus);
             (isStarving ? starving : reclaimers).computeIfAbsent(node.name(), name -> new LinkedHashSet<>()).add(job.ref());
+        }
+    }
+
+    /** Takes back what {@link #hold} held for a reclaimer, so that it is weighed without its own hold. */
+    void release(List<Node> path, QuotaJob job) {
+        for (Node node : path) {
+            held.merge(node.name(), job.charge(), ResourceList::minus);
+            Set<String> holders = reclaimers.get(node.name());
+            if (holders != null) {
+                holders.remove(job.ref());
+            }
         }
     }
 

@@ -56,7 +56,15 @@ final class QueuePass {
             report(ledger.wait(job.uid()), null, 0, QuotaAdmission.NO_QUOTA_FOR_NAMESPACE, "namespace \"" + job.namespace()
                     + "\" is bound to no quota leaf of the ElasticQuotaTree", decisions);
         }
+        // What stopped victims free is their reclaimers': held before any queue is considered, whichever the pass ranks
+        // first, so that a victim is not admitted again only to be preempted again by the same reclaimer.
         Holds holds = new Holds();
+        for (Wait reclaimer : ledger.reclaimers()) {
+            if (reclaimer.leaf() != null) {
+                holds.hold(tree.pathToRoot(tree.node(reclaimer.leaf()).orElseThrow()), reclaimer.job(), false);
+            }
+        }
+        memo.heldChanged();
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
         for (Map.Entry<String, NavigableSet<QuotaJob>> queue : ledger.queues().entrySet()) {
             if (queue.getKey().equals(QuotaLedger.UNBOUND) || queue.getValue().isEmpty()) {
@@ -100,6 +108,10 @@ final class QueuePass {
             cursor.blockIfStrict(wait);
             return;
         }
+        if (!wait.reclaiming().isEmpty()) {
+            considerReclaimer(cursor, wait, now, holds, decisions);
+            return;
+        }
         // One answer per leaf and demand: whether the job can never fit the tree, else whether it fits now.
         Verdict verdict = memo.verdict(cursor.leaf, wait.job().demand(), () -> {
             ResourceList charge = wait.job().charge();
@@ -121,14 +133,6 @@ final class QueuePass {
             cursor.removeHead();
             return;
         }
-        if (!wait.reclaiming().isEmpty()) {
-            cursor.settles = false;
-            holds.hold(cursor.path, wait.job(), false);
-            memo.heldChanged();
-            report(wait, queue, position, QuotaAdmission.RECLAIMING, reclaims.message(wait), decisions);
-            cursor.blockIfStrict(wait);
-            return;
-        }
         Wait current = wait;
         if (wait.waitingSince() == null) {
             current = wait.since(now);
@@ -144,6 +148,25 @@ final class QueuePass {
         }
         report(current, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
         cursor.blockIfStrict(current);
+    }
+
+    /**
+     * A job waiting for its victims to stop, weighed without what is held for it: admitted if it fits now (capacity
+     * freed elsewhere), else it keeps its hold and is told it still reclaims.
+     */
+    private void considerReclaimer(Cursor cursor, Wait wait, Instant now, Holds holds, List<QuotaDecision> decisions) {
+        cursor.settles = false;
+        holds.release(cursor.path, wait.job());
+        memo.heldChanged();
+        if (Shortfall.first(cursor.path, wait.job().charge(), ledger.used(), holds).isEmpty()) {
+            admit(wait, now, decisions);
+            cursor.removeHead();
+            return;
+        }
+        holds.hold(cursor.path, wait.job(), false);
+        memo.heldChanged();
+        report(wait, cursor.leaf.queue(), cursor.position(), QuotaAdmission.RECLAIMING, reclaims.message(wait), decisions);
+        cursor.blockIfStrict(wait);
     }
 
     /** Admits the waiting job at its leaf: charged there and at every ancestor. */

@@ -42,6 +42,8 @@ final class QuotaLedger {
      * queues without sorting them; the jobs bound to no leaf under the key "".
      */
     private final Map<String, NavigableSet<QuotaJob>> queues = new HashMap<>();
+    /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
+    private final Set<String> reclaimers = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
     /** The queues an evaluation may pass over, by leaf. */
     private final Map<String, Settled> settled = new HashMap<>();
@@ -92,6 +94,11 @@ final class QuotaLedger {
         return Collections.unmodifiableCollection(waiting.values());
     }
 
+    /** The waiting jobs that reclaim capacity, waiting for their victims to stop. */
+    List<Wait> reclaimers() {
+        return reclaimers.stream().map(waiting::get).toList();
+    }
+
     /** The waiting jobs of each leaf in queue order, by leaf name, and those bound to no leaf under {@link #UNBOUND}. */
     Map<String, NavigableSet<QuotaJob>> queues() {
         return Collections.unmodifiableMap(queues);
@@ -112,6 +119,11 @@ final class QuotaLedger {
         if (!wait.equals(previous)) {
             changed.add(uid);
         }
+        if (wait.reclaiming().isEmpty()) {
+            reclaimers.remove(uid);
+        } else {
+            reclaimers.add(uid);
+        }
         if (previous == null || !Objects.equals(previous.leaf(), wait.leaf())) {
             if (previous != null) {
                 leaveQueue(previous);
@@ -123,6 +135,7 @@ final class QuotaLedger {
 
     Wait removeWaiting(String uid) {
         Wait removed = waiting.remove(uid);
+        reclaimers.remove(uid);
         if (removed != null) {
             changed.add(uid);
             leaveQueue(removed);

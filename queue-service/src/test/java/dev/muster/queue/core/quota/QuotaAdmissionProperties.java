@@ -296,6 +296,29 @@ class QuotaAdmissionProperties {
         net.jqwik.api.statistics.Statistics.label("reclaims").coverage(coverage -> coverage.check(true).percentage(share -> share >= 30));
     }
 
+    /**
+     * What a victim frees is its reclaimer's: no job is preempted twice for one reclaimer unless that reclaimer ran in
+     * between. Were a stopped victim admitted again before its reclaimer, the reclaimer would take it back again, and
+     * the two would go round.
+     */
+    @Property(tries = 300)
+    void aVictimIsPreemptedForAReclaimerOnceForEachTimeTheReclaimerRuns(@ForAll("reclaimScenarios") Scenario scenario) {
+        Run run = new Run(scenario);
+        java.util.Set<List<String>> preemptedSinceTheReclaimerRan = new java.util.HashSet<>();
+        for (Step step : scenario.steps()) {
+            run.apply(step);
+            for (QuotaDecision decision : run.decisionsPerStep.get(run.decisionsPerStep.size() - 1)) {
+                if (decision instanceof QuotaDecision.Preempted preempted) {
+                    assertThat(preemptedSinceTheReclaimerRan.add(List.of(preempted.job().uid(), preempted.by().uid())))
+                            .as("%s preempted again for %s, which has not run since (at %s)", preempted.job().ref(), preempted.by().ref(), step)
+                            .isTrue();
+                } else if (decision instanceof QuotaDecision.Admitted admitted) {
+                    preemptedSinceTheReclaimerRan.removeIf(pair -> pair.get(1).equals(admitted.job().uid()));
+                }
+            }
+        }
+    }
+
     @Provide
     Arbitrary<Scenario> reclaimScenarios() {
         Arbitrary<String> trees = Combinators.combine(Arbitraries.integers().between(4, 16), Arbitraries.integers().between(2, 3))

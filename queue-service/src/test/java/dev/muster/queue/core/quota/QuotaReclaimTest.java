@@ -126,6 +126,30 @@ class QuotaReclaimTest {
         assertThat(quota.stopped(borrower[3].uid(), at(13))).as("a repeated stop changes nothing").isEmpty();
     }
 
+    /**
+     * A victim that a pass ranks before its reclaimer's queue (here: submitted before the job at the head of that queue)
+     * finds what it freed held for the reclaimer. Were it admitted again, the reclaimer would not fit, preempt it again,
+     * and the two would go round until both victims happened to stop in one evaluation (the fault storm saw a victim
+     * admitted and preempted five times in two seconds).
+     */
+    @Test
+    void whatAVictimFreesIsHeldForItsReclaimerWhicheverQueueAPassConsidersFirst() {
+        teamABorrowsEverything();
+        QuotaJob head = job("b", "head", gpu("8"), 0, at(5));
+        quota.submit(head, at(5));
+        QuotaJob guaranteed = job("b", "b1", gpu("4"), 0, at(10));
+        assertThat(quota.submit(guaranteed, at(10))).filteredOn(Preempted.class::isInstance).extracting(QuotaDecision::job)
+                .containsExactly(borrower[4], borrower[3]);
+
+        List<QuotaDecision> firstStopped = quota.stopped(borrower[4].uid(), at(11));
+
+        assertThat(firstStopped).as("the victim is not taken back").noneMatch(Admitted.class::isInstance).noneMatch(Preempted.class::isInstance);
+        assertThat(quota.standing(borrower[4].uid()).orElseThrow().reason()).isEqualTo(QuotaAdmission.HELD_FOR_RECLAIM);
+        List<QuotaDecision> secondStopped = quota.stopped(borrower[3].uid(), at(12));
+        assertThat(secondStopped).contains(new Admitted(guaranteed, "team-b")).noneMatch(Preempted.class::isInstance);
+        assertThat(quota.usage("root").amount("nvidia.com/gpu")).isEqualByComparingTo("8");
+    }
+
     @Test
     void aVictimThatFinishesWhileStoppingCountsAsStopped() {
         teamABorrowsEverything();
