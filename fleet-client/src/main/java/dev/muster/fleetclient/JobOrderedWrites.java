@@ -27,6 +27,11 @@ import org.jboss.logging.Logger;
  * A write that fails in a way {@link RetryPolicy#retryable} says is passing (the API server unreachable, a 5xx) is
  * tried again after a doubling, capped backoff, and the writes behind it in its lane wait meanwhile, so that none
  * overtakes it; a write that fails otherwise completes exceptionally and the lane goes on.
+ * <p>
+ * A write still queued, or in flight, when the writes are {@linkplain #close closed} never completes, nor does one
+ * handed in after: a caller that acknowledges its input once the input's writes are done (status sync's consumed
+ * records) leaves that input unacknowledged, to be read again by the next instance, rather than taking a write cut
+ * short by the shutdown for one that failed.
  */
 public final class JobOrderedWrites implements AutoCloseable {
 
@@ -48,6 +53,7 @@ public final class JobOrderedWrites implements AutoCloseable {
     private final RetryPolicy retries;
     /** For each key (and kind) with a {@link #submitLatest} write queued, a token of the latest one. */
     private final Map<String, Object> latest = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     public JobOrderedWrites(int parallel, String threadName) {
         this(parallel, threadName, RetryPolicy.NONE);
@@ -113,6 +119,7 @@ public final class JobOrderedWrites implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         lanes.forEach(Lane::close);
     }
 
@@ -138,13 +145,20 @@ public final class JobOrderedWrites implements AutoCloseable {
 
         CompletableFuture<Void> add(Task task) {
             synchronized (this) {
+                if (closed) {
+                    return task.done(); // never run, never completed: see the class comment
+                }
                 queue.addLast(task);
                 if (draining) {
                     return task.done();
                 }
                 draining = true;
             }
-            thread.execute(this::drain);
+            try {
+                thread.execute(this::drain);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // closed in between: the task stays queued and incomplete
+            }
             return task.done();
         }
 
@@ -153,14 +167,21 @@ public final class JobOrderedWrites implements AutoCloseable {
                 Task task;
                 synchronized (this) {
                     task = queue.peekFirst();
-                    if (task == null) {
+                    if (task == null || closed) {
                         draining = false;
                         return;
                     }
                 }
                 if (!run(task)) {
+                    if (closed) {
+                        return;
+                    }
                     Duration wait = retries.backoff(failures);
-                    thread.schedule(this::drain, wait.toMillis(), TimeUnit.MILLISECONDS);
+                    try {
+                        thread.schedule(this::drain, wait.toMillis(), TimeUnit.MILLISECONDS);
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        // closed in between: the task stays queued and incomplete
+                    }
                     return;
                 }
                 synchronized (this) {
@@ -169,7 +190,7 @@ public final class JobOrderedWrites implements AutoCloseable {
             }
         }
 
-        /** Runs the head of the queue; false when it is to be tried again after a backoff. */
+        /** Runs the head of the queue; false when it is to be tried again after a backoff, or was cut short by a close. */
         private boolean run(Task task) {
             if (!task.wanted().getAsBoolean()) {
                 failures = 0;
@@ -182,7 +203,11 @@ public final class JobOrderedWrites implements AutoCloseable {
                 task.done().complete(null);
                 return true;
             } catch (RuntimeException e) {
-                if (!retries.retryable().test(e) || thread.isShutdown()) {
+                if (closed) {
+                    // Interrupted by the close, or failing because of it: not an answer of the API server.
+                    return false;
+                }
+                if (!retries.retryable().test(e)) {
                     failures = 0;
                     task.done().completeExceptionally(e);
                     return true;

@@ -145,4 +145,33 @@ class JobOrderedWritesTest {
         }
         assertThat(written).containsExactly("Running");
     }
+    /**
+     * A clean stop cuts short what is in flight and leaves what is queued: none of it is done, so none of it may look
+     * done or failed to a caller that acknowledges its input once the writes are (status sync lost a Kafka job's fleet
+     * object this way: the creation interrupted by a restart completed as failed, and its record was acknowledged).
+     */
+    @Test
+    void writesInFlightQueuedOrHandedInWhenTheWritesAreClosedNeverComplete() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        JobOrderedWrites.RetryPolicy passing = new JobOrderedWrites.RetryPolicy(failure -> false, java.time.Duration.ofMillis(10),
+                java.time.Duration.ofMillis(10));
+        JobOrderedWrites writes = new JobOrderedWrites(1, "test-writes", passing);
+        CompletableFuture<Void> inFlight = writes.submit("default/job", () -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                // as an HTTP client's call does when its thread is interrupted
+                throw new IllegalStateException("An error has occurred.", e);
+            }
+        });
+        CompletableFuture<Void> queued = writes.submit("default/job", () -> { });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+
+        writes.close();
+        CompletableFuture<Void> after = writes.submit("default/other", () -> { });
+
+        assertThat(CompletableFuture.anyOf(inFlight, queued, after).completeOnTimeout("none", 500, TimeUnit.MILLISECONDS).get())
+                .isEqualTo("none");
+    }
 }

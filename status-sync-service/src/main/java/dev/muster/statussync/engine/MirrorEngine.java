@@ -78,6 +78,8 @@ public class MirrorEngine implements MirrorObservations {
     /** Where to halt for a crash test (see {@link StatusSyncConfig#crashAfter}); nowhere otherwise. */
     private final CrashPoint crashPoint;
     private ScheduledExecutorService ticker;
+    /** Set once the service stops: what fails from then on fails for the stop, not for what was consumed. */
+    private volatile boolean stopping;
 
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
                  @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
@@ -122,10 +124,19 @@ public class MirrorEngine implements MirrorObservations {
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
+        stopping = true;
         if (ticker != null) {
             ticker.shutdownNow();
         }
         writes.close();
+    }
+
+    /**
+     * Whether the service is stopping: the writes of a record consumed now never complete (see {@link JobOrderedWrites}),
+     * and a failure is the stop's, so the record is left for the next instance to read again.
+     */
+    public boolean stopping() {
+        return stopping;
     }
 
     /** An observation of a member (or a tick); the decisions it leads to are published and carried out. */

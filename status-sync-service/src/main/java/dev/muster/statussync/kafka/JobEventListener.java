@@ -25,7 +25,8 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
  * Consumes what the fleet must show: submissions and deletions ({@link Topics#SUBMISSIONS}), queue decisions on jobs
  * and configuration ({@link Topics#ADMISSIONS}), placement decisions ({@link Topics#PLACEMENTS}) and status sync's own
  * decisions ({@link Topics#MEMBER_STATUS}). Each record is acknowledged after its fleet writes, so a crash repeats it;
- * the writes find their earlier selves and change nothing. The next records are read while earlier ones' writes run,
+ * the writes find their earlier selves and change nothing. A record whose writes a stop cut short is never acknowledged,
+ * so the next instance reads it again. The next records are read while earlier ones' writes run,
  * up to {@code muster.status-sync.fleet-writes.pending}.
  * <p>
  * No record stops the consumer: it is read as every service reads ({@link RecordReader}), and one that cannot be read,
@@ -72,6 +73,11 @@ public class JobEventListener {
         try {
             decided = engine.consume(event);
         } catch (RuntimeException e) {
+            if (engine.stopping()) {
+                // Cut short by the stop (an emitter or a lane closed under it): neither acknowledged nor a dead letter.
+                LOG.debugf("not deciding on %s while stopping: %s", event.describe(), e.getMessage());
+                return new CompletableFuture<>();
+            }
             LOG.errorf(e, "deciding on %s failed", event.describe());
             deadLetters.send(consumed, "status sync failed on " + event.type().cloudEventType() + " of " + event.subject() + ": " + e);
             return record.ack();

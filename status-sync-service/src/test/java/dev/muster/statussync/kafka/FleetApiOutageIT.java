@@ -143,6 +143,33 @@ class FleetApiOutageIT {
     }
 
     /**
+     * Status sync stopped cleanly (as a rolling update or a restart with new settings does) while its fleet writes wait for
+     * the API: the writes the stop cuts short are not taken for done, so their records are read again by the next
+     * instance and every job reaches the fleet. Before, a write interrupted by the stop completed as failed, its record
+     * was acknowledged and committed, and a Kafka job's fleet object was never written (the fault storm's job with no
+     * status).
+     */
+    @Test
+    void aStatusSyncStoppedWhileItsWritesWaitForTheFleetApiLeavesThemToTheNextInstance() throws Exception {
+        Map<String, String> queues = QueueNames.ofTree(Seed.tree().getSpec().root());
+        String queue = queues.get("child-2");
+        List<JobRef> jobs = new ArrayList<>();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient fleetApi = fleet.connect()) {
+            client.send(Topics.ADMISSIONS, new ConfigEvent(UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
+                    new ConfigAccepted(new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"), false, queues)));
+            fleetNetwork.unreachable();
+            submit(client, jobs, queue, Duration.ofSeconds(5));
+            // Its writes are being tried again now; the stop cuts them short.
+            await().atMost(DEADLINE).until(() -> Files.readString(statusSync.log()).contains("trying it again"));
+            statusSync.stop(DEADLINE);
+            statusSync.startAgain(DEADLINE);
+            fleetNetwork.heal();
+
+            await().atMost(CATCH_UP).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> assertFleetMatches(fleetApi, jobs, queues));
+        }
+    }
+
+    /**
      * Submits, queues and binds jobs for this long at {@link #JOBS_PER_SECOND}, as the queue and placement would: one
      * job every 50 ms, each on one of a few threads, as one job's member copy and events take about that long here.
      */
