@@ -125,8 +125,7 @@ class FleetApiOutageIT {
         String queue = queues.get("child-2");
         List<JobRef> jobs = new ArrayList<>();
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient fleetApi = fleet.connect()) {
-            client.send(Topics.ADMISSIONS, new ConfigEvent(UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
-                    new ConfigAccepted(new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"), false, queues)));
+            treeAccepted(client, queues);
             submit(client, jobs, queue, Duration.ofSeconds(2));
             fleetNetwork.unreachable();
             submit(client, jobs, queue, OUTAGE);
@@ -155,8 +154,7 @@ class FleetApiOutageIT {
         String queue = queues.get("child-2");
         List<JobRef> jobs = new ArrayList<>();
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers()); KubernetesClient fleetApi = fleet.connect()) {
-            client.send(Topics.ADMISSIONS, new ConfigEvent(UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
-                    new ConfigAccepted(new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"), false, queues)));
+            treeAccepted(client, queues);
             fleetNetwork.unreachable();
             submit(client, jobs, queue, Duration.ofSeconds(5));
             // Its writes are being tried again now; the stop cuts them short.
@@ -167,6 +165,12 @@ class FleetApiOutageIT {
 
             await().atMost(CATCH_UP).pollInterval(Duration.ofSeconds(2)).untilAsserted(() -> assertFleetMatches(fleetApi, jobs, queues));
         }
+    }
+
+    /** The queue's word that the seed's tree is in force, with its queues: status sync makes a Queue of each. */
+    private static void treeAccepted(JobEventClient client, Map<String, String> queues) {
+        client.send(Topics.ADMISSIONS, new ConfigEvent(UUID.randomUUID().toString(), "/muster/queue-service", Instant.now(),
+                new ConfigAccepted(new ConfigRef("ElasticQuotaTree", "kube-system", "elasticquotatree"), false, queues)));
     }
 
     /**
