@@ -89,6 +89,8 @@ public class FleetWriter {
         } else if (write instanceof FleetWrite.DeleteQueueUnit unit) {
             fleet.resources(QueueUnit.class).inNamespace(unit.job().namespace()).withName(unit.job().name()).delete();
             objectUids.remove(unit.job().uid());
+        } else if (write instanceof FleetWrite.DeleteKafkaJob deletion) {
+            deleteKafkaJob(deletion.job());
         } else if (write instanceof FleetWrite.PutQueues queues) {
             putQueues(queues);
         } else if (write instanceof FleetWrite.ConfigOutcome outcome) {
@@ -172,6 +174,15 @@ public class FleetWriter {
             if (existing != null && !remember(job, existing)) {
                 LOG.warnf("job %s submitted on the Kafka path is not shown on the fleet API: another job of that name is there", job);
             }
+        }
+    }
+
+    private void deleteKafkaJob(JobRef job) {
+        PyTorchJob existing = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
+        if (existing != null && FleetJobs.isKafkaSubmission(existing) && job.uid().equals(FleetJobs.eventUid(existing))) {
+            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(existing).delete();
+            objectUids.remove(job.uid());
+            LOG.infof("job %s deleted on the Kafka path: removed from the fleet API", job);
         }
     }
 

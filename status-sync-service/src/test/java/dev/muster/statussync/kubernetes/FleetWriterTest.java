@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.muster.model.event.JobRef;
+import dev.muster.statussync.core.fleet.FleetWrite;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobStatus;
@@ -120,5 +121,20 @@ class FleetWriterTest {
 
         assertThat(writer.status(job, status("Succeeded"))).isFalse();
         assertThat(read(job)).isNull();
+    }
+    /** A job deleted on the Kafka path leaves the fleet too; one applied with kubectl under the same name is not touched. */
+    @Test
+    void aKafkaJobsDeletionRemovesItsFleetObjectAndNoOtherJobOfItsName() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        JobRef viaKafka = new JobRef("default", "via-kafka", java.util.UUID.randomUUID().toString());
+        writer.write(new FleetWrite.CreateJob(viaKafka, dev.muster.model.job.FleetJobs.forKafkaSubmission(Seed.job("default", "via-kafka"),
+                viaKafka.uid())));
+        JobRef applied = submit("applied");
+
+        writer.write(new FleetWrite.DeleteKafkaJob(viaKafka));
+        writer.write(new FleetWrite.DeleteKafkaJob(new JobRef("default", "applied", java.util.UUID.randomUUID().toString())));
+
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("via-kafka").waitUntilCondition(gone -> gone == null, 10, TimeUnit.SECONDS);
+        assertThat(read(applied)).isNotNull();
     }
 }

@@ -57,6 +57,7 @@ import dev.muster.placement.core.binding.MemberHoldings;
 import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.eviction.Evictions;
+import dev.muster.placement.core.eviction.FinishedCopies;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
 import dev.muster.placement.core.inventory.ClusterInventory;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
@@ -104,6 +105,7 @@ public final class GangPlacer {
     private final Map<String, Map<String, Instant>> exclusions = new LinkedHashMap<>();
     private final Map<String, Integer> generations = new LinkedHashMap<>();
     private final Evictions evictions;
+    private final FinishedCopies finishedCopies = new FinishedCopies();
 
     /** A job that fits nowhere now, since {@code since}. */
     private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
@@ -194,13 +196,30 @@ public final class GangPlacer {
                 // A uid alone proves nothing about whose job it is: the queue dead-letters such a deletion, and nothing stops here.
                 return Decisions.none();
             }
+            Optional<FinishedCopies.FinishedCopy> finishedCopy = finishedCopies.deleted(uid);
+            if (finishedCopy.isPresent()) {
+                // It ran to its end; its copy goes now, asked of the member until it is gone, however long the member is away.
+                changed.add(uid);
+                return new Decisions(List.of(), List.of(evictions.start(finishedCopy.get().job(), finishedCopy.get().cluster(), jobEvent.id(), null,
+                        clock.instant())));
+            }
             // Its pods may take their grace period to end: stopped whole, as for a withdrawn admission, which may come after.
             return stop(jobEvent, null, false);
         }
         if (jobEvent.data() instanceof JobFinished finished) {
+            if (evictions.eviction(uid).filter(eviction -> eviction.by() == null).isPresent()) {
+                // Deleted (or withdrawn) while it ran, and it ended meanwhile: its copy is still to go.
+                return Decisions.none();
+            }
             evictions.forget(uid);
             Decisions boundFirst = boundBeforeItsAnswer(uid, finished.cluster());
-            return boundFirst.and(forget(uid));
+            String ranOn = bound.containsKey(uid) ? bound.get(uid) : finished.cluster();
+            JobRef job = boundJobs.getOrDefault(uid, jobEvent.job());
+            Decisions forgotten = boundFirst.and(forget(uid));
+            if (ranOn != null) {
+                finishedCopies.finished(job, ranOn);
+            }
+            return forgotten;
         }
         if (jobEvent.data() instanceof FailoverTriggered failover) {
             return failOver(jobEvent.job(), failover);
@@ -235,7 +254,8 @@ public final class GangPlacer {
         JobRef tracked = boundJobs.containsKey(uid) ? boundJobs.get(uid)
                 : attempts.containsKey(uid) ? attempts.get(uid).admitted().job()
                 : waiting.containsKey(uid) ? waiting.get(uid).admitted().job()
-                : evictions.eviction(uid).map(eviction -> eviction.job()).orElse(null);
+                : evictions.eviction(uid).map(eviction -> eviction.job())
+                .or(() -> finishedCopies.copy(uid).map(FinishedCopies.FinishedCopy::job)).orElse(null);
         return tracked == null || tracked.subject().equals(ref.subject());
     }
 
@@ -374,6 +394,7 @@ public final class GangPlacer {
             }
         }
         clusters.remove(cluster);
+        finishedCopies.memberLeft(cluster);
         Decisions stopped = evictions.memberLeft(cluster, clock.instant());
         stopped.events().forEach(event -> changed.add(event.job().uid()));
         return decisions.and(stopped).and(retryWaiting(clock.instant()));
@@ -549,21 +570,24 @@ public final class GangPlacer {
         int generation = generations.getOrDefault(uid, 0);
         if (bound.containsKey(uid)) {
             return new PlacementRecord(PlacementRecord.Stage.BOUND, admission, bound.get(uid), boundGroups.get(uid), null, null, null, null,
-                    null, 0, null, null, excluded, generation, null);
+                    null, 0, null, null, excluded, generation, null, null);
         }
         Attempt attempt = attempts.get(uid);
         if (attempt != null) {
             return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING, admission,
                     attempt.cluster(), attempt.reservationGroup(), attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(),
-                    null, 0, null, null, excluded, generation, null);
+                    null, 0, null, null, excluded, generation, null, null);
         }
         Waiting job = waiting.get(uid);
         if (job != null) {
             return new PlacementRecord(PlacementRecord.Stage.WAITING, admission, null, null, null, null, null, null, job.since(), job.tries(),
-                    job.notBefore(), job.reasons(), excluded, generation, null);
+                    job.notBefore(), job.reasons(), excluded, generation, null, null);
         }
         return evictions.eviction(uid).map(eviction -> new PlacementRecord(PlacementRecord.Stage.EVICTING, null, eviction.cluster(), null, null,
-                null, null, null, null, 0, null, null, null, 0, eviction)).orElse(null);
+                        null, null, null, null, 0, null, null, null, 0, eviction, null))
+                .or(() -> finishedCopies.copy(uid).map(copy -> new PlacementRecord(PlacementRecord.Stage.FINISHED, null, copy.cluster(), null, null,
+                        null, null, null, null, 0, null, null, null, 0, null, copy.job())))
+                .orElse(null);
     }
 
     /**
@@ -594,6 +618,7 @@ public final class GangPlacer {
                 }
                 case WAITING -> waiting.put(uid, new Waiting(admitted, record.since(), record.tries(), record.notBefore(), record.reasons()));
                 case EVICTING -> resume.add(evictions.resume(record.eviction(), clock.instant()));
+                case FINISHED -> finishedCopies.finished(record.finished(), record.cluster());
                 default -> {
                     boolean reserving = record.stage() == PlacementRecord.Stage.RESERVING;
                     attempts.put(uid, new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
@@ -612,8 +637,8 @@ public final class GangPlacer {
      * Squares what a member holds under Muster's mark with placement's log, after a restart: a member copy of
      * a job the log has waiting or being placed elsewhere is adopted (the job is bound there, and anything
      * reserved for it elsewhere released), so no job runs without a binding or twice; reservations no job of
-     * the log is using on that member are released, so none leaks. Member copies of jobs the log no longer
-     * tracks (finished, or deleted and being cleaned up by status sync) are left as they are.
+     * the log is using on that member are released, so none leaks. Member copies of finished jobs (kept until
+     * their deletion), or of jobs the log no longer tracks (deleted, being stopped), are left as they are.
      */
     public Decisions reconcile(MemberHoldings holdings) {
         String cluster = holdings.cluster();

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import dev.muster.model.event.JobRef;
 import dev.muster.model.json.MusterJson;
 
 /**
@@ -17,11 +18,12 @@ import dev.muster.model.json.MusterJson;
  * @param excludedUntil clusters the job avoids after failing over from them, and until when
  * @param generation    how many times the job failed over: its events' ids differ from one placement to the next
  * @param eviction      while the job is stopped for a reclaim, how far that is; else null
+ * @param finished      the job, once it ran to its end on {@code cluster}: its copy stays there until the job is deleted
  */
 public record PlacementRecord(Stage stage, String admitted, String cluster, String reservationGroup, List<String> reservations,
                               Map<String, String> plan, Instant deadline, Map<String, String> failed, Instant since, int tries,
                               Instant notBefore, Map<String, String> reasons, Map<String, Instant> excludedUntil, int generation,
-                              Evictions.Eviction eviction) {
+                              Evictions.Eviction eviction, JobRef finished) {
 
     /** Where the job is in its placement. */
     public enum Stage {
@@ -33,8 +35,10 @@ public record PlacementRecord(Stage stage, String admitted, String cluster, Stri
         CREATING,
         /** On {@code cluster}, for good. */
         BOUND,
-        /** Preempted: being stopped on {@code cluster}, until the member shows nothing of it. */
-        EVICTING
+        /** Preempted or deleted: being stopped on {@code cluster}, until the member shows nothing of it. */
+        EVICTING,
+        /** Ran to its end on {@code cluster}, where its copy stays until the job is deleted. */
+        FINISHED
     }
 
     public PlacementRecord {

@@ -9,8 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEvicted;
+import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberEvent;
@@ -190,5 +192,70 @@ class GangPlacerEvictionTest {
         assertThat(withdrawn.events()).singleElement().extracting(JobEvent::data).isEqualTo(new JobEvicted(null, "it was on no member cluster (not placed yet, or finished already)"));
         assertThat(placer.handle(JobEvent.create("/muster/fleet-ingress", new JobRef("team-a", "other", "uid-9"), clock.instant(),
                 new dev.muster.model.event.JobDeleted("deleted")))).as("a deletion of a job on no member says nothing").isEqualTo(Decisions.none());
+    }
+    private JobEvent finished(String cluster) {
+        return JobEvent.create("/muster/status-sync-service", JOB, clock.instant(), new JobFinished(cluster, "Succeeded", null));
+    }
+
+    private JobEvent deleted() {
+        return JobEvent.create("/muster/fleet-ingress", JOB, clock.instant(), new JobDeleted("deleted from the fleet API"));
+    }
+
+    /**
+     * A finished job's copy stays on its member, as a finished Kubernetes Job does, until the job is deleted; then it is
+     * stopped like a running one, asked of the member until it is gone. Status sync also purges it, but only from its
+     * memory: a deletion it read while the member was away, just before a restart, left the copy for good (the fault storm
+     * found team-a/storm-2's Succeeded copy on gpu-a a minute after its deletion).
+     */
+    @Test
+    void aJobDeletedAfterItFinishedHasItsCopyRemovedFromItsMember() {
+        boundOn("cluster-b");
+        assertThat(placer.handle(finished("cluster-b")).commands()).as("a finished copy stays").isEmpty();
+        assertThat(placer.drainState().get(JOB.uid())).extracting(PlacementRecord::stage).isEqualTo(PlacementRecord.Stage.FINISHED);
+
+        Decisions deletion = placer.handle(deleted());
+
+        assertThat(deletion.commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        assertThat(placer.result(new MemberResult.Failed("cluster-b", JOB, "stopping the job", "connection refused"))).isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(placer.tick().commands()).as("a member away is asked again").containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        assertThat(placer.result(new MemberResult.Evicting("cluster-b", JOB, "")).events()).singleElement().extracting(JobEvent::data)
+                .isInstanceOf(JobEvicted.class);
+        assertThat(placer.drainState()).containsEntry(JOB.uid(), null);
+    }
+
+    @Test
+    void aFinishedCopyIsRemovedOnDeletionByARestartedPlacement() {
+        boundOn("cluster-b");
+        placer.handle(finished("cluster-b"));
+        Map<String, PlacementRecord> written = new LinkedHashMap<>();
+        placer.drainState().forEach((uid, record) -> written.put(uid, PlacementRecord.decode(record.encode())));
+
+        placer = new GangPlacer(PlacementSettings.defaults(), clock);
+        assertThat(placer.restore(written).commands()).as("nothing to resume for a finished job").isEmpty();
+
+        assertThat(placer.handle(deleted()).commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+    }
+
+    @Test
+    void aJobDeletedWhileItRanAndFinishingMeanwhileIsStillRemoved() {
+        boundOn("cluster-b");
+        placer.handle(deleted());
+        placer.result(new MemberResult.Evicting("cluster-b", JOB, "its member copy, 3 pods"));
+
+        assertThat(placer.handle(finished("cluster-b"))).isEqualTo(Decisions.none());
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(placer.tick().commands()).as("the stop goes on").containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+    }
+
+    @Test
+    void aPreemptionOfAFinishedJobLeavesItsCopyForItsDeletion() {
+        boundOn("cluster-b");
+        placer.handle(finished("cluster-b"));
+
+        assertThat(placer.handle(preempted()).commands()).isEmpty();
+
+        assertThat(placer.handle(deleted()).commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
     }
 }

@@ -196,6 +196,9 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof JobDeleted) {
             // Also the unit of a job that finished (kept as its record) or was queued before a restart.
             writes.add(new DeleteQueueUnit(job));
+            if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source())) {
+                writes.add(new FleetWrite.DeleteKafkaJob(job));
+            }
             forget(uid);
             finished.remove(uid);
         }

@@ -62,6 +62,13 @@ public sealed interface FleetWrite {
                         String message, Instant time) implements OfJob {
     }
 
+    /**
+     * The fleet object Muster wrote for a job submitted on the Kafka path goes when its owner deletes the job there; an
+     * object of that name that stands for another job is left alone.
+     */
+    record DeleteKafkaJob(JobRef job) implements OfJob {
+    }
+
     /** The job's {@code QueueUnit} is deleted with the job. */
     record DeleteQueueUnit(JobRef job) implements OfJob {
     }

@@ -278,6 +278,15 @@ class FleetProjectionTest {
     }
 
     @Test
+    void aJobDeletedOnTheKafkaPathLeavesTheFleetOneDeletedThroughTheFleetApiIsGoneAlready() {
+        List<FleetWrite> viaKafka = projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobDeleted("done with it")));
+        List<FleetWrite> viaKubectl = projection.handle(JobEvent.create(FleetJobs.INGRESS_SOURCE, JOB, Instant.EPOCH, new JobDeleted("deleted")));
+
+        assertThat(writes(viaKafka, FleetWrite.DeleteKafkaJob.class)).hasSize(1);
+        assertThat(writes(viaKubectl, FleetWrite.DeleteKafkaJob.class)).isEmpty();
+    }
+
+    @Test
     void onlyAJobSubmittedOnTheKafkaPathGetsAFleetObjectWritten() {
         List<FleetWrite> viaKafka = projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
         List<FleetWrite> viaKubectl = projection.handle(JobEvent.create(FleetJobs.INGRESS_SOURCE, JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
