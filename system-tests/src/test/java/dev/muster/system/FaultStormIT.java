@@ -50,24 +50,27 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 /**
  * A seeded storm of faults under a mixed workload, with Muster's invariants checked at every poll and again once the
  * faults have healed. Two teams share a research budget of 16 GPUs (each guaranteed 8, borrowing the rest, reclaim on),
- * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit. Meanwhile,
+ * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit, and once the
+ * fleet shows it Succeeded its owner deletes it through the door it came in by. Meanwhile,
  * at seeded moments: each service killed as {@code kill -9} would (the stack starts it again), the broker killed and
  * started again, placement crashed right after a chosen step of binding a gang or of stopping a reclaim's victim, a
  * member unreachable for less than the failover toleration, a node NotReady, a running pod crashing or killed for its
  * memory, the services cut off from the fleet API; and every few minutes, on its own schedule, a member partitioned
  * past the toleration, so that its jobs fail over, every other time with status sync crashing once its failover is on
- * the broker. New jobs wait while {@value #MAX_UNFINISHED} are unfinished, so a long storm stays a storm, not a backlog.
+ * the broker. New jobs wait while {@link #MAX_UNFINISHED} (24) are unfinished, so a long storm stays a storm, not a backlog.
  * <p>
  * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
  * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
  * no quota node is above its max; no gang stays partly on nodes. A partitioned member is left out of the first three
  * during the failover window (the partition and {@link #PURGE_WINDOW} after it), where its old copies legitimately run
  * on. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged or held any more, every copy
- * on a member is where the job's last binding put it, no reservation still holds capacity, and the event log has no
- * job bound again without being stopped in between, nor admitted again without being preempted in between.
+ * on a member is where the job's last binding put it, no reservation still holds capacity, a deleted job has no copy on
+ * a member nor a QueueUnit on the fleet, and the event log has no job bound again without being stopped in between, nor
+ * admitted again without being preempted in between.
  * <p>
  * In CI it runs {@value #DEFAULT_SECONDS} s of faults; {@code -Dmuster.storm.seconds=3600} runs an hour, and
- * {@code -Dmuster.storm.seed} another sequence. It prints the jobs, the faults by kind, the violations and each kill's
+ * {@code -Dmuster.storm.seed} another sequence. The long mode's pace: {@code muster.storm.submit-every} (ms),
+ * {@code muster.storm.max-unfinished}, {@code muster.storm.fault-every} (s) and {@code muster.storm.job-seconds}. It prints the jobs, the faults by kind, the violations and each kill's
  * recovery time.
  */
 @FaultTier
@@ -76,13 +79,18 @@ class FaultStormIT {
     private static final int DEFAULT_SECONDS = 90;
     private static final long SEED = Long.getLong("muster.storm.seed", 20261202L);
     private static final Duration STORM = Duration.ofSeconds(Long.getLong("muster.storm.seconds", DEFAULT_SECONDS));
-    private static final Duration SUBMIT_EVERY = Duration.ofMillis(2500);
+    /** How often a job is submitted ({@code muster.storm.submit-every}, milliseconds). */
+    private static final Duration SUBMIT_EVERY = Duration.ofMillis(Long.getLong("muster.storm.submit-every", 2500));
     /**
      * No new job while this many wait or run: under faults the two teams' 16 GPUs finish fewer jobs than one per
      * {@link #SUBMIT_EVERY}, and an hour of it would end with a backlog no settling time drains.
      */
-    private static final int MAX_UNFINISHED = 24;
-    private static final Duration FAULT_EVERY = Duration.ofSeconds(4);
+    private static final int MAX_UNFINISHED = Integer.getInteger("muster.storm.max-unfinished", 24);
+    /** How long after the last fault healed the next comes ({@code muster.storm.fault-every}, seconds; one second either side). */
+    private static final Duration FAULT_EVERY = Duration.ofSeconds(Long.getLong("muster.storm.fault-every", 4));
+    /** How long a job runs once Running ({@code muster.storm.job-seconds}, the shortest and the longest, e.g. {@code 3-8}). */
+    private static final int[] JOB_SECONDS = java.util.Arrays.stream(System.getProperty("muster.storm.job-seconds", "3-8").split("-"))
+            .mapToInt(Integer::parseInt).toArray();
     /** Short of the policies' failover toleration (30 s): the job stays where it is. */
     private static final Duration OUTAGE = Duration.ofSeconds(4);
     /** Past the policies' failover toleration (30 s): the member's jobs are placed again elsewhere. */
@@ -111,8 +119,15 @@ class FaultStormIT {
     private static KubernetesClient fleet;
     private static JobEventClient kafka;
 
-    /** A job of the workload: where it is, how it came, how many pods its gang has, how long it runs once Running. */
-    private record StormJob(String namespace, String name, boolean viaKafka, int pods, Duration runs) {
+    /**
+     * A job of the workload: where it is, how it came (on the Kafka path, with the uid of its events), how many pods its
+     * gang has, how long it runs once Running.
+     */
+    private record StormJob(String namespace, String name, JobRef viaKafka, int pods, Duration runs) {
+
+        boolean kafka() {
+            return viaKafka != null;
+        }
     }
 
     private enum Fault {
@@ -126,6 +141,7 @@ class FaultStormIT {
 
     private final Random random = new Random(SEED);
     private final List<StormJob> jobs = new ArrayList<>();
+    private final Map<String, StormJob> byName = new HashMap<>();
     private final Map<String, Instant> runningSince = new HashMap<>();
     private final Set<String> completed = new HashSet<>();
     private final Map<Fault, Integer> injected = Collections.synchronizedMap(new TreeMap<>());
@@ -201,8 +217,6 @@ class FaultStormIT {
         assertThat(partitions.awaitTermination(3, TimeUnit.MINUTES)).as("the last partition healed").isTrue();
         faults.shutdown();
         assertThat(faults.awaitTermination(2, TimeUnit.MINUTES)).as("the last faults healed").isTrue();
-        submissions.shutdown();
-        assertThat(submissions.awaitTermination(2, TimeUnit.MINUTES)).as("every Kafka submission sent").isTrue();
         Instant healed = Instant.now();
 
         Instant deadline = healed.plus(SETTLE);
@@ -211,11 +225,14 @@ class FaultStormIT {
             checkInvariants();
         }
         Duration settled = Duration.between(healed, Instant.now());
+        // Submissions, and the deletions of what ran, through Kafka.
+        submissions.shutdown();
+        assertThat(submissions.awaitTermination(2, TimeUnit.MINUTES)).as("every Kafka submission and deletion sent").isTrue();
         List<String> unfinished = jobs.stream().filter(job -> !completed.contains(job.name())).map(this::whereItStands).toList();
         finalChecks();
 
         System.out.printf("fault storm (seed %d, %d s): %d jobs (%d through Kafka), %d faults %s, %d violations, all Succeeded %.1f s after"
-                        + " the faults healed%n", SEED, STORM.toSeconds(), jobs.size(), jobs.stream().filter(StormJob::viaKafka).count(),
+                        + " the faults healed%n", SEED, STORM.toSeconds(), jobs.size(), jobs.stream().filter(StormJob::kafka).count(),
                 injected.values().stream().mapToInt(Integer::intValue).sum(), injected, violations.size(), settled.toMillis() / 1000.0);
         recoveries.forEach(recovery -> System.out.println("  recovered: " + recovery));
         violations.forEach(violation -> System.out.println("  VIOLATION: " + violation));
@@ -252,31 +269,42 @@ class FaultStormIT {
                         metadata: {annotations: {muster.dev/stop-delay: 1s}}
                         spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "2", nvidia.com/gpu: "%d"}}}]}
                 """.formatted(name, team, priorityClass, shape[0], shape[1]), PyTorchJob.class);
-        StormJob stormJob = new StormJob(team, name, index % 2 == 1, 1 + shape[0], Duration.ofMillis(3000 + random.nextInt(5000)));
+        JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
+        StormJob stormJob = new StormJob(team, name, ref, 1 + shape[0],
+                Duration.ofMillis(1000L * JOB_SECONDS[0] + random.nextInt(1000 * (JOB_SECONDS[1] - JOB_SECONDS[0]) + 1)));
         jobs.add(stormJob);
-        if (stormJob.viaKafka()) {
-            JobRef ref = new JobRef(team, name, UUID.randomUUID().toString());
+        byName.put(name, stormJob);
+        if (stormJob.kafka()) {
             // While the broker is down the producer waits, and this thread with it: the storm goes on.
-            submissions.submit(() -> sendUntilAccepted(ref, job));
+            submissions.submit(() -> sendUntilAccepted(JobEvent.create("/storm", ref, Instant.now(), new JobSubmitted(job))));
         } else {
             fleet.resources(PyTorchJob.class).inNamespace(team).resource(job).create();
         }
     }
 
-    private void sendUntilAccepted(JobRef ref, PyTorchJob job) {
-        JobEvent submitted = JobEvent.create("/storm", ref, Instant.now(), new JobSubmitted(job));
+    /** Sends a submission or deletion, again under the same id while the broker is away, as a producer retries. */
+    private void sendUntilAccepted(JobEvent event) {
         Instant giveUp = Instant.now().plus(Duration.ofMinutes(3));
         while (true) {
             try {
-                kafka.send(Topics.SUBMISSIONS, submitted);
+                kafka.send(Topics.SUBMISSIONS, event);
                 return;
             } catch (RuntimeException e) {
-                // The broker is being restarted: the same event again, under the same id, as a producer retries.
                 if (Instant.now().isAfter(giveUp)) {
-                    violations.add("the submission of " + ref.subject() + " was not accepted by the broker in 3 minutes: " + e);
+                    violations.add("the " + event.type().cloudEventType() + " event of " + event.subject() + " was not accepted by the broker in 3 minutes: " + e);
                     return;
                 }
             }
+        }
+    }
+
+    /** A job that ran to its end is deleted by its owner, through the door it came in by: its QueueUnit and member copy go. */
+    private void delete(StormJob job) {
+        if (job.kafka()) {
+            submissions.submit(() -> sendUntilAccepted(JobEvent.create("/storm", job.viaKafka(), Instant.now(),
+                    new dev.muster.model.event.JobDeleted("the storm deletes what has run"))));
+        } else {
+            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).delete();
         }
     }
 
@@ -383,9 +411,11 @@ class FaultStormIT {
 
     /** How many times the service has halted at a crash point, as its log says. */
     private static long crashesLogged(MusterService service) throws java.io.IOException {
-        // Read as bytes: a log line may hold anything a service printed.
-        String log = new String(java.nio.file.Files.readAllBytes(stack.service(service).log()), java.nio.charset.StandardCharsets.ISO_8859_1);
-        return java.util.regex.Pattern.compile("crashing after step").matcher(log).results().count();
+        // Read as Latin-1, which maps every byte: a log line may hold anything a service printed. Line by line: a long
+        // storm's log runs to hundreds of megabytes.
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(stack.service(service).log(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.filter(line -> line.contains("crashing after step")).count();
+        }
     }
 
     private void cut(String member) {
@@ -478,6 +508,7 @@ class FaultStormIT {
             Optional<String> state = state(job).map(JobCondition::type);
             if (state.filter("Succeeded"::equals).isPresent()) {
                 completed.add(job.name());
+                delete(job);
             } else if (state.filter("Running"::equals).isPresent()) {
                 Instant since = runningSince.computeIfAbsent(job.name(), name -> Instant.now());
                 if (Instant.now().isAfter(since.plus(job.runs()))) {
@@ -498,7 +529,7 @@ class FaultStormIT {
                 : current.getStatus().currentCondition().map(condition -> condition.type() + " (" + condition.reason() + ")").orElse("no condition");
         List<String> copies = MEMBERS.stream().filter(member -> stack.member(member).client().resources(PyTorchJob.class)
                 .inNamespace(job.namespace()).withName(job.name()).get() != null).toList();
-        return job.namespace() + "/" + job.name() + (job.viaKafka() ? " (Kafka)" : " (fleet API)") + ": " + onTheFleet + ", in the queue "
+        return job.namespace() + "/" + job.name() + (job.kafka() ? " (Kafka)" : " (fleet API)") + ": " + onTheFleet + ", in the queue "
                 + stack.queueState(job.namespace(), job.name()).orElse("nowhere") + ", copies on " + copies;
     }
 
@@ -532,8 +563,7 @@ class FaultStormIT {
                             copies.computeIfAbsent(uid, key -> new ArrayList<>()).add(member);
                         }
                         long onNodes = podsOnNodes.getOrDefault(copy.getMetadata().getName(), 0L);
-                        int gang = jobs.stream().filter(job -> job.name().equals(copy.getMetadata().getName())).mapToInt(StormJob::pods)
-                                .findFirst().orElse(0);
+                        int gang = Optional.ofNullable(byName.get(copy.getMetadata().getName())).map(StormJob::pods).orElse(0);
                         if (onNodes > 0 && onNodes < gang) {
                             partial.add(member + "/" + team + "/" + copy.getMetadata().getName() + " (" + onNodes + " of " + gang + " pods)");
                         }
@@ -622,16 +652,22 @@ class FaultStormIT {
         List<JobEvent> admissions = kafka.readAll(Topics.ADMISSIONS);
         List<JobEvent> memberStatus = kafka.readAll(Topics.MEMBER_STATUS);
         checkEveryCopyIsBoundAndNoReservationIsLeft(placements);
+        checkDeletedJobsLeaveNothing();
+        // By job, once: a long storm's log holds hundreds of thousands of events.
+        Map<String, List<JobEvent>> placementsOf = byJob(placements);
+        Map<String, List<JobEvent>> admissionsOf = byJob(admissions);
+        Map<String, List<JobEvent>> memberStatusOf = byJob(memberStatus);
         for (StormJob job : jobs) {
-            long bound = distinctIds(placements, job, EventType.BOUND);
-            long stopped = distinctIds(placements, job, EventType.EVICTED);
-            long failedOver = distinctIds(memberStatus, job, EventType.FAILOVER_TRIGGERED);
+            String subject = job.namespace() + "/" + job.name();
+            long bound = distinctIds(placementsOf.get(subject), EventType.BOUND);
+            long stopped = distinctIds(placementsOf.get(subject), EventType.EVICTED);
+            long failedOver = distinctIds(memberStatusOf.get(subject), EventType.FAILOVER_TRIGGERED);
             if (bound > stopped + failedOver + 1) {
                 violations.add(job.name() + " was bound " + bound + " times but stopped only " + stopped + " times and failed over "
                         + failedOver + " times");
             }
-            long admitted = distinctIds(admissions, job, EventType.ADMITTED);
-            long preempted = distinctIds(admissions, job, EventType.PREEMPTED);
+            long admitted = distinctIds(admissionsOf.get(subject), EventType.ADMITTED);
+            long preempted = distinctIds(admissionsOf.get(subject), EventType.PREEMPTED);
             if (admitted > preempted + 1) {
                 violations.add(job.name() + " was admitted " + admitted + " times but preempted only " + preempted + " times");
             }
@@ -687,8 +723,33 @@ class FaultStormIT {
         }
     }
 
-    private static long distinctIds(List<JobEvent> events, StormJob job, EventType type) {
-        return events.stream().filter(event -> event.job().name().equals(job.name()) && event.job().namespace().equals(job.namespace())
-                && EventType.of(event.data()) == type).map(JobEvent::id).distinct().count();
+    /** Every job was deleted once it succeeded: within a minute none has a copy on a member or a QueueUnit on the fleet. */
+    private void checkDeletedJobsLeaveNothing() {
+        Set<String> deleted = jobs.stream().filter(job -> completed.contains(job.name())).map(StormJob::name)
+                .collect(java.util.stream.Collectors.toSet());
+        List<String> left = new ArrayList<>();
+        Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
+        do {
+            left.clear();
+            for (String team : TEAMS) {
+                for (String member : MEMBERS) {
+                    stack.member(member).client().resources(PyTorchJob.class).inNamespace(team).list().getItems().stream()
+                            .filter(copy -> deleted.contains(copy.getMetadata().getName()))
+                            .forEach(copy -> left.add(member + " copy " + team + "/" + copy.getMetadata().getName()));
+                }
+                fleet.resources(dev.muster.model.queue.QueueUnit.class).inNamespace(team).list().getItems().stream()
+                        .filter(unit -> deleted.contains(unit.getMetadata().getName()))
+                        .forEach(unit -> left.add("QueueUnit " + team + "/" + unit.getMetadata().getName()));
+            }
+        } while (!left.isEmpty() && Instant.now().isBefore(deadline));
+        left.forEach(thing -> violations.add("a minute after the storm, a deleted job still has its " + thing));
+    }
+
+    private static Map<String, List<JobEvent>> byJob(List<JobEvent> events) {
+        return events.stream().collect(java.util.stream.Collectors.groupingBy(event -> event.job().namespace() + "/" + event.job().name()));
+    }
+
+    private static long distinctIds(List<JobEvent> eventsOfTheJob, EventType type) {
+        return eventsOfTheJob == null ? 0 : eventsOfTheJob.stream().filter(event -> EventType.of(event.data()) == type).map(JobEvent::id).distinct().count();
     }
 }
