@@ -16,6 +16,7 @@ import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.Topics;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerExtension;
@@ -27,6 +28,7 @@ import dev.muster.testing.service.ServiceProcess;
  * The packaged queue service is killed between two events and started again: it rebuilds its queue from
  * Kafka alone and decides exactly as a service that never stopped would.
  */
+@FaultTier
 @ExtendWith(KafkaBrokerExtension.class)
 class QueueServiceRestartIT {
 
