@@ -48,7 +48,8 @@ class HelmChartTest {
         RenderedChart chart = RenderedChart.render(Map.of(), FULL_VALUES);
 
         assertThat(chart.objects()).extracting(object -> object.getKind()).contains("StatefulSet", "Deployment", "Service", "ServiceAccount",
-                "ClusterRole", "ClusterRoleBinding", "PodDisruptionBudget", "ConfigMap", "Kafka", "KafkaNodePool", "KafkaTopic", "KafkaUser");
+                "ClusterRole", "ClusterRoleBinding", "PodDisruptionBudget", "ConfigMap", "Kafka", "KafkaNodePool", "KafkaTopic", "KafkaUser",
+                "ServiceMonitor", "PrometheusRule");
     }
 
     @Test

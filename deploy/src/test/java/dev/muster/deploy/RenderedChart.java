@@ -30,6 +30,8 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.openshift.api.model.monitoring.v1.PrometheusRule;
+import io.fabric8.openshift.api.model.monitoring.v1.ServiceMonitor;
 import io.strimzi.api.kafka.model.kafka.Kafka;
 import io.strimzi.api.kafka.model.nodepool.KafkaNodePool;
 import io.strimzi.api.kafka.model.topic.KafkaTopic;
@@ -55,6 +57,8 @@ final class RenderedChart {
             Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class),
             Map.entry("rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class),
+            Map.entry("monitoring.coreos.com/v1/ServiceMonitor", ServiceMonitor.class),
+            Map.entry("monitoring.coreos.com/v1/PrometheusRule", PrometheusRule.class),
             Map.entry("kafka.strimzi.io/v1/Kafka", Kafka.class),
             Map.entry("kafka.strimzi.io/v1/KafkaNodePool", KafkaNodePool.class),
             Map.entry("kafka.strimzi.io/v1/KafkaTopic", KafkaTopic.class),

@@ -214,6 +214,9 @@ public final class EventProcessor implements RecordProcessor {
                 clock.instant());
         System.getLogger("dev.muster." + service).log(Level.WARNING,
                 "dead-lettering " + record.topic() + "-" + record.partition() + "@" + record.offset() + ": " + letter.reason());
+        // Quarkus' root registry is Micrometer's global one. Counted as decided: a batch read again after its
+        // transaction aborted counts its dead letters again.
+        io.micrometer.core.instrument.Metrics.counter("muster.dead.letters", "service", service, "topic", record.topic()).increment();
         return new Produced(Topics.DEAD_LETTER, letter.key(), MusterJson.toBytes(letter));
     }
 }

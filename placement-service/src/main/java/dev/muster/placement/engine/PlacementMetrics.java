@@ -32,7 +32,7 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
 /**
- * The placement service's Prometheus metrics: placement latency (admission to binding), attempts per cluster,
+ * The placement service's Prometheus metrics: placement latency (admission to binding), attempts and bindings per cluster,
  * failures by reason, reservations created, confirmed, released and expired, and each member's free GPUs as placement sees them.
  */
 @ApplicationScoped
@@ -53,7 +53,9 @@ public class PlacementMetrics {
 
     PlacementMetrics(MeterRegistry registry) {
         this.registry = registry;
-        latency = Timer.builder("muster.placement.latency").description("From admission to the job bound on a member").register(registry);
+        latency = Timer.builder("muster.placement.latency").description("From admission to the job bound on a member")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10)).maximumExpectedValue(Duration.ofMinutes(30))
+                .register(registry);
         reservationsCreated = Counter.builder("muster.placement.reservations").tag("outcome", "created")
                 .description("Reservations asked of members").register(registry);
         reservationsConfirmed = Counter.builder("muster.placement.reservations").tag("outcome", "confirmed")
@@ -62,6 +64,8 @@ public class PlacementMetrics {
                 .description("Reservations released: not confirmed in time, refused, or their job gone").register(registry);
         reservationsExpired = Counter.builder("muster.placement.reservations").tag("outcome", "expired")
                 .description("Muster's reservations the member gave up on (Failed: expired unused, or unschedulable)").register(registry);
+        // Every reason at 0 from the start, so that a rate over them is there before the first failure (Prometheus' advice).
+        FAILURE_CATEGORIES.forEach(reason -> registry.counter("muster.placement.failures", Tags.of(Tag.of("reason", reason))));
     }
 
     /**
@@ -94,7 +98,8 @@ public class PlacementMetrics {
             } else if (event.data() instanceof PlacementFailed failed) {
                 failed.clusterReasons().values().forEach(reason ->
                         registry.counter("muster.placement.failures", Tags.of(Tag.of("reason", category(reason)))).increment());
-            } else if (event.data() instanceof JobBound) {
+            } else if (event.data() instanceof JobBound bound) {
+                registry.counter("muster.placement.bindings", Tags.of(Tag.of("cluster", bound.cluster()))).increment();
                 Instant admitted = admittedAt.remove(event.job().uid());
                 if (admitted != null) {
                     latency.record(Duration.between(admitted, event.time()));
@@ -123,6 +128,10 @@ public class PlacementMetrics {
             });
         }
     }
+
+    /** Every value {@link #category} gives. */
+    static final List<String> FAILURE_CATEGORIES = List.of("no-node-fits", "not-enough-in-total", "cluster-affinity", "failover-exclusion",
+            "member-unreachable", "no-ready-node", "reservation-timeout", "member-refused", "other");
 
     /** A small, fixed set of labels for why a cluster could not take a job; the full reason is in the event. */
     static String category(String reason) {

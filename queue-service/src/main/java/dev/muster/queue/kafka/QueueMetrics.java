@@ -27,7 +27,8 @@ import io.micrometer.core.instrument.Timer;
 
 /**
  * The queue service's Prometheus metrics: queue depth and oldest wait per queue, quota used, min and max per
- * node and resource, admissions, rejections and preemptions, and how long each decision takes. Gauges are
+ * node and resource, admissions, rejections and preemptions, how long jobs waited from submission to admission, and
+ * how long each decision takes. Gauges are
  * read at scrape time from one snapshot of the quota core, so they are never stale.
  */
 @ApplicationScoped
@@ -44,6 +45,7 @@ public class QueueMetrics {
     private final Counter rejections;
     private final Counter preemptions;
     private final Timer decisions;
+    private final MeterRegistry registry;
     private final MultiGauge queueDepth;
     private final MultiGauge oldestWait;
     private final MultiGauge quotaUsed;
@@ -54,6 +56,7 @@ public class QueueMetrics {
     private QuotaTree registeredFor;
 
     QueueMetrics(MeterRegistry registry) {
+        this.registry = registry;
         admissions = Counter.builder("muster.queue.admissions").description("Jobs admitted").register(registry);
         rejections = Counter.builder("muster.queue.rejections").description("Jobs rejected with a reason").register(registry);
         preemptions = Counter.builder("muster.queue.preemptions").description("Jobs preempted to return borrowed quota").register(registry);
@@ -82,8 +85,9 @@ public class QueueMetrics {
     void recorded(List<? extends MusterEvent> out, long nanos, QuotaAdmission quota) {
         decisions.record(Duration.ofNanos(nanos));
         for (MusterEvent event : out) {
-            if (event instanceof JobEvent job && job.data() instanceof JobAdmitted) {
+            if (event instanceof JobEvent job && job.data() instanceof JobAdmitted admitted) {
                 admissions.increment();
+                waited(job, admitted, quota);
             } else if (event instanceof JobEvent job && job.data() instanceof JobRejected) {
                 rejections.increment();
             } else if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
@@ -95,6 +99,14 @@ public class QueueMetrics {
             register(tree);
             registeredFor = tree;
         }
+    }
+
+    /** From the job's submission to its admission, by leaf: what a user waits before Muster looks for a cluster. */
+    private void waited(JobEvent job, JobAdmitted admitted, QuotaAdmission quota) {
+        quota.standing(job.job().uid()).ifPresent(standing -> Timer.builder("muster.queue.wait")
+                .description("From a job's submission to its admission").tag("leaf", admitted.quotaLeaf() == null ? "" : admitted.quotaLeaf())
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(10)).maximumExpectedValue(Duration.ofHours(6))
+                .register(registry).record(Duration.between(standing.job().submittedAt(), job.time())));
     }
 
     private Snapshot current() {
