@@ -538,7 +538,7 @@ public final class FleetQueue {
             }
             if (decision instanceof QuotaDecision.Admitted admitted) {
                 events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand(),
-                        admitted.job().priority())));
+                        admitted.job().priority(), quota.tree().flatMap(tree -> tree.node(admitted.leaf())).map(QuotaTree.Node::queue).orElse(null))));
             } else if (decision instanceof QuotaDecision.Waiting waiting) {
                 events.add(followUp(cause, tracked.ref(), now, new JobQueued(waiting.queue(), waiting.reason(), waiting.message(),
                         waiting.position() == 0 ? null : waiting.position(), tracked.demand(), waiting.job().priority(),

@@ -82,6 +82,7 @@ class FleetQueueTest {
             assertThat(event.job().name()).isEqualTo("pytorch-test");
             assertThat(event.data()).isInstanceOfSatisfying(JobAdmitted.class, admitted -> {
                 assertThat(admitted.quotaLeaf()).isEqualTo("child-2");
+                assertThat(admitted.queue()).as("the leaf's queue").isEqualTo(dev.muster.model.quota.QueueNames.of(List.of("root", "child-2")));
                 assertThat(admitted.policy().getMetadata().getName()).isEqualTo("example-policy");
                 assertThat(admitted.job().getMetadata().getName()).isEqualTo("pytorch-test");
                 assertThat(admitted.demand()).isEqualTo(SEED_DEMAND);

@@ -126,7 +126,7 @@ public final class FleetProjection {
             lastQueued.remove(uid);
             writes.add(event(jobEvent, "Normal", "Admitted", admitted.summary()));
             waiting(jobEvent, "Placing", admitted.summary() + "; choosing a member cluster for the whole gang").ifPresent(writes::add);
-            String queue = admitted.quotaLeaf() == null ? null : queueOfNode.get(admitted.quotaLeaf());
+            String queue = admitted.queue() != null ? admitted.queue() : admitted.quotaLeaf() == null ? null : queueOfNode.get(admitted.quotaLeaf());
             if (queue != null) {
                 units.put(uid, new Unit(queue, admitted.demand(), admitted.priority(), admitted.job() == null || admitted.job().getSpec() == null ? null
                         : admitted.job().getSpec().priorityClassName().orElse(null)));

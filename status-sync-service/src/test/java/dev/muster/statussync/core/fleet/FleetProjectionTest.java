@@ -116,6 +116,21 @@ class FleetProjectionTest {
     }
 
     @Test
+    void aJobAdmittedUnderATreeThatMovedItsNamespaceShowsItsNewQueueBeforeTheTreesAcceptanceIsRead() {
+        projection.handle(TREE_ACCEPTED);
+        projection.handle(event(queued("QuotaExceeded", 1)));
+        String newQueue = QueueNames.of(List.of("root", "child-3"));
+
+        List<FleetWrite> admitted = projection.handle(event(new JobAdmitted(MANIFEST, Seed.queuePolicy("default"), "child-3",
+                JobDemand.of(MANIFEST).total(), 0, newQueue)));
+
+        assertThat(writes(admitted, PutQueueUnit.class)).singleElement().satisfies(unit -> {
+            assertThat(unit.phase()).isEqualTo("Dequeued");
+            assertThat(unit.queue()).as("the queue the admission names, which the tree in force lacks").isEqualTo(newQueue);
+        });
+    }
+
+    @Test
     void anAdmittedJobIsDequeuedAndPlacedThenShowsItsMemberOnly() {
         projection.handle(TREE_ACCEPTED);
         List<FleetWrite> admitted = projection.handle(event(new JobAdmitted(MANIFEST, Seed.queuePolicy("default"), "child-2",
