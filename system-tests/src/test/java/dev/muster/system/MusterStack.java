@@ -117,6 +117,19 @@ final class MusterStack implements AutoCloseable {
                 .map(dev.muster.model.queue.JobQueueView::state);
     }
 
+    /**
+     * Deletes the jobs from the fleet and waits until the queue holds them no more, so that a test on the shared stack leaves
+     * the quota it used free for the next.
+     */
+    void deleteJobs(String namespace, java.util.Collection<String> names) throws IOException {
+        try (io.fabric8.kubernetes.client.KubernetesClient client = fleet.connect()) {
+            names.forEach(name -> client.resources(dev.muster.model.job.PyTorchJob.class).inNamespace(namespace).withName(name).delete());
+        }
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> org.assertj.core.api.Assertions.assertThat(names)
+                .as("jobs of %s the queue still holds after their deletion", namespace)
+                .noneMatch(name -> queueState(namespace, name).isPresent()));
+    }
+
     /** One of the queue service's views, read; empty when it does not answer 200. */
     private <T> java.util.Optional<T> queueView(String path, com.fasterxml.jackson.core.type.TypeReference<T> type) {
         try {

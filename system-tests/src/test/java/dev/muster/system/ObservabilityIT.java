@@ -68,9 +68,12 @@ class ObservabilityIT {
     }
 
     @AfterAll
-    static void stopPrometheus() {
+    static void stopPrometheusAndDeleteTheJob() throws Exception {
         if (prometheus != null) {
             prometheus.close();
+        }
+        if (stack != null) {
+            stack.deleteJobs("team-a", List.of("observed"));
         }
     }
 

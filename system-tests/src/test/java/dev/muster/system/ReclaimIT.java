@@ -71,7 +71,11 @@ class ReclaimIT {
     }
 
     @AfterAll
-    static void closeClient() {
+    static void deleteTheJobsAndCloseClient() throws Exception {
+        if (stack != null) {
+            stack.deleteJobs("team-a", List.of("a-low", "a-2", "a-3", "a-4"));
+            stack.deleteJobs("team-b", List.of("guaranteed", "after-crashes"));
+        }
         if (fleet != null) {
             fleet.close();
         }
