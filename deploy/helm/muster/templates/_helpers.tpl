@@ -79,6 +79,8 @@ spec:
         - {name: http, containerPort: {{ .port }}, protocol: TCP}
       env:
         - {name: QUARKUS_CONFIG_LOCATIONS, value: /etc/muster/config/application.properties}
+        # Who calls, as the fleet's and the members' API servers log it and their audit shows.
+        - {name: KUBERNETES_USER_AGENT, value: {{ printf "muster-%s/%s" .service (.root.Values.image.tag | default .root.Chart.AppVersion) | quote }}}
         {{- if .instanceId }}
         # This pod's name, the same across its restarts: its transactional id, which fences the one its crashed
         # predecessor left open at once, instead of after Kafka's transaction timeout.

@@ -53,6 +53,13 @@ public final class MemberKubeconfig {
         if (server == null) {
             throw new IllegalArgumentException(kubeconfig + ": no server for the current context \"" + context + "\"");
         }
-        return new ConfigBuilder(Config.fromKubeconfig(context, text, kubeconfig.toString())).withMasterUrl(server).build();
+        ConfigBuilder config = new ConfigBuilder(Config.fromKubeconfig(context, text, kubeconfig.toString())).withMasterUrl(server);
+        // Who calls, as a member's API server logs it and its audit shows: the same user agent as the fleet client's
+        // (kubernetes.user.agent, or KUBERNETES_USER_AGENT), which a kubeconfig cannot set.
+        String userAgent = io.fabric8.kubernetes.client.utils.Utils.getSystemPropertyOrEnvVar(Config.KUBERNETES_USER_AGENT);
+        if (userAgent != null && !userAgent.isBlank()) {
+            config.withUserAgent(userAgent);
+        }
+        return config.build();
     }
 }

@@ -201,6 +201,8 @@ public final class LocalStack implements AutoCloseable {
         // On this machine only: nothing else needs to reach the services, and their views show job manifests.
         properties.put("quarkus.http.host", "127.0.0.1");
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
+        // Each service names itself to the fleet's and the members' API servers, as a real API server's audit shows callers.
+        properties.put("kubernetes.user.agent", "muster-" + service.artifact());
         properties.put("quarkus.kubernetes-client.api-server-url", "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":"
                 + fleetNetwork.port());
         // The views take the fleet kubeconfig's token, which kubectl muster sends; the digest is no secret.

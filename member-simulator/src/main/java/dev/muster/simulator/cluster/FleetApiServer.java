@@ -43,7 +43,7 @@ public final class FleetApiServer implements AutoCloseable {
     /** Starts the server on a free loopback port and writes its kubeconfig into the folder. */
     public static FleetApiServer start(Path kubeconfigFolder) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-        KubernetesMockServer server = MockApiServers.create(responses,
+        KubernetesMockServer server = MockApiServers.create("fleet", responses,
                 new KubectlApiDispatcher(new MemberApiDispatcher(responses, Set.of()), CustomResources.fleetDefinitions()), SimulatedCluster.version("1.30.2"));
         server.init(InetAddress.getLoopbackAddress(), 0);
         HttpWatchFront front;

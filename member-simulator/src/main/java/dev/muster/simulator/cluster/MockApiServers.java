@@ -24,7 +24,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
  * but not a server that runs for hours under load, so they are turned off here: it logs every request at INFO
  * through java.util.logging (tens of lines per simulated job), and it keeps every request it answered, body
  * included, for tests that call {@code takeRequest()} (so a long {@code ./muster up} or a benchmark run grew
- * without bound).
+ * without bound). What each client did is kept instead, in RBAC's terms ({@link AccessLog}).
  */
 final class MockApiServers {
 
@@ -35,10 +35,10 @@ final class MockApiServers {
     }
 
     /** A server (not started yet) that answers with the dispatcher; {@code responses} are its recorded expectations. */
-    static <D extends Dispatcher & Resetable & CustomResourceAware> KubernetesMockServer create(Map<ServerRequest, Queue<ServerResponse>> responses,
+    static <D extends Dispatcher & Resetable & CustomResourceAware> KubernetesMockServer create(String kind, Map<ServerRequest, Queue<ServerResponse>> responses,
                                                                                                 D dispatcher, VersionInfo version) {
         MOCK_SERVER_LOG.setLevel(Level.WARNING);
-        Forgetting forgetting = new Forgetting(dispatcher);
+        Forgetting forgetting = new Forgetting(kind, dispatcher);
         KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, forgetting, false, version);
         forgetting.server = server;
         return server;
@@ -47,12 +47,15 @@ final class MockApiServers {
     /** The dispatcher, then forgets the requests recorded so far, the one just answered included. */
     private static final class Forgetting extends Dispatcher implements Resetable, CustomResourceAware {
 
+        /** {@code fleet} or {@code member}, for the {@link AccessLog}. */
+        private final String kind;
         private final Dispatcher dispatcher;
         private final Resetable resetable;
         private final CustomResourceAware customResources;
         private volatile KubernetesMockServer server;
 
-        <D extends Dispatcher & Resetable & CustomResourceAware> Forgetting(D dispatcher) {
+        <D extends Dispatcher & Resetable & CustomResourceAware> Forgetting(String kind, D dispatcher) {
+            this.kind = kind;
             this.dispatcher = dispatcher;
             this.resetable = dispatcher;
             this.customResources = dispatcher;
@@ -60,6 +63,7 @@ final class MockApiServers {
 
         @Override
         public MockResponse dispatch(RecordedRequest request) {
+            AccessLog.record(kind, request.getHeader("User-Agent"), request.getMethod(), request.getPath());
             try {
                 return dispatcher.dispatch(request);
             } finally {

@@ -100,7 +100,7 @@ public final class SimulatedCluster implements AutoCloseable {
     public static SimulatedCluster start(ClusterSpec spec, Path kubeconfigFolder, SimulatedTime time) throws IOException {
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         MemberApiDispatcher dispatcher = new MemberApiDispatcher(responses, spec.supportsReservation() ? Set.of() : Set.of(Reservation.GROUP));
-        KubernetesMockServer server = MockApiServers.create(responses, dispatcher, version(spec.kubernetesVersion()));
+        KubernetesMockServer server = MockApiServers.create("member", responses, dispatcher, version(spec.kubernetesVersion()));
         server.init(InetAddress.getLoopbackAddress(), 0);
         KubernetesClient client = server.createClient();
         SimulatedCluster cluster = new SimulatedCluster(spec, server, client,
