@@ -81,6 +81,13 @@ spec:
         - {name: QUARKUS_CONFIG_LOCATIONS, value: /etc/muster/config/application.properties}
         # Who calls, as the fleet's and the members' API servers log it and their audit shows.
         - {name: KUBERNETES_USER_AGENT, value: {{ printf "muster-%s/%s" .service (.root.Values.image.tag | default .root.Chart.AppVersion) | quote }}}
+        {{- with .root.Values.monitoring.tracing.otlpEndpoint }}
+        - {name: QUARKUS_OTEL_SDK_DISABLED, value: "false"}
+        - {name: QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT, value: {{ . | quote }}}
+        {{- end }}
+        {{- if .root.Values.monitoring.jsonLogs }}
+        - {name: QUARKUS_LOG_CONSOLE_JSON_ENABLED, value: "true"}
+        {{- end }}
         {{- if .instanceId }}
         # This pod's name, the same across its restarts: its transactional id, which fences the one its crashed
         # predecessor left open at once, instead of after Kafka's transaction timeout.

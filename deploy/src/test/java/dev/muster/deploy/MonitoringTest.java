@@ -60,6 +60,29 @@ class MonitoringTest {
     }
 
     @Test
+    void tracingAndJsonLogsAreOffUntilAskedForThenEveryServiceExportsToTheCollectorAndLogsJson() throws IOException {
+        List<io.fabric8.kubernetes.api.model.EnvVar> byDefault = env(RenderedChart.render(Map.of()));
+        List<io.fabric8.kubernetes.api.model.EnvVar> asked = env(RenderedChart.render(Map.of(
+                "monitoring.tracing.otlpEndpoint", "http://otel-collector.observability:4318", "monitoring.jsonLogs", true)));
+
+        assertThat(byDefault).extracting(io.fabric8.kubernetes.api.model.EnvVar::getName)
+                .doesNotContain("QUARKUS_OTEL_SDK_DISABLED", "QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT", "QUARKUS_LOG_CONSOLE_JSON_ENABLED");
+        assertThat(asked).filteredOn(variable -> variable.getName().equals("QUARKUS_OTEL_EXPORTER_OTLP_ENDPOINT")).hasSize(3)
+                .allSatisfy(variable -> assertThat(variable.getValue()).isEqualTo("http://otel-collector.observability:4318"));
+        assertThat(asked).filteredOn(variable -> variable.getName().equals("QUARKUS_OTEL_SDK_DISABLED")).hasSize(3)
+                .allSatisfy(variable -> assertThat(variable.getValue()).isEqualTo("false"));
+        assertThat(asked).filteredOn(variable -> variable.getName().equals("QUARKUS_LOG_CONSOLE_JSON_ENABLED")).hasSize(3);
+    }
+
+    /** The environment of every service's container, as rendered. */
+    private static List<io.fabric8.kubernetes.api.model.EnvVar> env(RenderedChart chart) {
+        List<io.fabric8.kubernetes.api.model.PodSpec> pods = new java.util.ArrayList<>();
+        chart.all(io.fabric8.kubernetes.api.model.apps.StatefulSet.class).forEach(set -> pods.add(set.getSpec().getTemplate().getSpec()));
+        chart.all(io.fabric8.kubernetes.api.model.apps.Deployment.class).forEach(deployment -> pods.add(deployment.getSpec().getTemplate().getSpec()));
+        return pods.stream().flatMap(pod -> pod.getContainers().stream()).flatMap(container -> container.getEnv().stream()).toList();
+    }
+
+    @Test
     void theAlertRulesPassPromtoolsChecksAndTheirUnitTests() throws Exception {
         Optional<Path> promtool = Stream.of(System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator))
                 .map(dir -> Path.of(dir, "promtool")).filter(Files::isExecutable).findFirst();

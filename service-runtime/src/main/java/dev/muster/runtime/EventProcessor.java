@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
+import org.apache.kafka.common.header.Headers;
+
 import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.DeadLetter;
 import dev.muster.model.event.EventSerde;
@@ -22,6 +24,10 @@ import dev.muster.model.event.RejectedEventException;
 import dev.muster.model.event.TopicContract;
 import dev.muster.model.event.Topics;
 import dev.muster.model.json.MusterJson;
+import dev.muster.runtime.logging.DecisionLog;
+import dev.muster.runtime.tracing.JobTraces;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 
 /**
  * The consume-decide-produce step every Muster service runs on each record it reads, free of any
@@ -56,12 +62,25 @@ public final class EventProcessor implements RecordProcessor {
         List<? extends MusterEvent> refuse(ConfigRef object, List<String> reasons);
     }
 
-    /** A record as consumed. */
-    public record Consumed(String topic, int partition, long offset, String key, byte[] value) {
+    /** A record as consumed, with its headers (null for none). */
+    public record Consumed(String topic, int partition, long offset, String key, byte[] value, Headers headers) {
+
+        public Consumed(String topic, int partition, long offset, String key, byte[] value) {
+            this(topic, partition, offset, key, value, null);
+        }
+
+        /** The W3C trace context the record carries, or null. */
+        public String traceparent() {
+            return JobTraces.carried(headers);
+        }
     }
 
-    /** A record to produce. */
-    public record Produced(String topic, String key, byte[] value) {
+    /** A record to produce; {@code traceparent} is the W3C trace context header it carries, or null. */
+    public record Produced(String topic, String key, byte[] value, String traceparent) {
+
+        public Produced(String topic, String key, byte[] value) {
+            this(topic, key, value, null);
+        }
     }
 
     private final String service;
@@ -72,6 +91,7 @@ public final class EventProcessor implements RecordProcessor {
     private final String rejectionSource;
     private final ConfigRefusals refusals;
     private final RecordReader reader;
+    private final JobTraces traces;
     private final Logger log;
 
     /**
@@ -84,11 +104,12 @@ public final class EventProcessor implements RecordProcessor {
 
     /** For a stateful core: its state changes are produced after its decisions, in the same transaction. */
     public EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges) {
-        this(service, outputTopic, clock, handler, stateChanges, null, null, RecordReader.everything());
+        this(service, outputTopic, clock, handler, stateChanges, null, null, RecordReader.everything(), JobTraces.off(service));
     }
 
     private EventProcessor(String service, String outputTopic, Clock clock, Handler handler, StateChanges stateChanges,
-                           String rejectionSource, ConfigRefusals refusals, RecordReader reader) {
+                           String rejectionSource, ConfigRefusals refusals, RecordReader reader, JobTraces traces) {
+        this.traces = Objects.requireNonNull(traces, "traces");
         this.rejectionSource = rejectionSource;
         this.refusals = refusals;
         this.reader = Objects.requireNonNull(reader, "reader");
@@ -106,7 +127,7 @@ public final class EventProcessor implements RecordProcessor {
      * submissions.
      */
     public EventProcessor rejectingUnreadableJobs(String source) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), refusals, reader);
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, Objects.requireNonNull(source, "source"), refusals, reader, traces);
     }
 
     /**
@@ -115,7 +136,7 @@ public final class EventProcessor implements RecordProcessor {
      */
     public EventProcessor refusingUnreadableConfig(ConfigRefusals configRefusals) {
         return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource,
-                Objects.requireNonNull(configRefusals, "configRefusals"), reader);
+                Objects.requireNonNull(configRefusals, "configRefusals"), reader, traces);
     }
 
     /**
@@ -125,7 +146,7 @@ public final class EventProcessor implements RecordProcessor {
      * mistake, never a decision to act on. On every other topic such records are passed over, never acted on.
      */
     public EventProcessor reportingContractBreaches(String topic) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader.reporting(topic));
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader.reporting(topic), traces);
     }
 
     /**
@@ -135,7 +156,12 @@ public final class EventProcessor implements RecordProcessor {
      * dead-lettered, as before.
      */
     public EventProcessor readingOnly(Set<EventType> types) {
-        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader.readingOnly(types));
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader.readingOnly(types), traces);
+    }
+
+    /** This processor, tracing each job's records and decisions in the job's trace (see {@link JobTraces}). */
+    public EventProcessor tracing(JobTraces jobTraces) {
+        return new EventProcessor(service, outputTopic, clock, handler, stateChanges, rejectionSource, refusals, reader, jobTraces);
     }
 
     /** What to produce for one consumed record: the core's decisions, or a dead letter (and the job's rejection). */
@@ -151,6 +177,16 @@ public final class EventProcessor implements RecordProcessor {
             return List.of();
         }
         MusterEvent event = ((RecordReader.Decoded) read).event();
+        String handledJob = event instanceof JobEvent jobEvent ? jobEvent.job().uid() : null;
+        Span handling = traces.startHandling(event.type().cloudEventType(), record.traceparent(), handledJob);
+        try (Scope scope = handling.makeCurrent()) {
+            return decide(record, event, handling, handledJob);
+        } finally {
+            handling.end();
+        }
+    }
+
+    private List<Produced> decide(Consumed record, MusterEvent event, Span handling, String handledJob) {
         List<? extends MusterEvent> decisions;
         try {
             decisions = handler.handle(event);
@@ -170,8 +206,10 @@ public final class EventProcessor implements RecordProcessor {
         }
         List<Produced> produced = new ArrayList<>(decisions.size());
         for (MusterEvent decision : decisions) {
-            log.log(Level.INFO, decision.describe());
-            produced.add(new Produced(outputTopic, decision.key(), EventSerde.serialize(decision)));
+            String traceparent = traces.decided(decision.type().cloudEventType(), decision instanceof JobEvent job ? job.job().uid() : null,
+                    handling, handledJob);
+            DecisionLog.log(log, decision, traceparent);
+            produced.add(new Produced(outputTopic, decision.key(), EventSerde.serialize(decision), traceparent));
         }
         produced.addAll(stateChanges.drain());
         return produced;
@@ -184,7 +222,7 @@ public final class EventProcessor implements RecordProcessor {
             produced.add(rejection(record, e.job().get(), List.of(e.getMessage())));
         } else if (refusals != null && e.config().isPresent()) {
             for (MusterEvent refusal : refusals.refuse(e.config().get(), List.of(e.getMessage()))) {
-                log.log(Level.INFO, refusal.describe());
+                DecisionLog.log(log, refusal, null);
                 produced.add(new Produced(outputTopic, refusal.key(), EventSerde.serialize(refusal)));
             }
             produced.addAll(stateChanges.drain());
@@ -197,7 +235,7 @@ public final class EventProcessor implements RecordProcessor {
         String seed = record.topic() + "-" + record.partition() + "@" + record.offset() + "|rejected";
         JobEvent rejected = new JobEvent(java.util.UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(),
                 rejectionSource, job, clock.instant(), new JobRejected(reasons));
-        log.log(Level.INFO, rejected.describe());
+        DecisionLog.log(log, rejected, null);
         return new Produced(outputTopic, job.uid(), EventSerde.serialize(rejected));
     }
 

@@ -14,7 +14,8 @@ import dev.muster.model.event.TopicContract;
 import dev.muster.runtime.EventProcessor.Consumed;
 
 /**
- * How every Muster service reads a consumed record, which it cannot trust: in a form that cannot fail. A record is
+ * How every Muster service reads a consumed record, which it cannot trust: in a form that cannot fail, in either of
+ * CloudEvents' content modes ({@link BinaryCloudEvents}). A record is
  * either an event for the service's core, one to pass over (another service's business, or a breach of its topic's
  * {@link TopicContract} that is not this reader's to report), or unreadable, with the reason: never an exception.
  *
@@ -69,7 +70,7 @@ public record RecordReader(Set<EventType> read, Set<String> reporting) {
 
     public Read read(Consumed record) {
         boolean reports = reporting.contains(record.topic());
-        if (read.size() < EventType.values().length && !reports) {
+        if (read.size() < EventType.values().length && !reports && !BinaryCloudEvents.isBinary(record.headers())) {
             Optional<EventType> type = EventSerde.peekType(record.value());
             if (type.isPresent() && (!read.contains(type.get()) || !TopicContract.carries(record.topic(), type.get()))) {
                 return NOT_OURS;
@@ -77,7 +78,7 @@ public record RecordReader(Set<EventType> read, Set<String> reporting) {
         }
         MusterEvent event;
         try {
-            event = EventSerde.deserialize(record.value());
+            event = EventSerde.deserialize(BinaryCloudEvents.structured(record.headers(), record.value()));
         } catch (MalformedEventException e) {
             return new Unreadable(e);
         }

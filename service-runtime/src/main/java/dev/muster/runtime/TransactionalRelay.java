@@ -13,10 +13,12 @@ import org.jboss.logging.Logger;
 import dev.muster.runtime.EventProcessor.Consumed;
 import dev.muster.runtime.EventProcessor.Produced;
 import dev.muster.runtime.EventProcessor;
+import dev.muster.runtime.tracing.JobTraces;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.KafkaClientService;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.KafkaRecordBatch;
+import io.smallrye.reactive.messaging.kafka.OutgoingKafkaRecord;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.kafka.transactions.KafkaTransactions;
@@ -148,7 +150,8 @@ public final class TransactionalRelay {
         List<Produced> produced = new ArrayList<>(observations.decide());
         for (KafkaRecord<String, byte[]> record : batch) {
             long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
-            produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload())));
+            produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(),
+                    record.getHeaders())));
         }
         if (produced.isEmpty()) {
             return commitOffsetsAlone(batch);
@@ -157,9 +160,14 @@ public final class TransactionalRelay {
         // and a batch whose transaction was aborted would be told committed. This fails when the transaction does,
         // once SmallRye has aborted it and put the consumer back at the committed offsets.
         return transactions.withTransaction(batch, emitter -> {
-            produced.forEach(out -> emitter.send(KafkaRecord.of(out.topic(), out.key(), out.value())));
+            produced.forEach(out -> emitter.send(outgoing(out)));
             return Uni.createFrom().voidItem();
         }).onItem().transformToUni(committed -> Uni.createFrom().completionStage(batch.ack()));
+    }
+
+    /** A produced record, with its trace context header when it has one. */
+    private static OutgoingKafkaRecord<String, byte[]> outgoing(Produced out) {
+        return JobTraces.carrying(KafkaRecord.of(out.topic(), out.key(), out.value()), out.traceparent());
     }
 
     private Uni<Void> commitOffsetsAlone(KafkaRecordBatch<String, byte[]> batch) {

@@ -104,6 +104,30 @@ class ObservabilityIT {
         assertThat(deadLetters).anySatisfy(series -> assertThat(series.path("metric").path("topic").asText()).isEqualTo(Topics.SUBMISSIONS));
     }
 
+    @Test
+    void oneJobsSpansFromItsSubmissionToRunningAreOneTraceAcrossTheThreeServices() throws Exception {
+        runAJobAndDeadLetterARecord();
+        String uid;
+        try (KubernetesClient fleet = stack.fleet.connect()) {
+            uid = fleet.resources(PyTorchJob.class).inNamespace("team-a").withName("observed").get().getMetadata().getUid();
+        }
+
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            List<OtlpReceiver.ReceivedSpan> spans = SharedStack.traces().spans().stream().filter(span -> uid.equals(span.jobUid())).toList();
+            assertThat(spans).extracting(OtlpReceiver.ReceivedSpan::name).as("the job's spans").contains(
+                    "queue-service fleet API submitted", "queue-service dev.muster.job.submitted",
+                    "placement-service dev.muster.job.admitted", "placement-service member createjob",
+                    "placement-service dev.muster.job.member-write-answered", "status-sync-service dev.muster.job.bound",
+                    "status-sync-service fleet status Running");
+            assertThat(spans).extracting(OtlpReceiver.ReceivedSpan::traceId).as("one trace").containsOnly(spans.get(0).traceId());
+            List<String> ids = SharedStack.traces().spans().stream().map(OtlpReceiver.ReceivedSpan::spanId).toList();
+            assertThat(spans).filteredOn(span -> span.parentSpanId() == null).extracting(OtlpReceiver.ReceivedSpan::name)
+                    .as("the trace's one root: the submission read from the fleet API").containsExactly("queue-service fleet API submitted");
+            assertThat(spans).filteredOn(span -> span.parentSpanId() != null).allSatisfy(span ->
+                    assertThat(ids).as("%s's parent was exported", span.name()).contains(span.parentSpanId()));
+        });
+    }
+
     /** A job through quota, placement and a member to Running, and one record no service can read. */
     private static void runAJobAndDeadLetterARecord() throws Exception {
         Kubectl kubectl = new Kubectl(stack.fleet.kubeconfig());
@@ -120,7 +144,9 @@ class ObservabilityIT {
                           template:
                             spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1", nvidia.com/gpu: "1"}}}]}
                     """, PyTorchJob.class);
-            fleet.resources(PyTorchJob.class).inNamespace("team-a").resource(job).createOr(existing -> existing.update());
+            if (fleet.resources(PyTorchJob.class).inNamespace("team-a").withName("observed").get() == null) {
+                fleet.resources(PyTorchJob.class).inNamespace("team-a").resource(job).create();
+            }
             kafka.sendRaw(Topics.SUBMISSIONS, "observability", "not an event".getBytes(StandardCharsets.UTF_8));
             await().atMost(DEADLINE).untilAsserted(() -> {
                 PyTorchJob running = fleet.resources(PyTorchJob.class).inNamespace("team-a").withName("observed").get();

@@ -3,6 +3,9 @@ package dev.muster.system;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Map;
+
+import dev.muster.local.MusterService;
 
 /**
  * One stack for the system tests whose faults leave the fleet as they found it (failover, reclaim): started by the
@@ -11,6 +14,7 @@ import java.nio.file.Path;
 final class SharedStack {
 
     private static MusterStack stack;
+    private static OtlpReceiver traces;
 
     private SharedStack() {
     }
@@ -18,12 +22,26 @@ final class SharedStack {
     static synchronized MusterStack get() {
         if (stack == null) {
             try {
-                stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"));
+                traces = OtlpReceiver.start();
+                // Every service exports its spans to the receiver, soon after they end: tests read one job's trace there.
+                Map<String, String> tracing = Map.of("quarkus.otel.sdk.disabled", "false", "quarkus.otel.exporter.otlp.endpoint", traces.endpoint(),
+                        "quarkus.otel.bsp.schedule.delay", "200ms");
+                stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"), Map.of(MusterService.QUEUE, tracing,
+                        MusterService.PLACEMENT, tracing, MusterService.STATUS_SYNC, tracing));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(stack::close, "muster-stack-stop"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stack.close();
+                traces.close();
+            }, "muster-stack-stop"));
         }
         return stack;
+    }
+
+    /** What the shared stack's services exported over OTLP so far. */
+    static synchronized OtlpReceiver traces() {
+        get();
+        return traces;
     }
 }

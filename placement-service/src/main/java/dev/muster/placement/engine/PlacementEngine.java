@@ -46,7 +46,11 @@ import dev.muster.placement.core.gang.PlacementRecord;
 import dev.muster.placement.kubernetes.MemberWriter;
 import dev.muster.runtime.EventProcessor.Produced;
 import dev.muster.runtime.crash.CrashPoint;
+import dev.muster.runtime.tracing.JobTraces;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -101,13 +105,15 @@ public class PlacementEngine {
      * every job bound them one member round trip at a time, however many were decided.
      */
     private final JobOrderedWrites writes;
+    private final JobTraces traces;
     private ScheduledExecutorService ticker;
 
     private final PlacementMetrics metrics;
 
-    PlacementEngine(PlacementConfig config, PlacementMetrics metrics, KubernetesClient fleet,
+    PlacementEngine(PlacementConfig config, PlacementMetrics metrics, KubernetesClient fleet, JobTraces traces,
                     @Channel(Channels.PLACEMENT_RESULTS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> results) {
         this.config = config;
+        this.traces = traces;
         this.crashPoint = new CrashPoint(config.crashAfter());
         this.metrics = metrics;
         this.placer = new GangPlacer(config.settings(), Clock.systemUTC());
@@ -339,7 +345,14 @@ public class PlacementEngine {
         List<CompletableFuture<Void>> queued = new ArrayList<>(commands.size());
         for (MemberCommand command : commands) {
             queued.add(writes.submit(command.job().namespace() + "/" + command.job().name(), () -> {
-                Optional<MemberResult> result = writer.execute(command);
+                Span span = traces.startJobSpan("member " + command.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT),
+                        command.job().uid(), SpanKind.CLIENT);
+                Optional<MemberResult> result;
+                try (Scope scope = span.makeCurrent()) {
+                    result = writer.execute(command);
+                } finally {
+                    span.end();
+                }
                 if (command instanceof MemberCommand.Reserve) {
                     crashPoint.after("reserved");
                 } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
@@ -365,7 +378,9 @@ public class PlacementEngine {
     private void record(MemberResult result) {
         JobEvent answered = JobEvent.create(GangPlacer.SOURCE, result.job(), Instant.now(), result.answered());
         byte[] payload = EventSerde.serialize(answered);
-        send(KafkaRecord.of(Topics.PLACEMENT_RESULTS, answered.key(), payload));
+        // In the job's trace, after the member write it answers.
+        send(JobTraces.carrying(KafkaRecord.of(Topics.PLACEMENT_RESULTS, answered.key(), payload),
+                traces.sending(answered.type().cloudEventType(), result.job().uid())));
     }
 
     private void send(Message<byte[]> record) {

@@ -18,6 +18,7 @@ import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.engine.PlacementEngine;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor;
+import dev.muster.runtime.tracing.JobTraces;
 import dev.muster.runtime.RestoreGate;
 import dev.muster.runtime.TransactionalRelay;
 import io.smallrye.common.annotation.Blocking;
@@ -51,13 +52,13 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final RestoreGate restores;
 
     PlacementInputListener(@Channel(Channels.PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
-                           @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
+                           @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration, JobTraces traces) {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.restores = new RestoreGate(() -> engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE)));
         this.relay = new TransactionalRelay(transactions, clients,
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState)
-                        .readingOnly(GangPlacer.READS), new TransactionalRelay.Outcome() {
+                        .readingOnly(GangPlacer.READS).tracing(traces), new TransactionalRelay.Outcome() {
                     @Override
                     public void committed() {
                         engine.committed();

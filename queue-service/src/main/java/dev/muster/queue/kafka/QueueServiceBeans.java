@@ -13,14 +13,15 @@ import dev.muster.queue.config.QueueConfig;
 import dev.muster.queue.submitters.SubmissionGate;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.runtime.EventProcessor;
+import dev.muster.runtime.tracing.JobTraces;
 
 /** Wires the plain-Java core into CDI. */
 public class QueueServiceBeans {
 
     @Produces
     @Singleton
-    EventProcessor inputProcessor(QueueStateStore store) {
-        return inputProcessor(store::handle, store::drainState, store::refuseUnreadable, Clock.systemUTC());
+    EventProcessor inputProcessor(QueueStateStore store, JobTraces traces) {
+        return inputProcessor(store::handle, store::drainState, store::refuseUnreadable, Clock.systemUTC()).tracing(traces);
     }
 
     @Produces

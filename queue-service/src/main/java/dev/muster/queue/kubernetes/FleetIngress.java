@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -19,7 +19,6 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import dev.muster.fleetclient.watch.Watches;
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
@@ -39,6 +38,7 @@ import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.queue.config.Channels;
 import dev.muster.queue.config.QueueConfig;
+import dev.muster.runtime.tracing.JobTraces;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.scheduling.v1.PriorityClass;
@@ -76,12 +76,14 @@ public class FleetIngress {
     private final QueueConfig config;
     private final Watches watches;
     private final Emitter<byte[]> emitter;
+    private final JobTraces traces;
     private final Clock clock = Clock.systemUTC();
     /** The fleet's PriorityClasses as last seen, by name. */
     private final Map<String, PriorityClassApplied> priorityClasses = new ConcurrentHashMap<>();
 
-    FleetIngress(KubernetesClient client, QueueConfig config, Watches watches,
+    FleetIngress(KubernetesClient client, QueueConfig config, Watches watches, JobTraces traces,
                  @Channel(Channels.FLEET_INGRESS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter) {
+        this.traces = traces;
         this.client = client;
         this.config = config;
         this.watches = watches;
@@ -122,7 +124,7 @@ public class FleetIngress {
             ObjectNode data = MusterJson.json().createObjectNode();
             data.set("job", MusterJson.json().valueToTree(job));
             priorityOf(job).ifPresent(priority -> data.put("priority", priority));
-            send(Topics.SUBMISSIONS, ref.uid(), "job " + ref + " submitted", EventSerde.serializeUnchecked(EventType.SUBMITTED,
+            sendForJob(ref.uid(), "fleet API submitted", "job " + ref + " submitted", EventSerde.serializeUnchecked(EventType.SUBMITTED,
                     id(ref.uid(), "submitted"), SOURCE, ref.subject(), ref.uid(), clock.instant(), data));
         }
 
@@ -135,7 +137,7 @@ public class FleetIngress {
         public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
             JobRef ref = ref(job);
             JobEvent deleted = new JobEvent(id(ref.uid(), "deleted"), SOURCE, ref, clock.instant(), new JobDeleted("deleted from the fleet API"));
-            send(Topics.SUBMISSIONS, deleted.key(), deleted.describe(), EventSerde.serialize(deleted));
+            sendForJob(ref.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));
         }
 
         private JobRef ref(GenericKubernetesResource job) {
@@ -269,6 +271,12 @@ public class FleetIngress {
     private void send(String topic, String key, String description, byte[] event) {
         LOG.infof("fleet API: %s", description);
         emitter.send(KafkaRecord.of(topic, key, event));
+    }
+
+    /** A job's submission or deletion, read from the fleet API: where its trace starts, or goes on. */
+    private void sendForJob(String uid, String what, String description, byte[] event) {
+        LOG.infof("fleet API: %s", description);
+        emitter.send(JobTraces.carrying(KafkaRecord.of(Topics.SUBMISSIONS, uid, event), traces.sending(what, uid)));
     }
 
     private static String id(String uid, String version) {

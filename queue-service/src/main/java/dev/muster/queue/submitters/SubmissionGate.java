@@ -17,6 +17,7 @@ import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.TopicContract;
 import dev.muster.model.event.Topics;
+import dev.muster.runtime.BinaryCloudEvents;
 import dev.muster.runtime.EventProcessor;
 import dev.muster.runtime.EventProcessor.Consumed;
 import dev.muster.runtime.EventProcessor.Produced;
@@ -76,14 +77,22 @@ public final class SubmissionGate implements RecordProcessor {
 
     @Override
     public List<Produced> process(Consumed record) {
-        Optional<String> refusal = refusal(record);
+        // A binary-mode CloudEvent is passed on in the structured mode every reader past the gate reads.
+        byte[] event;
+        try {
+            event = BinaryCloudEvents.structured(record.headers(), record.value());
+        } catch (MalformedEventException e) {
+            return List.of(EventProcessor.deadLetter(SERVICE, record, "refused: cannot tell which namespace the record is for: " + e.getMessage(),
+                    clock));
+        }
+        Optional<String> refusal = refusal(record, event);
         if (refusal.isPresent()) {
             return List.of(EventProcessor.deadLetter(SERVICE, record, refusal.get(), clock));
         }
-        return List.of(new Produced(Topics.SUBMISSIONS, record.key(), record.value()));
+        return List.of(new Produced(Topics.SUBMISSIONS, record.key(), event, record.traceparent()));
     }
 
-    private Optional<String> refusal(Consumed record) {
+    private Optional<String> refusal(Consumed record, byte[] value) {
         if (!Topics.isInbox(record.topic())) {
             return Optional.of(record.topic() + " is not a submitter's inbox (" + Topics.INBOX_PREFIX + "<principal>)");
         }
@@ -96,7 +105,7 @@ public final class SubmissionGate implements RecordProcessor {
         // Decoded as the queue will decode it, so that the namespace authorized here is the one the queue acts in.
         JobRef job;
         try {
-            MusterEvent event = EventSerde.deserialize(record.value());
+            MusterEvent event = EventSerde.deserialize(value);
             if (!(event instanceof JobEvent jobEvent) || !TopicContract.carries(record.topic(), event.type())) {
                 return Optional.of("refused: " + principal + " may only submit and delete jobs, not send "
                         + event.type().cloudEventType());

@@ -59,6 +59,26 @@ class SubmissionGateTest {
     }
 
     @Test
+    void aBinaryModeCloudEventIsAuthorizedByItsHeadersAndPassedOnStructured() throws Exception {
+        JobEvent deleted = JobEvent.create("/ci", new JobRef("team-b", "trainer", "uid-1"), T0, new JobDeleted("ci"));
+        com.fasterxml.jackson.databind.JsonNode structured = MusterJson.json().readTree(EventSerde.serialize(deleted));
+        io.cloudevents.CloudEvent event = io.cloudevents.core.builder.CloudEventBuilder.v1().withId(structured.path("id").asText())
+                .withSource(java.net.URI.create("/ci")).withType("dev.muster.job.deleted").withSubject("team-a-dev/trainer")
+                .withTime(java.time.OffsetDateTime.ofInstant(T0, ZoneOffset.UTC)).withExtension("jobuid", "uid-1")
+                .withDataContentType("application/json").withData(MusterJson.json().writeValueAsBytes(structured.path("data"))).build();
+        var binary = io.cloudevents.kafka.KafkaMessageFactory.createWriter(INBOX, null, null, "uid-1").writeBinary(event);
+
+        assertThat(GATE.process(new Consumed(INBOX, 0, 7, binary.key(), binary.value(), binary.headers()))).singleElement().satisfies(produced -> {
+            assertThat(produced.topic()).isEqualTo(Topics.SUBMISSIONS);
+            assertThat(((JobEvent) EventSerde.deserialize(produced.value())).job()).isEqualTo(new JobRef("team-a-dev", "trainer", "uid-1"));
+        });
+        var otherNamespace = io.cloudevents.core.builder.CloudEventBuilder.v1(event).withSubject("team-b/trainer").build();
+        var refused = io.cloudevents.kafka.KafkaMessageFactory.createWriter(INBOX, null, null, "uid-1").writeBinary(otherNamespace);
+        assertThat(refusal(GATE.process(new Consumed(INBOX, 0, 8, refused.key(), refused.value(), refused.headers()))))
+                .endsWith("not namespace team-b (job team-b/trainer)");
+    }
+
+    @Test
     void anotherNamespaceIsRefusedNamingWhatTheSubmitterMayUse() throws Exception {
         assertThat(refusal(GATE.process(deletion(INBOX, "team-b"))))
                 .isEqualTo("refused: team-a-ci may submit to and delete from team-a, team-a-dev only, not namespace team-b (job team-b/trainer)");

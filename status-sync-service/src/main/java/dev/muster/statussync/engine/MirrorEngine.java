@@ -29,6 +29,7 @@ import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
 import dev.muster.runtime.crash.CrashPoint;
+import dev.muster.runtime.tracing.JobTraces;
 import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.fleet.FleetProjection;
@@ -43,6 +44,9 @@ import dev.muster.statussync.kubernetes.MemberClients;
 import dev.muster.statussync.kubernetes.MemberPurger;
 import dev.muster.statussync.kubernetes.MirrorObservations;
 import dev.muster.statussync.metrics.StatusSyncMetrics;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -75,15 +79,17 @@ public class MirrorEngine implements MirrorObservations {
     private final StatusSyncConfig config;
     private final Emitter<byte[]> memberStatus;
     private final JobOrderedWrites writes;
+    private final JobTraces traces;
     /** Where to halt for a crash test (see {@link StatusSyncConfig#crashAfter}); nowhere otherwise. */
     private final CrashPoint crashPoint;
     private ScheduledExecutorService ticker;
     /** Set once the service stops: what fails from then on fails for the stop, not for what was consumed. */
     private volatile boolean stopping;
 
-    MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics,
+    MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics, JobTraces traces,
                  @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
         this.config = config;
+        this.traces = traces;
         this.mirror = newMirror();
         this.unconfigured = new MemberStatusTracker(members::isMember, clock);
         this.fleet = fleet;
@@ -223,11 +229,21 @@ public class MirrorEngine implements MirrorObservations {
     }
 
     private void writeStatus(FleetStatus status) {
-        if (fleet.status(status.job(), status.status())) {
-            metrics.synced(status.cluster(), Duration.between(changedAt(status), clock.instant()));
-            LOG.infof("job %s: fleet status now %s, as on %s", status.job(), status.status().currentCondition().map(JobCondition::type)
-                    .orElse("-"), status.cluster());
+        String condition = status.status().currentCondition().map(JobCondition::type).orElse("-");
+        Span span = traces.startJobSpan("fleet status " + condition, status.job().uid(), SpanKind.CLIENT);
+        try (Scope scope = span.makeCurrent()) {
+            if (fleet.status(status.job(), status.status())) {
+                metrics.synced(status.cluster(), Duration.between(changedAt(status), clock.instant()));
+                LOG.infof("job %s: fleet status now %s, as on %s", status.job(), condition, status.cluster());
+            }
+        } finally {
+            span.end();
         }
+    }
+
+    /** A consumed job event's context: the job's trace goes on from it here (its fleet writes, what status sync publishes of it). */
+    public Span startHandling(MusterEvent event, String traceparent) {
+        return traces.startHandling(event.type().cloudEventType(), traceparent, event instanceof JobEvent job ? job.job().uid() : null);
     }
 
     /**
@@ -260,7 +276,8 @@ public class MirrorEngine implements MirrorObservations {
     private void publish(JobEvent event) {
         LOG.info(event.describe());
         metrics.published(event);
-        Message<byte[]> record = KafkaRecord.of(event.key(), EventSerde.serialize(event));
+        Message<byte[]> record = JobTraces.carrying(KafkaRecord.of(event.key(), EventSerde.serialize(event)),
+                traces.sending(event.type().cloudEventType(), event.job().uid()));
         if (event.data() instanceof FailoverTriggered) {
             // Once the broker has it: the failover is decided for every reader, its purge still to come.
             record = record.withAck(() -> {

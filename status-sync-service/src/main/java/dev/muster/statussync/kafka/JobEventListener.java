@@ -14,9 +14,12 @@ import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.runtime.EventProcessor.Consumed;
 import dev.muster.runtime.RecordReader;
+import dev.muster.runtime.tracing.JobTraces;
 import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.engine.MirrorEngine;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordMetadata;
@@ -56,7 +59,7 @@ public class JobEventListener {
     @Blocking
     public CompletionStage<Void> consume(KafkaRecord<String, byte[]> record) {
         long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
-        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload());
+        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(), record.getHeaders());
         RecordReader.Read read = reader.read(consumed);
         if (read instanceof RecordReader.Unreadable unreadable) {
             // A producer's bad submission, which the queue service rejects on the job; nothing here can repair it.
@@ -70,7 +73,8 @@ public class JobEventListener {
         }
         MusterEvent event = ((RecordReader.Decoded) read).event();
         CompletableFuture<Void> decided;
-        try {
+        Span handling = engine.startHandling(event, consumed.traceparent());
+        try (Scope scope = handling.makeCurrent()) {
             decided = engine.consume(event);
         } catch (RuntimeException e) {
             if (engine.stopping()) {
@@ -81,6 +85,8 @@ public class JobEventListener {
             LOG.errorf(e, "deciding on %s failed", event.describe());
             deadLetters.send(consumed, "status sync failed on " + event.type().cloudEventType() + " of " + event.subject() + ": " + e);
             return record.ack();
+        } finally {
+            handling.end();
         }
         CompletableFuture<Void> written = decided.handle((done, failure) -> {
             if (failure != null) {
