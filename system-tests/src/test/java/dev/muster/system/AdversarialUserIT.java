@@ -41,6 +41,7 @@ import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.simulator.cluster.Kubeconfigs;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.testing.kafka.JobEventClient;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kubectl.Kubectl;
 import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -391,6 +392,7 @@ class AdversarialUserIT {
     }
 
     @Test
+    @FaultTier
     void jobsThatFinishWhileStatusSyncIsDownAreReportedOnceItIsBackAndTheirQuotaIsReleased() throws Exception {
         List<String> jobs = List.of("finishes-unseen");
         jobs.forEach(name -> fleet.resource(Seed.job("default", name)).create());

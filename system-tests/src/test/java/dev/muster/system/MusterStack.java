@@ -130,6 +130,21 @@ final class MusterStack implements AutoCloseable {
                 .noneMatch(name -> queueState(namespace, name).isPresent()));
     }
 
+    /** A job of one pod (its Master) with these limits, e.g. {@code cpu: "1", nvidia.com/gpu: "1"}, as YAML. */
+    static String oneMasterJob(String namespace, String name, String limits) {
+        return """
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      template:
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {%s}}}]}
+                """.formatted(name, namespace, limits);
+    }
+
     /** One of the queue service's views, read; empty when it does not answer 200. */
     private <T> java.util.Optional<T> queueView(String path, com.fasterxml.jackson.core.type.TypeReference<T> type) {
         try {

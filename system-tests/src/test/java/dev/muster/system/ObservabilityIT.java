@@ -133,17 +133,7 @@ class ObservabilityIT {
         Kubectl kubectl = new Kubectl(stack.fleet.kubeconfig());
         kubectl.run("apply", "-f", Path.of("..", "examples", "reclaim", "setup.yaml").toString()).succeeded();
         try (KubernetesClient fleet = stack.fleet.connect(); var kafka = stack.kafkaAsOperator()) {
-            PyTorchJob job = Manifests.read("""
-                    apiVersion: kubeflow.org/v1
-                    kind: PyTorchJob
-                    metadata: {name: observed, namespace: team-a}
-                    spec:
-                      pytorchReplicaSpecs:
-                        Master:
-                          replicas: 1
-                          template:
-                            spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1", nvidia.com/gpu: "1"}}}]}
-                    """, PyTorchJob.class);
+            PyTorchJob job = Manifests.read(MusterStack.oneMasterJob("team-a", "observed", "cpu: \"1\", nvidia.com/gpu: \"1\""), PyTorchJob.class);
             if (fleet.resources(PyTorchJob.class).inNamespace("team-a").withName("observed").get() == null) {
                 fleet.resources(PyTorchJob.class).inNamespace("team-a").resource(job).create();
             }

@@ -177,17 +177,7 @@ class RbacIT {
     /** Status sync writes the fleet object of a job submitted on the Kafka path, and deletes it when the job is deleted there. */
     private static void submitAndDeleteOnTheKafkaPath() throws Exception {
         JobRef job = new JobRef("team-a", "rbac-kafka", UUID.randomUUID().toString());
-        PyTorchJob manifest = Manifests.read("""
-                apiVersion: kubeflow.org/v1
-                kind: PyTorchJob
-                metadata: {name: rbac-kafka, namespace: team-a}
-                spec:
-                  pytorchReplicaSpecs:
-                    Master:
-                      replicas: 1
-                      template:
-                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}
-                """, PyTorchJob.class);
+        PyTorchJob manifest = Manifests.read(MusterStack.oneMasterJob("team-a", "rbac-kafka", "cpu: \"1\""), PyTorchJob.class);
         try (var kafka = stack.kafkaAsOperator(); KubernetesClient fleet = stack.fleet.connect()) {
             kafka.send(Topics.SUBMISSIONS, JobEvent.create("/rbac", job, Instant.now(), new JobSubmitted(manifest)));
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(state(fleet, "team-a", "rbac-kafka")).isEqualTo("Running"));
@@ -258,17 +248,7 @@ class RbacIT {
     }
 
     private static String gpuJob(String name) {
-        return """
-                apiVersion: kubeflow.org/v1
-                kind: PyTorchJob
-                metadata: {name: %s, namespace: rbac-scratch}
-                spec:
-                  pytorchReplicaSpecs:
-                    Master:
-                      replicas: 1
-                      template:
-                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1", nvidia.com/gpu: "1"}}}]}
-                """.formatted(name);
+        return MusterStack.oneMasterJob("rbac-scratch", name, "cpu: \"1\", nvidia.com/gpu: \"1\"");
     }
 
     /** The document of a multi-document manifest that holds both texts. */
