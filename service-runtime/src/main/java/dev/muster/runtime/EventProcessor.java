@@ -4,6 +4,7 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -62,11 +63,18 @@ public final class EventProcessor implements RecordProcessor {
         List<? extends MusterEvent> refuse(ConfigRef object, List<String> reasons);
     }
 
-    /** A record as consumed, with its headers (null for none). */
-    public record Consumed(String topic, int partition, long offset, String key, byte[] value, Headers headers) {
+    /**
+     * A record as consumed, with its headers (null for none) and its timestamp (null when not known), which an event
+     * without a {@code time} takes.
+     */
+    public record Consumed(String topic, int partition, long offset, String key, byte[] value, Headers headers, Instant timestamp) {
 
         public Consumed(String topic, int partition, long offset, String key, byte[] value) {
-            this(topic, partition, offset, key, value, null);
+            this(topic, partition, offset, key, value, null, null);
+        }
+
+        public Consumed(String topic, int partition, long offset, String key, byte[] value, Headers headers) {
+            this(topic, partition, offset, key, value, headers, null);
         }
 
         /** The W3C trace context the record carries, or null. */

@@ -78,7 +78,7 @@ public record RecordReader(Set<EventType> read, Set<String> reporting) {
         }
         MusterEvent event;
         try {
-            event = EventSerde.deserialize(BinaryCloudEvents.structured(record.headers(), record.value()));
+            event = EventSerde.deserialize(BinaryCloudEvents.structured(record.headers(), record.value()), record.timestamp());
         } catch (MalformedEventException e) {
             return new Unreadable(e);
         }

@@ -151,7 +151,7 @@ public final class TransactionalRelay {
         for (KafkaRecord<String, byte[]> record : batch) {
             long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
             produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(),
-                    record.getHeaders())));
+                    record.getHeaders(), record.getTimestamp())));
         }
         if (produced.isEmpty()) {
             return commitOffsetsAlone(batch);

@@ -105,7 +105,7 @@ public final class SubmissionGate implements RecordProcessor {
         // Decoded as the queue will decode it, so that the namespace authorized here is the one the queue acts in.
         JobRef job;
         try {
-            MusterEvent event = EventSerde.deserialize(value);
+            MusterEvent event = EventSerde.deserialize(value, record.timestamp());
             if (!(event instanceof JobEvent jobEvent) || !TopicContract.carries(record.topic(), event.type())) {
                 return Optional.of("refused: " + principal + " may only submit and delete jobs, not send "
                         + event.type().cloudEventType());

@@ -151,7 +151,8 @@ class HostileSubmissionsTest {
     }
 
     private List<Produced> process(String topic, String key, byte[] value) {
-        return processor.process(new Consumed(topic, 0, offset++, key, value));
+        // With a timestamp, as every record read from Kafka has one.
+        return processor.process(new Consumed(topic, 0, offset, key, value, null, java.time.Instant.ofEpochSecond(1_764_800_000L + offset++)));
     }
 
     private static List<JobEvent> decisions(List<Produced> produced) {

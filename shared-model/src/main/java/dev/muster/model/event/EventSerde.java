@@ -69,6 +69,17 @@ public final class EventSerde {
      * @throws MalformedEventException saying which attribute or field is wrong, fit for a dead-letter record
      */
     public static MusterEvent deserialize(byte[] payload) throws MalformedEventException {
+        return deserialize(payload, null);
+    }
+
+    /**
+     * Reads one event a producer sent, whose {@code time} CloudEvents makes optional: an event without one takes
+     * {@code timeIfAbsent} (its record's timestamp), so that reading it again gives the same event.
+     *
+     * @param timeIfAbsent null to require {@code time}
+     * @throws MalformedEventException saying which attribute or field is wrong, fit for a dead-letter record
+     */
+    public static MusterEvent deserialize(byte[] payload, Instant timeIfAbsent) throws MalformedEventException {
         if (payload == null || payload.length == 0) {
             throw new MalformedEventException("empty record");
         }
@@ -96,7 +107,8 @@ public final class EventSerde {
                 .orElseThrow(() -> new MalformedEventException("unknown event type \"" + typeName + "\""));
         String id = required(node, "id");
         String source = required(node, "source");
-        String subject = required(node, "subject");
+        JsonNode data = node.get("data");
+        String subject = subject(node, type, data);
         JobRef job = type.isJobEvent() ? job(subject, required(node, "jobuid")) : null;
         try {
             schemaVersion(node.get("schemaversion"), typeName);
@@ -105,11 +117,10 @@ public final class EventSerde {
         }
         Instant time;
         try {
-            time = time(required(node, "time"));
+            time = node.hasNonNull("time") || timeIfAbsent == null ? time(required(node, "time")) : timeIfAbsent;
         } catch (MalformedEventException e) {
             throw new MalformedEventException(job, e.getMessage());
         }
-        JsonNode data = node.get("data");
         if (type == EventType.SUBMITTED) {
             return new JobEvent(id, source, job, time, new JobSubmitted(submittedJob(job, data), submittedPriority(job, data)));
         }
@@ -287,6 +298,32 @@ public final class EventSerde {
             throw new MalformedEventException("missing CloudEvents attribute \"" + attribute + "\"");
         }
         return value.asText();
+    }
+
+    /**
+     * The {@code subject}, which CloudEvents makes optional and Muster names every job and object by: a submission
+     * without one is named by its manifest's namespace and name; any other event must say it.
+     */
+    private static String subject(JsonNode node, EventType type, JsonNode data) throws MalformedEventException {
+        if (node.hasNonNull("subject") || type != EventType.SUBMITTED) {
+            return required(node, "subject");
+        }
+        JsonNode manifest = data != null && data.isObject() && data.has("job") && !data.has("kind") ? data.get("job") : data;
+        if (data != null && data.isTextual()) {
+            try {
+                manifest = MusterJson.json().valueToTree(Manifests.read(data.asText(), PyTorchJob.class));
+            } catch (ManifestException e) {
+                manifest = null;
+            }
+        }
+        JsonNode metadata = manifest == null ? null : manifest.path("metadata");
+        String namespace = metadata == null ? "" : metadata.path("namespace").asText("");
+        String name = metadata == null ? "" : metadata.path("name").asText("");
+        if (namespace.isBlank() || name.isBlank()) {
+            throw new MalformedEventException("missing CloudEvents attribute \"subject\" (namespace/name), and the submitted manifest"
+                    + " does not name both its namespace and its name");
+        }
+        return namespace + "/" + name;
     }
 
     private static JobRef job(String subject, String uid) throws MalformedEventException {

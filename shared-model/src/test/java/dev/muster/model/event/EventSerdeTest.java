@@ -218,6 +218,33 @@ class EventSerdeTest {
                 .hasMessageStartingWith(reason.strip());
     }
 
+    @Test
+    void timeAndSubjectAreOptionalAsInCloudEventsASubmissionIsNamedByItsManifestAndTakesItsRecordsTime() throws Exception {
+        String withoutEither = "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.submitted\",\"id\":\"1\",\"source\":\"/producer\","
+                + "\"jobuid\":\"u-1\",\"data\":{\"apiVersion\":\"kubeflow.org/v1\",\"kind\":\"PyTorchJob\","
+                + "\"metadata\":{\"name\":\"train\",\"namespace\":\"team-a\"},\"spec\":{\"pytorchReplicaSpecs\":{\"Worker\":{\"replicas\":2}}}}}";
+
+        JobEvent read = (JobEvent) EventSerde.deserialize(withoutEither.getBytes(StandardCharsets.UTF_8), TIME);
+
+        assertThat(read.job()).isEqualTo(new JobRef("team-a", "train", "u-1"));
+        assertThat(read.time()).isEqualTo(TIME);
+        assertThatThrownBy(() -> EventSerde.deserialize(withoutEither.getBytes(StandardCharsets.UTF_8)))
+                .as("where no record time is at hand, time is required").hasMessage("missing CloudEvents attribute \"time\"");
+    }
+
+    @Test
+    void anEventNamedByNothingButItsSubjectMustSayIt() {
+        String deletion = "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.deleted\",\"id\":\"1\",\"source\":\"/producer\","
+                + "\"jobuid\":\"u-1\",\"data\":{\"reason\":\"done\"}}";
+        String unnamedSubmission = "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.submitted\",\"id\":\"1\",\"source\":\"/producer\","
+                + "\"jobuid\":\"u-1\",\"data\":{\"kind\":\"PyTorchJob\",\"metadata\":{\"name\":\"train\"}}}";
+
+        assertThatThrownBy(() -> EventSerde.deserialize(deletion.getBytes(StandardCharsets.UTF_8), TIME))
+                .hasMessage("missing CloudEvents attribute \"subject\"");
+        assertThatThrownBy(() -> EventSerde.deserialize(unnamedSubmission.getBytes(StandardCharsets.UTF_8), TIME))
+                .hasMessageStartingWith("missing CloudEvents attribute \"subject\" (namespace/name), and the submitted manifest does not name");
+    }
+
     private static String submission(String data) {
         return "{\"specversion\":\"1.0\",\"type\":\"dev.muster.job.submitted\",\"id\":\"1\",\"source\":\"/producer\","
                 + "\"subject\":\"team-a/train\",\"jobuid\":\"u-1\",\"time\":\"2026-11-29T17:00:00Z\",\"data\":" + data + "}";

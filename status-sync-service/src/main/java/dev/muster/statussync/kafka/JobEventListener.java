@@ -59,7 +59,8 @@ public class JobEventListener {
     @Blocking
     public CompletionStage<Void> consume(KafkaRecord<String, byte[]> record) {
         long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
-        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(), record.getHeaders());
+        Consumed consumed = new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(), record.getHeaders(),
+                record.getTimestamp());
         RecordReader.Read read = reader.read(consumed);
         if (read instanceof RecordReader.Unreadable unreadable) {
             // A producer's bad submission, which the queue service rejects on the job; nothing here can repair it.
