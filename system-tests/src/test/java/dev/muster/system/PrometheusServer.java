@@ -57,13 +57,15 @@ final class PrometheusServer implements AutoCloseable {
                 "--web.listen-address=127.0.0.1:" + port, "--log.level=warn")
                 .redirectErrorStream(true).redirectOutput(home.resolve("prometheus.log").toFile()).start();
         PrometheusServer server = new PrometheusServer(process, "http://127.0.0.1:" + port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!server.ready()) {
-            if (!process.isAlive() || System.nanoTime() > deadline) {
-                server.close();
-                throw new IllegalStateException("Prometheus did not start: " + Files.readString(home.resolve("prometheus.log")));
-            }
-            Thread.sleep(200); // polling its readiness endpoint, with the deadline above
+        try {
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(200))
+                    .until(() -> server.ready() || !process.isAlive());
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // not ready within the deadline: said below
+        }
+        if (!server.ready()) {
+            server.close();
+            throw new IllegalStateException("Prometheus did not start: " + Files.readString(home.resolve("prometheus.log")));
         }
         return server;
     }
