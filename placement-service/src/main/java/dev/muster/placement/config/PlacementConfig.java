@@ -69,6 +69,14 @@ public interface PlacementConfig {
     @WithDefault("1s")
     Duration evictionCheck();
 
+    /**
+     * How long a new owner of the inputs (a restart, a takeover) waits to read what they held when it was given them
+     * before it carries out the member writes its predecessor left owed anyway; the wait is over as soon as they are
+     * read, which takes well under a second unless the inputs piled up. Default 30s.
+     */
+    @WithDefault("30s")
+    Duration backlogPatience();
+
     /** How often reservation deadlines and retry backoffs are checked. Default 1s. */
     @WithDefault("1s")
     Duration tickInterval();

@@ -84,6 +84,11 @@ public class PlacementEngine {
      * transaction is committed and are dropped when it is not. Null when no batch is in flight. Guarded by {@link #lock}.
      */
     private List<MemberCommand> uncommittedWrites;
+    /**
+     * The member writes the last restore found owed, kept until the inputs' backlog is read (see {@link #backlogRead}):
+     * what was written meanwhile may say they were carried out and undone. Null when none wait. Guarded by {@link #lock}.
+     */
+    private List<MemberCommand> owedByRestore;
     /** What each member held when read after the last restore, for the next batch to decide on; null until all are read. */
     private List<MemberHoldings> readHoldings;
     /** Which restore the reads in flight belong to: reads of an earlier one (before an abort) are dropped. */
@@ -254,30 +259,54 @@ public class PlacementEngine {
 
     /**
      * Takes over from the previous owner: a fresh core holding the state it left (the inventory is read again
-     * from the beginning), and the member writes it was in the middle of, asked for again. Then each member's
-     * holdings are read, for the next batch to reconcile the log with.
+     * from the beginning). The member writes it was in the middle of are carried out once the inputs' backlog is read
+     * ({@link #backlogRead}); new ones are held until the members are reconciled.
      */
     public void restore(Map<String, byte[]> latest) {
         Map<String, PlacementRecord> records = new LinkedHashMap<>();
         latest.forEach((uid, bytes) -> records.put(uid, PlacementRecord.decode(bytes)));
         Decisions resume;
-        List<CompletableFuture<Void>> resumed;
-        int restore;
         synchronized (lock) {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
             resume = placer.restore(records);
             pendingState = List.of();
             // What the previous core decided and never carried out is resumed from the log, or was never committed.
-            heldWrites = null;
             uncommittedWrites = null;
             readHoldings = null;
-            restore = ++restores;
-            resumed = run(resume.commands());
+            restores++;
+            owedByRestore = new ArrayList<>(resume.commands());
             heldWrites = new ArrayList<>();
         }
         active = true;
-        LOG.infof("placement state restored from %s: %d jobs, %d member writes resumed", Topics.PLACEMENT_STATE, records.size(),
-                resume.commands().size());
+        LOG.infof("placement state restored from %s: %d jobs, %d member writes owed once the inputs' backlog is read",
+                Topics.PLACEMENT_STATE, records.size(), resume.commands().size());
+    }
+
+    /**
+     * Everything the inputs held at the takeover is decided on and committed: the writes the restore found owed are
+     * carried out, those the core still waits for, and then each member's holdings are read, for the next batch to
+     * reconcile the log with. A job that ran to its end and was deleted while placement was down is not created again.
+     */
+    public void backlogRead() {
+        List<MemberCommand> owed;
+        List<CompletableFuture<Void>> resumed = new ArrayList<>();
+        int restore;
+        synchronized (lock) {
+            if (owedByRestore == null) {
+                return;
+            }
+            owed = owedByRestore.stream().filter(placer::stillOwed).toList();
+            for (MemberCommand command : owedByRestore) {
+                if (!owed.contains(command)) {
+                    LOG.infof("job %s: %s on member %s, owed at the restore, is not carried out: the inputs since say the job moved on",
+                            command.job(), command.step(), command.cluster());
+                }
+            }
+            owedByRestore = null;
+            restore = restores;
+            owed.forEach(command -> resumed.add(write(command)));
+        }
+        LOG.infof("member writes resumed: %d", owed.size());
         // Each member's holdings are read once the resumed writes are done; new writes wait for the reconciliation.
         List<MemberHoldings> read = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture.allOf(resumed.toArray(CompletableFuture[]::new))
@@ -344,30 +373,45 @@ public class PlacementEngine {
         }
         List<CompletableFuture<Void>> queued = new ArrayList<>(commands.size());
         for (MemberCommand command : commands) {
-            queued.add(writes.submit(command.job().namespace() + "/" + command.job().name(), () -> {
-                Span span = traces.startJobSpan("member " + command.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT),
-                        command.job().uid(), SpanKind.CLIENT);
-                Optional<MemberResult> result;
-                try (Scope scope = span.makeCurrent()) {
-                    result = writer.execute(command);
-                } finally {
-                    span.end();
-                }
-                if (command instanceof MemberCommand.Reserve) {
-                    crashPoint.after("reserved");
-                } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
-                    crashPoint.after("created");
-                } else if (command instanceof MemberCommand.Evict) {
-                    crashPoint.after("evicted");
-                }
-                result.ifPresent(this::record);
-            }).whenComplete((done, error) -> {
-                if (error != null) {
-                    LOG.errorf(error, "job %s: a write on member %s failed unexpectedly", command.job(), command.cluster());
-                }
-            }));
+            queued.add(write(command));
         }
         return queued;
+    }
+
+    /**
+     * Queues one member write in its job's lane. It is carried out only if the core still owes it when its turn comes:
+     * a write that waited behind others may have been overtaken by what the job did meanwhile.
+     */
+    private CompletableFuture<Void> write(MemberCommand command) {
+        return writes.submit(command.job().namespace() + "/" + command.job().name(), () -> {
+            synchronized (lock) {
+                if (!placer.stillOwed(command)) {
+                    LOG.infof("job %s: %s on member %s is not carried out: the job moved on while it waited", command.job(), command.step(),
+                            command.cluster());
+                    return;
+                }
+            }
+            Span span = traces.startJobSpan("member " + command.getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT),
+                    command.job().uid(), SpanKind.CLIENT);
+            Optional<MemberResult> result;
+            try (Scope scope = span.makeCurrent()) {
+                result = writer.execute(command);
+            } finally {
+                span.end();
+            }
+            if (command instanceof MemberCommand.Reserve) {
+                crashPoint.after("reserved");
+            } else if (result.isPresent() && result.get() instanceof MemberResult.JobCreated) {
+                crashPoint.after("created");
+            } else if (command instanceof MemberCommand.Evict) {
+                crashPoint.after("evicted");
+            }
+            result.ifPresent(this::record);
+        }).whenComplete((done, error) -> {
+            if (error != null) {
+                LOG.errorf(error, "job %s: a write on member %s failed unexpectedly", command.job(), command.cluster());
+            }
+        });
     }
 
     /**

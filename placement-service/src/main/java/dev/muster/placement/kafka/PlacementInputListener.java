@@ -14,8 +14,10 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.Topics;
 import dev.muster.placement.config.Channels;
+import dev.muster.placement.config.PlacementConfig;
 import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.engine.PlacementEngine;
+import dev.muster.runtime.Backlog;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor;
 import dev.muster.runtime.tracing.JobTraces;
@@ -50,23 +52,36 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final PlacementEngine engine;
     private final Map<String, Object> kafkaConnection;
     private final RestoreGate restores;
+    /** What the inputs held when this instance was given them: the writes a restore finds owed wait until it is read. */
+    private final Backlog backlog;
+    /** The batch being relayed; batches are relayed one at a time. */
+    private volatile KafkaRecordBatch<String, byte[]> relaying;
 
     PlacementInputListener(@Channel(Channels.PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
-                           @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration, JobTraces traces) {
+                           @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration, JobTraces traces, PlacementConfig config) {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
-        this.restores = new RestoreGate(() -> engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE)));
+        this.backlog = new Backlog("placement-service", config.backlogPatience(), Clock.systemUTC());
+        this.restores = new RestoreGate(() -> {
+            engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
+            resumeIfBacklogRead();
+        });
         this.relay = new TransactionalRelay(transactions, clients,
                 new EventProcessor("placement-service", Topics.PLACEMENTS, Clock.systemUTC(), engine::decide, engine::drainState)
                         .readingOnly(GangPlacer.READS).tracing(traces), new TransactionalRelay.Outcome() {
                     @Override
                     public void committed() {
                         engine.committed();
+                        if (backlog.committed(relaying)) {
+                            engine.backlogRead();
+                        }
                     }
 
                     @Override
                     public void aborted(Throwable failure) {
+                        backlog.aborted(relaying);
                         engine.aborted(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
+                        resumeIfBacklogRead();
                     }
                 }, engine::decideObservations, restores);
     }
@@ -76,7 +91,14 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     @Incoming(Channels.INPUTS)
     @Blocking
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
+        relaying = batch;
         return relay.relay(batch);
+    }
+
+    private void resumeIfBacklogRead() {
+        if (backlog.isRead()) {
+            engine.backlogRead();
+        }
     }
 
     @Override
@@ -87,6 +109,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
             engine.standBy();
             return;
         }
+        // The inventory is read again from the beginning, and says nothing about whether an owed write was carried out.
+        backlog.assigned(consumer, partitions.stream().filter(partition -> !Topics.INVENTORY.equals(partition.topic())).toList());
         restores.assigned();
         List<TopicPartition> inventory = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
         if (!inventory.isEmpty()) {

@@ -20,8 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
+import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEvicted;
+import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.PlacementAttempted;
@@ -39,6 +41,9 @@ import dev.muster.testing.kafka.MusterTopics;
 import dev.muster.testing.seed.Seed;
 import dev.muster.testing.service.ServiceProcess;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
 
 /**
  * The packaged placement service crashes at each step of binding a job (its decision committed with no member
@@ -192,6 +197,71 @@ class PlacementServiceRestartIT {
                     .filter(event -> event.job().equals(admitted.job()) && event.data() instanceof JobEvicted).toList();
             assertThat(stops).as("JobEvicted events (a repeat carries the same id); log %s", placement.log())
                     .extracting(JobEvent::id).containsOnly(stops.get(0).id());
+        }
+    }
+
+    /**
+     * Crashed after creating a member copy, before recording the answer: while placement is down the job runs to its end,
+     * its owner deletes it and its copy is purged. The restarted placement owes the creation by its state, but
+     * reads what its inputs say happened meanwhile first: it does not run the deleted job again (an 18-minute fault storm
+     * found one 8-GPU gang run a second time, its quota already given to the next job).
+     */
+    @Test
+    void crashedAfterCreatingACopyThatRanToItsEndAndWasDeletedMeanwhileTheRestartedServiceDoesNotCreateItAgain() throws Exception {
+        Map<String, String> crashing = new HashMap<>(placementSettings);
+        crashing.put("muster.placement.crash-after", "created");
+        placement = ServiceProcess.start(JAR, crashing, DEADLINE);
+        PyTorchJob job = Seed.job("default", "pytorch-test");
+        // Its pods exit a second after they start.
+        job.getSpec().pytorchReplicaSpecs().values().forEach(replicas -> replicas.template().setMetadata(
+                new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().addToAnnotations("muster.dev/duration", "1s").build()));
+        JobRef ref = new JobRef("default", "pytorch-test", UUID.randomUUID().toString());
+        job.getMetadata().setUid(ref.uid());
+        List<Watch> watches = new java.util.ArrayList<>();
+        List<KubernetesClient> memberClients = new java.util.ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.ADMISSIONS, JobEvent.create("/muster/queue-service", ref, Instant.now(), new JobAdmitted(job, null, null,
+                    JobDemand.of(job).total())));
+            assertThat(placement.awaitExit(DEADLINE)).as("crashed after creating the copy; log %s", placement.log()).isTrue();
+            client.await(Topics.MEMBER_STATUS, event -> event.job().equals(ref) && event.data() instanceof JobFinished, DEADLINE);
+            client.send(Topics.SUBMISSIONS, JobEvent.create("/muster/queue-service", ref, Instant.now(), new JobDeleted("its owner deletes it")));
+            // Purged as status sync purges a deleted job's copies (this one has no fleet API to write to, and its writes wait).
+            for (SimulatedCluster member : members.clusters()) {
+                try (KubernetesClient memberClient = member.connect()) {
+                    memberClient.resources(PyTorchJob.class).inNamespace("default").withName("pytorch-test").delete();
+                    await().atMost(DEADLINE).until(() -> memberClient.resources(PyTorchJob.class).inNamespace("default")
+                            .withName("pytorch-test").get() == null);
+                }
+            }
+            for (SimulatedCluster member : members.clusters()) {
+                KubernetesClient memberClient = member.connect();
+                memberClients.add(memberClient);
+                watches.add(memberClient.resources(PyTorchJob.class).inNamespace("default").watch(new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, PyTorchJob copy) {
+                        if (action == Action.ADDED && copy.getMetadata().getName().equals("pytorch-test")) {
+                            created.incrementAndGet();
+                        }
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {
+                    }
+                }));
+            }
+
+            placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+            // Past its restore, its backlog and the reconciliation once it has bound a job admitted after the restart.
+            JobEvent next = admit(client, "pytorch-next");
+            awaitBound(client, next);
+
+            assertThat(created.get()).as("copies of the deleted job created after the restart; log %s", placement.log()).isZero();
+            assertNoCopyAnywhere("pytorch-test");
+            assertThat(Files.readString(placement.log())).contains("is not carried out: the inputs since say the job moved on");
+        } finally {
+            watches.forEach(Watch::close);
+            memberClients.forEach(KubernetesClient::close);
         }
     }
 

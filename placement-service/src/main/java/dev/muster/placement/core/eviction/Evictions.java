@@ -100,10 +100,20 @@ public final class Evictions {
                     + GoDurations.format(Duration.between(eviction.since(), now).truncatedTo(ChronoUnit.SECONDS)));
             return events(stoppedEvent(eviction.job(), eviction.preemption(), now, new JobEvicted(eviction.cluster(), message)));
         }
-        String left = result instanceof MemberResult.Evicting answer ? answer.left()
-                : "an answer (" + ((MemberResult.Failed) result).reason() + ")";
-        evicting.put(result.job().uid(), eviction.answered(left, now.plus(checkInterval)));
+        evicting.put(result.job().uid(), eviction.answered(stillThere(result), now.plus(checkInterval)));
         return Decisions.none();
+    }
+
+    /** What an answer other than "nothing is left" says is still on the member, for the stopped event's message. */
+    private static String stillThere(MemberResult result) {
+        if (result instanceof MemberResult.Evicting answer) {
+            return answer.left();
+        }
+        if (result instanceof MemberResult.Failed failed) {
+            return "an answer (" + failed.reason() + ")";
+        }
+        // The answer to a creation asked for before the stop (a restart resumed it): the copy it made is stopped at the next check.
+        return "its member copy, created by a write asked for before the stop";
     }
 
     /** Asks again of every eviction whose next check is due. */

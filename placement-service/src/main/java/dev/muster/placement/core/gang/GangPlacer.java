@@ -302,6 +302,23 @@ public final class GangPlacer {
         return result(new MemberResult.JobCreated(cluster, attempt.admitted().job()));
     }
 
+    /**
+     * Whether a write that builds something on a member (reservations, a copy) is still what the job's attempt waits for.
+     * One decided before the job moved on (bound by another answer, finished, deleted, placed elsewhere), and carried out
+     * only now (a restart resumed it, or it waited behind slower writes), would make what nobody waits for. A write that
+     * takes something away (a stop, a release) is always carried out: what it removes must go whoever asked.
+     */
+    public boolean stillOwed(MemberCommand command) {
+        boolean reserve = command instanceof MemberCommand.Reserve;
+        if (!reserve && !(command instanceof MemberCommand.CreateJob)) {
+            return true;
+        }
+        Attempt attempt = attempts.get(command.job().uid());
+        return attempt != null && attempt.cluster().equals(command.cluster()) && attempt.reserving() == reserve
+                && (!reserve || attempt.reservations().containsAll(((MemberCommand.Reserve) command).reservations().stream()
+                .map(reservation -> reservation.getMetadata().getName()).toList()));
+    }
+
     /** What the member said to a write placement asked for. */
     public Decisions result(MemberResult result) {
         if (evictions.eviction(result.job().uid()).isPresent()) {

@@ -258,4 +258,53 @@ class GangPlacerEvictionTest {
 
         assertThat(placer.handle(deleted()).commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
     }
+
+    /**
+     * Placement crashed after creating a copy and before recording the member's answer. While it was down the job ran to
+     * its end and was deleted, and status sync purged the copy. The creation its restore owes is owed no more once the
+     * backlog it reads says so; carried out all the same (an 18-minute fault storm found it carried out at once, before
+     * the backlog), its answer is one more thing still there to stop, not a failure of the batch.
+     */
+    @Test
+    void aCreationARestartOwesIsOwedNoMoreOnceTheBacklogShowsTheJobRanAndWasDeleted() {
+        member("cluster-b", false);
+        MemberCommand create = placer.handle(admitted()).commands().get(0);
+        Map<String, PlacementRecord> written = new LinkedHashMap<>();
+        placer.drainState().forEach((uid, record) -> written.put(uid, PlacementRecord.decode(record.encode())));
+
+        placer = new GangPlacer(PlacementSettings.defaults(), clock);
+        MemberCommand resumed = placer.restore(written).commands().get(0);
+        assertThat(resumed).isInstanceOf(MemberCommand.CreateJob.class).extracting(MemberCommand::cluster).isEqualTo("cluster-b");
+        assertThat(placer.stillOwed(resumed)).as("owed until something says otherwise").isTrue();
+        assertThat(placer.stillOwed(create)).isTrue();
+
+        placer.handle(finished("cluster-b"));
+        assertThat(placer.stillOwed(resumed)).as("the member ran it: the copy was made").isFalse();
+        assertThat(placer.handle(deleted()).commands()).containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+
+        assertThat(placer.result(new MemberResult.JobCreated("cluster-b", JOB))).as("a creation answered during the stop")
+                .isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(placer.tick().commands()).as("the copy it made is stopped too").containsExactly(new MemberCommand.Evict("cluster-b", JOB));
+        assertThat(placer.result(new MemberResult.Evicting("cluster-b", JOB, "")).events()).singleElement().extracting(JobEvent::data)
+                .isInstanceOf(JobEvicted.class);
+    }
+
+    @Test
+    void aReservationOrCreationForAnotherClusterThanTheAttemptsIsNotOwedAndStopsAreAlwaysCarriedOut() {
+        member("cluster-a", true);
+        member("cluster-b", false);
+        MemberCommand reserve = placer.handle(admitted()).commands().get(0);
+        assertThat(reserve).isInstanceOf(MemberCommand.Reserve.class);
+
+        assertThat(placer.stillOwed(reserve)).isTrue();
+        assertThat(placer.stillOwed(new MemberCommand.Reserve("cluster-b", JOB, java.util.List.of()))).isFalse();
+        assertThat(placer.stillOwed(new MemberCommand.CreateJob(reserve.cluster(), JOB, null, java.util.List.of())))
+                .as("no creation before its reservations hold").isFalse();
+        assertThat(placer.stillOwed(new MemberCommand.Evict("cluster-c", JOB))).isTrue();
+        assertThat(placer.stillOwed(new MemberCommand.Release("cluster-c", JOB, java.util.List.of("x")))).isTrue();
+
+        placer.handle(deleted());
+        assertThat(placer.stillOwed(reserve)).as("deleted while it was being reserved").isFalse();
+    }
 }
