@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -153,6 +154,18 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     public List<T> list() {
         SharedIndexInformer<T> informer = current;
         return informer == null ? List.of() : informer.getStore().list();
+    }
+
+    /**
+     * The objects the informer holds, only while it watches now (listed, and its watch open): then what it does not hold
+     * is not there. Empty while it lists, reconnects or is stopped.
+     */
+    public Optional<List<T>> listIfWatching() {
+        SharedIndexInformer<T> informer = current;
+        if (closed || informer == null || !informer.isRunning() || !informer.hasSynced() || !informer.isWatching()) {
+            return Optional.empty();
+        }
+        return Optional.of(informer.getStore().list());
     }
 
     /** How many times it was started again after stopping. */

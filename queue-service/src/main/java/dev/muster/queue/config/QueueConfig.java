@@ -63,5 +63,13 @@ public interface QueueConfig {
         /** How often the watches re-list everything, to heal any gap. Default 10 minutes. */
         @WithDefault("10m")
         Duration resync();
+
+        /**
+         * How often the jobs the queue holds from the fleet API are looked for there: one no longer there was deleted
+         * while the queue was not watching (down, or killed before it passed the deletion on), and is deleted now.
+         * Default 10 seconds.
+         */
+        @WithDefault("10s")
+        Duration missedDeletionCheck();
     }
 }

@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.config.QueueConfig;
+import dev.muster.queue.core.queueing.FleetApiSubmissions;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.queue.core.queueing.QueueState.Entry;
 import dev.muster.queue.core.quota.QuotaAdmission;
@@ -35,7 +36,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 @ApplicationScoped
 @Default
 @Identifier(QueueStateStore.REBALANCE_LISTENER)
-public class QueueStateStore implements KafkaConsumerRebalanceListener {
+public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApiSubmissions {
 
     static final String REBALANCE_LISTENER = "queue-state-restore";
     private static final Logger LOG = Logger.getLogger(QueueStateStore.class);
@@ -62,6 +63,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener {
     /** Where one job stands now, for the job view. */
     public synchronized java.util.Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
         return queue.view(namespace, name);
+    }
+
+    @Override
+    public synchronized List<dev.muster.model.event.JobRef> undeleted() {
+        return queue.fleetApiJobs();
     }
 
     /** Each quota node's usage now, for the queues view. */

@@ -6,8 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -19,6 +24,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.muster.fleetclient.watch.SupervisedInformer;
 import dev.muster.fleetclient.watch.Watches;
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
@@ -38,6 +44,7 @@ import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.queue.config.Channels;
 import dev.muster.queue.config.QueueConfig;
+import dev.muster.queue.core.queueing.FleetApiSubmissions;
 import dev.muster.runtime.tracing.JobTraces;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -47,6 +54,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
 
@@ -77,13 +85,17 @@ public class FleetIngress {
     private final Watches watches;
     private final Emitter<byte[]> emitter;
     private final JobTraces traces;
+    private final FleetApiSubmissions submitted;
     private final Clock clock = Clock.systemUTC();
+    private SupervisedInformer<GenericKubernetesResource> jobs;
+    private ScheduledExecutorService deletionChecks;
     /** The fleet's PriorityClasses as last seen, by name. */
     private final Map<String, PriorityClassApplied> priorityClasses = new ConcurrentHashMap<>();
 
-    FleetIngress(KubernetesClient client, QueueConfig config, Watches watches, JobTraces traces,
+    FleetIngress(KubernetesClient client, QueueConfig config, Watches watches, JobTraces traces, FleetApiSubmissions submitted,
                  @Channel(Channels.FLEET_INGRESS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> emitter) {
         this.traces = traces;
+        this.submitted = submitted;
         this.client = client;
         this.config = config;
         this.watches = watches;
@@ -96,7 +108,14 @@ public class FleetIngress {
             return;
         }
         // The fleet may hold many jobs, and their specs travel in the events: the informer keeps only who each is.
-        watches.start("fleet pytorchjobs", () -> informer(PyTorchJob.class), JobIdentityStore::new, new JobHandler());
+        jobs = watches.start("fleet pytorchjobs", () -> informer(PyTorchJob.class), JobIdentityStore::new, new JobHandler());
+        deletionChecks = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "muster-missed-deletions");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long every = config.fleetApi().missedDeletionCheck().toMillis();
+        deletionChecks.scheduleWithFixedDelay(this::deleteWhatIsGone, every, every, TimeUnit.MILLISECONDS);
         watches.start("fleet propagationpolicies", () -> informer(PropagationPolicy.class), null,
                 new ConfigHandler(EventType.POLICY_APPLIED, "policy", PropagationPolicy.KIND));
         watches.start("fleet elasticquotatrees", () -> informer(ElasticQuotaTree.class), null,
@@ -104,6 +123,41 @@ public class FleetIngress {
         watches.start("fleet priorityclasses", () -> informer(PriorityClass.class), null, new PriorityClassHandler());
         LOG.infof("watching the fleet API at %s for PyTorchJobs, PropagationPolicies, the ElasticQuotaTree and PriorityClasses",
                 client.getMasterUrl());
+    }
+
+    void stop(@Observes ShutdownEvent shutdown) {
+        if (deletionChecks != null) {
+            deletionChecks.shutdownNow();
+        }
+    }
+
+    /**
+     * Deletes the jobs the queue holds from the fleet API that are no longer there. A watch reports a deletion once: one
+     * made while the queue was down, or reported to a process killed before it passed it on, would otherwise leave the
+     * job's member copy and QueueUnit for good. The queue's jobs are read before the watch's: a job the queue holds was
+     * in the watch's cache before the queue heard of it, so missing from it afterwards it is gone.
+     */
+    private void deleteWhatIsGone() {
+        try {
+            List<JobRef> held = submitted.undeleted();
+            if (held.isEmpty()) {
+                return;
+            }
+            Optional<List<GenericKubernetesResource>> listed = jobs.listIfWatching();
+            if (listed.isEmpty()) {
+                return;
+            }
+            Set<String> there = listed.get().stream().map(FleetJobs::eventUid).collect(Collectors.toSet());
+            for (JobRef job : held) {
+                if (!there.contains(job.uid())) {
+                    JobEvent deleted = new JobEvent(id(job.uid(), "deleted"), SOURCE, job, clock.instant(),
+                            new JobDeleted("deleted from the fleet API while the queue was not watching"));
+                    sendForJob(job.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("fleet API: looking for jobs deleted while the queue was not watching failed (%s); trying again", e.toString());
+        }
     }
 
     private SharedIndexInformer<GenericKubernetesResource> informer(Class<? extends HasMetadata> type) {

@@ -2,6 +2,7 @@ package dev.muster.queue.kubernetes;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.PolicyApplied;
 import dev.muster.model.event.Topics;
@@ -62,7 +64,8 @@ class FleetIngressTests {
     public static class WatchingTheFleetApi implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("muster.queue.fleet-api.watch", "true", "muster.queue.fleet-api.resync", "1s");
+            return Map.of("muster.queue.fleet-api.watch", "true", "muster.queue.fleet-api.resync", "1s",
+                    "muster.queue.fleet-api.missed-deletion-check", "1s");
         }
     }
 
@@ -168,6 +171,29 @@ class FleetIngressTests {
             assertThat(client.readAll(Topics.SUBMISSIONS)).filteredOn(event -> event.job().uid().equals("kafka-uid")
                     || event.job().uid().equals(shown.getMetadata().getUid()))
                     .extracting(event -> event.data().getClass().getSimpleName()).containsExactly("JobDeleted");
+        }
+    }
+
+    /**
+     * A job submitted through the fleet API whose object was deleted while the queue was down (here: one a previous
+     * instance passed on, never created on this fleet API): the watch never reports that deletion, so the queue finds
+     * the job missing from the fleet API and deletes it, and it alone.
+     */
+    @Test
+    void aJobDeletedFromTheFleetApiWhileTheQueueWasNotWatchingIsDeletedOnceItIsFoundMissing() {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            PyTorchJob stays = fleet.resource(Seed.job("missed", "stays")).create();
+            JobRef gone = new JobRef("missed", "gone", java.util.UUID.randomUUID().toString());
+            client.send(Topics.SUBMISSIONS, JobEvent.create(FleetJobs.INGRESS_SOURCE, gone, java.time.Instant.now(),
+                    new dev.muster.model.event.JobSubmitted(Seed.job("missed", "gone"))));
+
+            JobEvent deleted = client.await(Topics.SUBMISSIONS, event -> event.job().equals(gone) && event.data() instanceof JobDeleted, DEADLINE);
+
+            assertThat(((JobDeleted) deleted.data()).reason()).isEqualTo("deleted from the fleet API while the queue was not watching");
+            assertThat(deleted.source()).isEqualTo(FleetJobs.INGRESS_SOURCE);
+            client.await(Topics.SUBMISSIONS, event -> event.job().uid().equals(stays.getMetadata().getUid()), DEADLINE);
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> client.readAll(Topics.SUBMISSIONS).stream()
+                    .noneMatch(event -> event.job().uid().equals(stays.getMetadata().getUid()) && event.data() instanceof JobDeleted));
         }
     }
 

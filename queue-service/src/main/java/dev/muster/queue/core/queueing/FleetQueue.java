@@ -95,6 +95,8 @@ public final class FleetQueue {
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
     private final java.util.Set<String> finished = new java.util.HashSet<>();
     private final JobNames names = new JobNames();
+    /** The jobs submitted through the fleet API that are not deleted yet, by UID. */
+    private final Map<String, JobRef> fleetApiJobs = new LinkedHashMap<>();
     private final Map<String, QueueState.ConfigRefusal> refusals = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
     private ElasticQuotaTree appliedTree;
@@ -124,6 +126,9 @@ public final class FleetQueue {
                 queue.finished.add(QueueState.FINISHED.read(record.value()).uid());
             } else if (QueueState.NAMES.holds(record.key())) {
                 queue.names.claim(QueueState.NAMES.read(record.value()));
+            } else if (QueueState.FLEET_API_JOBS.holds(record.key())) {
+                JobRef job = QueueState.FLEET_API_JOBS.read(record.value());
+                queue.fleetApiJobs.put(job.uid(), job);
             } else if (QueueState.PRIORITY_CLASSES.holds(record.key())) {
                 PriorityClassApplied priorityClass = QueueState.PRIORITY_CLASSES.read(record.value());
                 queue.priorityClasses.put(priorityClass.name(), priorityClass);
@@ -223,6 +228,14 @@ public final class FleetQueue {
     }
 
     /** The jobs tracked now, for metrics and explanations. */
+    /**
+     * The jobs submitted through the fleet API that are not deleted yet: each must still have its object there, and one
+     * that has not was deleted while nobody watched (the queue down, its deletion event lost with the process).
+     */
+    public List<JobRef> fleetApiJobs() {
+        return List.copyOf(fleetApiJobs.values());
+    }
+
     public Collection<TrackedJob> jobs() {
         return List.copyOf(jobs.values());
     }
@@ -287,6 +300,10 @@ public final class FleetQueue {
         // From here the job holds its name until it is deleted, accepted or not, as its object does on the fleet API.
         names.claim(event.job());
         pendingState.put(QueueState.NAMES.key(uid), QueueState.encode(event.job()));
+        if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
+            fleetApiJobs.put(uid, event.job());
+            pendingState.put(QueueState.FLEET_API_JOBS.key(uid), QueueState.encode(event.job()));
+        }
         if (job == null) {
             throw new RejectedEventException(event.job(), List.of("data.job: is required"));
         }
@@ -337,6 +354,9 @@ public final class FleetQueue {
         }
         pendingState.put(QueueState.NAMES.key(uid), null);
         pendingState.put(QueueState.FINISHED.key(uid), null);
+        if (fleetApiJobs.remove(uid) != null) {
+            pendingState.put(QueueState.FLEET_API_JOBS.key(uid), null);
+        }
         if (jobs.containsKey(uid) && quota.withdraw(uid)) {
             // Its pods may take their grace period to end: its quota is released once placement has stopped it.
             out.add(followUp(event, jobs.get(uid).ref(), now, new JobWithdrawn("deleted; its quota is released once it has stopped on its member")));

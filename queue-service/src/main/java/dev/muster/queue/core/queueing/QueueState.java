@@ -13,7 +13,8 @@ import dev.muster.queue.core.quota.JobStanding;
  * The queue service's state as records of its compacted state topic: the applied tree ({@value #TREE}), each
  * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}), each job that finished
  * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again), the name each
- * job holds until deleted ({@code name/<uid>}), each PriorityClass ({@code priority/<name>}) and the last refused change
+ * job holds until deleted ({@code name/<uid>}), each job submitted through the fleet API until deleted ({@code fleet-api/<uid>}, so
+ * that a deletion made there while the queue was not watching is found), each PriorityClass ({@code priority/<name>}) and the last refused change
  * of each configuration object ({@code refused/<Kind>/<namespace>/<name>}). A null value removes a key.
  */
 public final class QueueState {
@@ -23,6 +24,7 @@ public final class QueueState {
     private static final String JOB_PREFIX = "job/";
     private static final String FINISHED_PREFIX = "finished/";
     private static final String NAME_PREFIX = "name/";
+    private static final String FLEET_API_PREFIX = "fleet-api/";
     private static final String REFUSED_PREFIX = "refused/";
     private static final String PRIORITY_PREFIX = "priority/";
 
@@ -83,6 +85,8 @@ public final class QueueState {
     static final Kind<JobRef> FINISHED = new Kind<>(FINISHED_PREFIX, JobRef.class);
     /** The name each job holds until it is deleted, keyed by its UID. */
     static final Kind<JobRef> NAMES = new Kind<>(NAME_PREFIX, JobRef.class);
+    /** Each job submitted through the fleet API that is not deleted yet, keyed by its UID. */
+    static final Kind<JobRef> FLEET_API_JOBS = new Kind<>(FLEET_API_PREFIX, JobRef.class);
     /** The last refused change of each configuration object, keyed by {@code Kind/namespace/name}. */
     static final Kind<ConfigRefusal> REFUSALS = new Kind<>(REFUSED_PREFIX, ConfigRefusal.class);
     /** Each PriorityClass, keyed by its name. */

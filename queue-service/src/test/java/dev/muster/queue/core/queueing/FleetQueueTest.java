@@ -364,6 +364,29 @@ class FleetQueueTest {
             assertThatThrownBy(() -> restored.handle(submittedAs("h-f091", "uid-2"))).isInstanceOf(RejectedEventException.class);
         }
 
+        /**
+         * The jobs submitted through the fleet API are known as such until deleted, across a restart, finished ones too:
+         * a deletion there that the queue missed is found by their absence.
+         */
+        @Test
+        void jobsSubmittedThroughTheFleetApiAreKnownAsSuchUntilTheirDeletionAcrossARestart() {
+            Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            JobEvent viaFleetApi = submittedAs("applied", "uid-1");
+            queue.handle(JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, viaFleetApi.job(), T0, viaFleetApi.data()));
+            queue.handle(submittedAs("produced", "uid-2"));
+            queue.handle(finished("applied", "uid-1"));
+            compact(stateTopic, queue.drainState());
+
+            FleetQueue restored = restoredFrom(stateTopic);
+
+            assertThat(restored.fleetApiJobs()).as("the Kafka path's job is deleted on Kafka only").containsExactly(viaFleetApi.job());
+            restored.handle(JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, viaFleetApi.job(), T0, new JobDeleted("deleted")));
+            compact(stateTopic, restored.drainState());
+            assertThat(restored.fleetApiJobs()).isEmpty();
+            assertThat(restoredFrom(stateTopic).fleetApiJobs()).isEmpty();
+        }
+
         private JobEvent finished(String name, String uid) {
             return JobEvent.create("/t", new JobRef("default", name, uid), T0, new JobFinished("cluster-a", "Succeeded", null));
         }

@@ -1,0 +1,13 @@
+package dev.muster.queue.core.queueing;
+
+import java.util.List;
+
+import dev.muster.model.event.JobRef;
+
+/** The jobs submitted through the fleet API that the queue holds until their deletion, for whatever watches the fleet API. */
+@FunctionalInterface
+public interface FleetApiSubmissions {
+
+    /** Those not deleted yet, as far as the queue has read its inputs. */
+    List<JobRef> undeleted();
+}
