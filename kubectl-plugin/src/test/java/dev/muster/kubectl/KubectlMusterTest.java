@@ -40,7 +40,7 @@ class KubectlMusterTest {
                 [{"name":"pytorch-test","namespace":"default","cluster":"gpu-a","state":"Running","created":"2026-11-30T11:55:00Z","adoption":"Y","fleetUid":"u1"},
                  {"name":"local-job","namespace":"team-a","cluster":"gpu-b","state":"Succeeded","created":"2026-11-28T12:00:00Z","adoption":"N"}]""");
         answer("/api/v1/members/pods", 200, """
-                [{"name":"pytorch-test-master-0","namespace":"default","cluster":"gpu-a","ready":"1/1","status":"Running","restarts":0,"created":"2026-11-30T11:59:15Z"},
+                [{"name":"pytorch-test-master-0","namespace":"default","cluster":"gpu-a","ready":"1/1","status":"Running","restarts":0,"created":"2026-11-30T11:59:15Z","node":"a-1"},
                  {"name":"pytorch-test-worker-0","namespace":"default","cluster":"gpu-a","ready":"0/1","status":"CrashLoopBackOff","restarts":12,"created":"2026-11-30T11:59:15Z"}]""");
         answer("/api/v1/queues", 200, """
                 [{"node":"root","queue":"root-kdzw7","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"10000000000","max":"10000000000"},
@@ -213,14 +213,82 @@ class KubectlMusterTest {
     void wrongCommandLinesExitWith64AndSayWhatIsWrong() {
         assertThat(run(Map.of(), "get", "pytorchjob")).isEqualTo(KubectlMuster.USAGE);
         assertThat(run(Map.of(), "get", "deployments", "-M")).isEqualTo(KubectlMuster.USAGE);
-        assertThat(run(Map.of(), "get", "pod", "-M", "-o", "wide")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "get", "pod", "-M", "-o", "table")).isEqualTo(KubectlMuster.USAGE);
         assertThat(run(Map.of(), "get", "pytorchjob", "x", "-M")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "get", "pod", "-M", "-A", "-n", "x")).isEqualTo(KubectlMuster.USAGE);
         assertThat(run(Map.of(), "describe", "pod")).isEqualTo(KubectlMuster.USAGE);
         assertThat(run(Map.of(), "submit")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "get", "pod", "-M", "--colour")).isEqualTo(KubectlMuster.USAGE);
+        assertThat(run(Map.of(), "queues", "-o", "name")).isEqualTo(KubectlMuster.USAGE);
 
-        assertThat(err()).contains("add -M", "doesn't have a resource type \"deployments\"", "output format \"wide\"",
-                "get pytorchjob NAME -m CLUSTER", "unknown command \"describe\"", "submit takes one manifest: submit -f FILE");
+        assertThat(err()).contains("add -M", "doesn't have a resource type \"deployments\"",
+                "output format \"table\", allowed formats are: wide,json,yaml,name", "get pytorchjob NAME -m CLUSTER",
+                "-A and -n cannot be used together", "unknown command \"describe\" for \"kubectl muster\"; it knows: get, explain,"
+                        + " queues, submit, completion", "Missing required option: '--filename=FILE'", "Unknown option: '--colour'",
+                "allowed formats are: json,yaml", "See 'kubectl muster get --help'.", "See 'kubectl muster submit --help'.");
         assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void everyCommandHasItsHelpAndNoCommandPrintsTheOverview() {
+        assertThat(run(Map.of())).isZero();
+        assertThat(out()).contains("Usage: kubectl muster", "get", "explain", "queues", "submit", "completion", "--kubeconfig");
+        for (String command : java.util.List.of("get", "explain", "queues", "submit", "completion")) {
+            out.reset();
+            assertThat(run(Map.of(), command, "--help")).as(command).isZero();
+            assertThat(out()).as(command).startsWith("Usage: kubectl muster " + command).contains("-h, --help");
+        }
+        out.reset();
+        run(Map.of(), "get", "--help");
+        assertThat(out()).contains("-n, --namespace=NAMESPACE", "-A, --all-namespaces", "-o, --output=FORMAT", "--kubeconfig=FILE",
+                "--context=NAME", "kubectl muster get pytorchjob -M -A");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void wideOutputAddsTheFleetUidOfJobsAndTheNodeOfPods() {
+        run(Map.of("MUSTER_STATUS_URL", url), "get", "pytorchjob", "-M", "-A", "-o", "wide");
+        run(Map.of("MUSTER_STATUS_URL", url), "get", "pods", "-M", "-o", "wide");
+
+        assertThat(out()).isEqualTo("""
+                NAMESPACE   NAME           CLUSTER   STATE       AGE   ADOPTION   FLEET-UID
+                default     pytorch-test   gpu-a     Running     5m    Y          u1
+                team-a      local-job      gpu-b     Succeeded   2d    N          <none>
+                NAME                    CLUSTER   READY   STATUS             RESTARTS   AGE   NODE
+                pytorch-test-master-0   gpu-a     1/1     Running            0          45s   a-1
+                pytorch-test-worker-0   gpu-a     0/1     CrashLoopBackOff   12         45s   <none>
+                """);
+    }
+
+    @Test
+    void nameOutputIsOneResourceSlashNameLineForEachObjectAsKubectlPrintsIt() {
+        run(Map.of("MUSTER_STATUS_URL", url), "get", "pytorchjob", "-M", "-A", "-o", "name");
+        run(Map.of("MUSTER_STATUS_URL", url), "get", "po", "-M", "-o", "name");
+
+        assertThat(out()).isEqualTo("""
+                pytorchjob.kubeflow.org/pytorch-test
+                pytorchjob.kubeflow.org/local-job
+                pod/pytorch-test-master-0
+                pod/pytorch-test-worker-0
+                """);
+    }
+
+    @Test
+    void completionPrintsABashScriptThatKnowsTheCommandsAndFlags() {
+        assertThat(run(Map.of(), "completion", "bash")).isZero();
+
+        assertThat(out()).contains("complete -F", "kubectl-muster", "explain", "--all-members", "--kubeconfig");
+        assertThat(run(Map.of(), "completion", "fish")).isEqualTo(KubectlMuster.USAGE);
+    }
+
+    /** What kubectl 1.26+ asks bin/kubectl_complete-muster, in cobra's protocol: candidates for the last word, then a directive. */
+    @Test
+    void kubectlsCompletionOfThePluginGetsCandidatesForTheWordBeingTyped() {
+        assertThat(run(Map.of(), "__complete", "get", "pod", "--all")).isZero();
+        assertThat(run(Map.of(), "__complete", "get", "pod", "-o", "")).isZero();
+        assertThat(run(Map.of(), "__complete", "qu")).isZero();
+
+        assertThat(out()).isEqualTo("--all-members\n--all-namespaces\n:4\njson\nname\nwide\nyaml\n:4\nqueues\n:4\n");
     }
 
     @Test
@@ -235,21 +303,25 @@ class KubectlMusterTest {
 
     @Test
     void kafkaIsFoundBesideTheKubeconfigTooUnlessTheEnvironmentSaysOtherwise(@TempDir Path home) throws IOException {
-        Files.writeString(home.resolve(KubectlMuster.ENDPOINTS_FILE), "status-sync=" + url + "\nkafka=127.0.0.1:40001\n");
-        KubectlMuster plugin = new KubectlMuster(System.out, System.err, Map.of("KUBECONFIG", home.resolve("fleet.kubeconfig").toString()),
-                Clock.systemUTC());
-        KubectlMuster.Request submit = KubectlMuster.parse(new String[] {"submit", "-f", "job.yaml"});
+        Files.writeString(home.resolve(Connection.ENDPOINTS_FILE), "status-sync=" + url + "\nkafka=127.0.0.1:40001\n");
+        Connection connection = new Connection();
 
-        assertThat(plugin.kafka(submit)).isEqualTo("127.0.0.1:40001");
-        assertThat(new KubectlMuster(System.out, System.err, Map.of("MUSTER_KAFKA", "broker:9092"), Clock.systemUTC()).kafka(submit))
-                .isEqualTo("broker:9092");
-        assertThat(new KubectlMuster(System.out, System.err, Map.of(), Clock.systemUTC()).kafka(submit)).isEqualTo(KubectlMuster.DEFAULT_KAFKA);
+        assertThat(connection.kafka(terminal(Map.of("KUBECONFIG", home.resolve("fleet.kubeconfig").toString())), null)).isEqualTo("127.0.0.1:40001");
+        assertThat(connection.kafka(terminal(Map.of("MUSTER_KAFKA", "broker:9092")), null)).isEqualTo("broker:9092");
+        assertThat(connection.kafka(terminal(Map.of()), null)).isEqualTo(Connection.DEFAULT_KAFKA);
+        assertThat(connection.kafka(terminal(Map.of("MUSTER_KAFKA", "broker:9092")), "flag:9092")).isEqualTo("flag:9092");
+        connection.kubeconfig = home.resolve("fleet.kubeconfig").toString();
+        assertThat(connection.kafka(terminal(Map.of()), null)).as("beside --kubeconfig").isEqualTo("127.0.0.1:40001");
+    }
+
+    private Terminal terminal(Map<String, String> environment) {
+        return new Terminal(System.out, System.err, environment, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @Test
     void statusSyncIsFoundBesideTheKubeconfigTheLocalStackWrote(@TempDir Path home) throws IOException {
         Files.writeString(home.resolve("fleet.kubeconfig"), "apiVersion: v1\nkind: Config\n");
-        Files.writeString(home.resolve(KubectlMuster.ENDPOINTS_FILE), "status-sync=" + url + "\n");
+        Files.writeString(home.resolve(Connection.ENDPOINTS_FILE), "status-sync=" + url + "\n");
 
         int exit = run(Map.of("KUBECONFIG", home.resolve("fleet.kubeconfig").toString()), "get", "pod", "-M");
 
@@ -280,6 +352,33 @@ class KubectlMusterTest {
 
         assertThat(exit).isZero();
         assertThat(sent).containsExactly("Bearer sent-token");
+    }
+
+    @Test
+    void theCredentialsAreThoseOfTheKubeconfigAndContextTheFlagsName(@TempDir Path home) throws IOException {
+        Path kubeconfig = Files.writeString(home.resolve("two-contexts.kubeconfig"), """
+                apiVersion: v1
+                kind: Config
+                current-context: fleet
+                contexts: [{name: fleet, context: {cluster: fleet, user: muster}}, {name: admin, context: {cluster: fleet, user: admin}}]
+                users: [{name: muster, user: {token: viewer-token}}, {name: admin, user: {token: admin-token}}]
+                """);
+        java.util.List<String> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+        statusSync.removeContext("/api/v1/members/pods");
+        statusSync.createContext("/api/v1/members/pods", exchange -> {
+            sent.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            exchange.sendResponseHeaders(200, 2);
+            exchange.getResponseBody().write("[]".getBytes(StandardCharsets.UTF_8));
+            exchange.close();
+        });
+
+        assertThat(run(Map.of("MUSTER_STATUS_URL", url), "get", "pod", "-M", "--kubeconfig", kubeconfig.toString())).isZero();
+        assertThat(run(Map.of("MUSTER_STATUS_URL", url), "get", "pod", "-M", "--kubeconfig", kubeconfig.toString(), "--context", "admin")).isZero();
+        assertThat(run(Map.of("MUSTER_STATUS_URL", url), "get", "pod", "-M", "--kubeconfig", kubeconfig.toString(), "--context", "nope"))
+                .isEqualTo(KubectlMuster.FAILED);
+
+        assertThat(sent).containsExactly("Bearer viewer-token", "Bearer admin-token");
+        assertThat(err()).contains("error: context \"nope\" does not exist in " + kubeconfig);
     }
 
     @Test

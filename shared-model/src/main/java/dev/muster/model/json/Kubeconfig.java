@@ -33,6 +33,16 @@ public final class Kubeconfig {
         return token == null || token.isBlank() ? Optional.empty() : Optional.of(token);
     }
 
+    /** Whether the file names a context of this name; false when it cannot be read. */
+    public static boolean hasContext(Path file, String context) {
+        try {
+            JsonNode config = MusterJson.yaml().readTree(Files.readString(file));
+            return config != null && !named(config.path("contexts"), context).isMissingNode();
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /**
      * The SHA-256 of a bearer token, as 64 hex digits ({@code printf %s "$TOKEN" | sha256sum}): how a service is told a
      * viewer's token without being given the token.

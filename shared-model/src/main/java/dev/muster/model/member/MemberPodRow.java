@@ -10,8 +10,9 @@ import io.fabric8.kubernetes.api.model.Pod;
  *
  * @param status  as kubectl shows it: a container's waiting reason (e.g. {@code CrashLoopBackOff}) or the pod's phase
  * @param created the pod's creation time (RFC 3339), for the age
+ * @param node    the node it is bound to; null while it is not ({@code -o wide})
  */
-public record MemberPodRow(String name, String namespace, String cluster, String ready, String status, int restarts, String created) {
+public record MemberPodRow(String name, String namespace, String cluster, String ready, String status, int restarts, String created, String node) {
 
     public static MemberPodRow of(String cluster, Pod pod) {
         List<ContainerStatus> containers = pod.getStatus() == null || pod.getStatus().getContainerStatuses() == null ? List.of()
@@ -25,11 +26,11 @@ public record MemberPodRow(String name, String namespace, String cluster, String
                 .orElse(pod.getMetadata().getDeletionTimestamp() != null ? "Terminating"
                         : pod.getStatus() == null || pod.getStatus().getPhase() == null ? "Pending" : pod.getStatus().getPhase());
         return new MemberPodRow(pod.getMetadata().getName(), pod.getMetadata().getNamespace(), cluster, ready + "/" + total, status, restarts,
-                pod.getMetadata().getCreationTimestamp());
+                pod.getMetadata().getCreationTimestamp(), pod.getSpec() == null ? null : pod.getSpec().getNodeName());
     }
 
     /** The row of a member that does not answer: its last known status is not its status now. */
     public MemberPodRow unknown() {
-        return new MemberPodRow(name, namespace, cluster, ready, MemberJobRow.UNKNOWN, restarts, created);
+        return new MemberPodRow(name, namespace, cluster, ready, MemberJobRow.UNKNOWN, restarts, created, node);
     }
 }
