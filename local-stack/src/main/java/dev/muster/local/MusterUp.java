@@ -9,6 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
 /**
  * {@code ./muster up}: starts the local stack in the foreground, says where everything is, and stops it all on
  * Ctrl-C or {@code ./muster down} (SIGINT or SIGTERM; the exit status is then the signal's, 130 or 143). When it
@@ -32,10 +37,14 @@ public final class MusterUp {
         LocalStackSettings settings;
         try {
             settings = parse(args, LocalStackSettings.defaults(Path.of(System.getProperty("muster.repository", "")).toAbsolutePath()));
-        } catch (IllegalArgumentException e) {
+        } catch (ParameterException e) {
             System.err.println("muster up: " + e.getMessage());
-            System.err.println("usage: ./muster up [--fleet FILE] [--port-base N] [--home DIR]");
+            e.getCommandLine().usage(System.err);
             System.exit(USAGE);
+            return;
+        }
+        if (settings == null) {
+            new CommandLine(new Options()).usage(System.out);
             return;
         }
         Optional<Long> running = runningPid(settings.pidFile());
@@ -83,38 +92,42 @@ public final class MusterUp {
         stopped.await();
     }
 
+    /** What {@code ./muster up} takes. */
+    @Command(name = "./muster up", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Start Muster on this machine in the foreground: a Kafka broker, simulated member clusters, the fleet API and the"
+                    + " three services. Ctrl-C here, or ./muster down from another terminal, stops it.",
+            exitCodeListHeading = "%nExit status when it does not start:%n",
+            exitCodeList = {"1:something failed", "2:Muster already runs", "3:a port is taken", "64:a command line it does not understand"})
+    static final class Options {
+
+        @Option(names = "--fleet", paramLabel = "FILE", description = "The member clusters to simulate (default: deploy/local/fleet.yaml).")
+        Path fleet;
+
+        @Option(names = "--port-base", paramLabel = "N",
+                description = "The first of the ports the stack listens on, 0 for any free ones (default: 8080, the services at N+1..N+3).")
+        Integer portBase;
+
+        @Option(names = "--home", paramLabel = "DIR", description = "Where the stack keeps its kubeconfigs, logs and pid file (default: .muster).")
+        Path home;
+    }
+
+    /** The settings a command line asks for; null when it asks for help. */
     static LocalStackSettings parse(String[] args, LocalStackSettings defaults) {
-        Path home = defaults.home();
-        Path fleet = defaults.fleetSpec();
-        int portBase = defaults.portBase();
-        for (int i = 0; i < args.length; i++) {
-            String option = args[i];
-            if (i + 1 >= args.length) {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            String value = args[++i];
-            switch (option) {
-                case "--home" -> home = Path.of(value);
-                case "--fleet" -> {
-                    fleet = Path.of(value);
-                    if (!Files.isRegularFile(fleet)) {
-                        throw new IllegalArgumentException("--fleet " + value + ": no such file");
-                    }
-                }
-                case "--port-base" -> {
-                    try {
-                        portBase = Integer.parseInt(value);
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException("--port-base must be a number, got \"" + value + "\"");
-                    }
-                    if (portBase < 0 || portBase > LocalStackSettings.MAX_PORT_BASE) {
-                        throw new IllegalArgumentException("--port-base must be between 0 and " + LocalStackSettings.MAX_PORT_BASE + ", got " + portBase);
-                    }
-                }
-                default -> throw new IllegalArgumentException("unknown option " + option);
-            }
+        Options options = new Options();
+        CommandLine commandLine = new CommandLine(options);
+        CommandLine.ParseResult parsed = commandLine.parseArgs(args);
+        if (parsed.isUsageHelpRequested() || parsed.isVersionHelpRequested()) {
+            return null;
         }
-        return new LocalStackSettings(home, fleet, defaults.repository(), portBase, defaults.serviceStart(), Map.of());
+        if (options.fleet != null && !Files.isRegularFile(options.fleet)) {
+            throw new ParameterException(commandLine, "--fleet " + options.fleet + ": no such file");
+        }
+        if (options.portBase != null && (options.portBase < 0 || options.portBase > LocalStackSettings.MAX_PORT_BASE)) {
+            throw new ParameterException(commandLine, "--port-base must be between 0 and " + LocalStackSettings.MAX_PORT_BASE + ", got "
+                    + options.portBase);
+        }
+        return new LocalStackSettings(options.home != null ? options.home : defaults.home(), options.fleet != null ? options.fleet : defaults.fleetSpec(),
+                defaults.repository(), options.portBase != null ? options.portBase : defaults.portBase(), defaults.serviceStart(), Map.of());
     }
 
     /** The pid in the file when that process still runs; a file left by a stack that died is stale. */

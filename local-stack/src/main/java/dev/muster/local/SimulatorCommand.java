@@ -21,117 +21,202 @@ import java.util.Properties;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.muster.model.json.MusterJson;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code ./muster fault}, {@code complete}, {@code restart} and {@code kill}: what happens to the simulated members and
  * the services of a running local stack, through the simulator's admin API, for trying failover, queueing and crashes by hand. Exit status 0 when done, 1
- * when the stack is not running or refused (with its reason), 64 for a wrong command line.
+ * when the stack is not running or refused (with its reason), 64 for a wrong command line; {@code --help} on each.
  */
+@Command(name = "./muster", mixinStandardHelpOptions = true, subcommands = {SimulatorCommand.Fault.class, SimulatorCommand.Complete.class,
+        SimulatorCommand.Restart.class, SimulatorCommand.Kill.class},
+        description = "What happens to the simulated members and the services of a running local stack.")
 public final class SimulatorCommand {
 
-    static final String USAGE = """
-            usage: ./muster fault CLUSTER unreachable|heal|slow LATENCY|scheduler-stop|scheduler-start|node-not-ready NODE|node-ready NODE
-                                        |reservations-stop|reservations-start|list-fail RESOURCE [COUNT] [--home DIR]
-                   ./muster complete JOB [-n NAMESPACE] [--home DIR]   the job's programs finish: its pods exit 0
-                   ./muster restart SERVICE [--home DIR]   stop a service cleanly and start it again (queue-service, placement-service, status-sync-service)
-                   ./muster kill SERVICE [--home DIR]      kill a service (SIGKILL), as a crash would; it is started again""";
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private SimulatorCommand() {
+    @Option(names = "--home", paramLabel = "DIR", scope = CommandLine.ScopeType.INHERIT,
+            description = "The home of the running stack (default: .muster).")
+    Path home;
+
+    /** One command: the admin API path it asks for, and how the answer reads. */
+    interface AdminCall {
+
+        String path();
+
+        String describe(JsonNode answer);
     }
 
     public static void main(String[] args) {
-        Path home = LocalStackSettings.defaults(Path.of(System.getProperty("muster.repository", "")).toAbsolutePath()).home();
-        List<String> words = new ArrayList<>();
-        String namespace = "default";
-        for (int i = 0; i < args.length; i++) {
-            if (("--home".equals(args[i]) || "-n".equals(args[i]) || "--namespace".equals(args[i])) && i + 1 < args.length) {
-                if ("--home".equals(args[i])) {
-                    home = Path.of(args[++i]).toAbsolutePath();
-                } else {
-                    namespace = args[++i];
-                }
-            } else {
-                words.add(args[i]);
-            }
-        }
+        SimulatorCommand root = new SimulatorCommand();
+        CommandLine commandLine = new CommandLine(root);
+        AdminCall call;
         String path;
         try {
-            path = adminPath(words, namespace);
-        } catch (IllegalArgumentException e) {
+            CommandLine.ParseResult parsed = commandLine.parseArgs(args);
+            if (CommandLine.printHelpIfRequested(parsed)) {
+                return;
+            }
+            if (!parsed.hasSubcommand()) {
+                throw new ParameterException(commandLine, "fault, complete, restart or kill?");
+            }
+            call = (AdminCall) parsed.subcommand().commandSpec().userObject();
+            path = call.path();
+        } catch (ParameterException e) {
             System.err.println("muster: " + e.getMessage());
-            System.err.println(USAGE);
+            e.getCommandLine().usage(System.err);
             System.exit(MusterUp.USAGE);
             return;
         }
+        Path home = root.home != null ? root.home.toAbsolutePath()
+                : LocalStackSettings.defaults(Path.of(System.getProperty("muster.repository", "")).toAbsolutePath()).home();
         try {
-            JsonNode answer = post(simulator(home), path);
-            System.out.println("complete".equals(words.get(0)) ? completed(answer) : "fault".equals(words.get(0)) ? faults(answer)
-                    : answer.path("service").asText() + ": " + ("kill".equals(words.get(0)) ? "killed; the stack starts it again" : "restarted"));
+            System.out.println(call.describe(post(simulator(home), path)));
         } catch (CommandFailedException e) {
             System.err.println("muster: " + e.getMessage());
             System.exit(MusterUp.FAILED);
         }
     }
 
-    /** The admin API path a command line asks for. */
-    static String adminPath(List<String> words, String namespace) {
-        if (words.isEmpty()) {
-            throw new IllegalArgumentException("fault or complete?");
-        }
-        String command = words.get(0);
-        if ("complete".equals(command)) {
-            if (words.size() != 2) {
-                throw new IllegalArgumentException("complete takes one job name");
-            }
-            return "/jobs/" + encode(namespace) + "/" + encode(words.get(1)) + "/complete";
-        }
-        if ("restart".equals(command) || "kill".equals(command)) {
-            if (words.size() != 2) {
-                throw new IllegalArgumentException(command + " takes one service: queue-service, placement-service or status-sync-service");
-            }
-            return "/services/" + encode(words.get(1)) + "/" + command;
-        }
-        if (!"fault".equals(command)) {
-            throw new IllegalArgumentException("unknown command " + command);
-        }
-        if (words.size() < 3) {
-            throw new IllegalArgumentException("fault takes a cluster and what happens to it");
-        }
-        String cluster = "/clusters/" + encode(words.get(1));
-        String fault = words.get(2);
-        List<String> rest = words.subList(3, words.size());
-        return switch (fault) {
-            case "unreachable", "heal" -> none(rest, fault, cluster + "/" + fault);
-            case "scheduler-stop" -> none(rest, fault, cluster + "/scheduler/stop");
-            case "scheduler-start" -> none(rest, fault, cluster + "/scheduler/start");
-            case "slow" -> cluster + "/slow?latency=" + encode(one(rest, fault, "a latency such as 2s"));
-            case "node-not-ready" -> cluster + "/nodes/" + encode(one(rest, fault, "a node")) + "/not-ready";
-            case "node-ready" -> cluster + "/nodes/" + encode(one(rest, fault, "a node")) + "/ready";
-            case "reservations-stop" -> none(rest, fault, cluster + "/reservations/stop");
-            case "reservations-start" -> none(rest, fault, cluster + "/reservations/start");
-            case "list-fail" -> {
-                if (rest.isEmpty() || rest.size() > 2) {
-                    throw new IllegalArgumentException("list-fail takes a resource such as pytorchjobs, and how many lists fail (default 1)");
+    /** The admin API path a command line asks for (a usage error is a {@link ParameterException}). */
+    static String adminPath(String... args) {
+        CommandLine.ParseResult parsed = new CommandLine(new SimulatorCommand()).parseArgs(args);
+        return ((AdminCall) parsed.subcommand().commandSpec().userObject()).path();
+    }
+
+    @Command(name = "fault", mixinStandardHelpOptions = true, description = "Something happens to a simulated member cluster.",
+            footer = {"", "What:", "  unreachable, heal         its API does not answer, or answers again",
+                    "  slow LATENCY              every request waits, e.g. 2s",
+                    "  scheduler-stop, scheduler-start",
+                    "                            its gang scheduler stops binding, or binds again",
+                    "  node-not-ready NODE, node-ready NODE",
+                    "  reservations-stop, reservations-start",
+                    "                            reservations are not confirmed, or are again",
+                    "  list-fail RESOURCE [COUNT]",
+                    "                            the next COUNT lists of RESOURCE fail (default 1)"})
+    static final class Fault implements AdminCall {
+
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "CLUSTER", description = "The member cluster, e.g. gpu-a.")
+        String cluster;
+
+        @Parameters(index = "1", paramLabel = "WHAT", description = "What happens to it (see below).")
+        String fault;
+
+        @Parameters(index = "2..*", paramLabel = "ARG", description = "What that takes.")
+        List<String> rest = new ArrayList<>();
+
+        @Override
+        public String path() {
+            String clusterPath = "/clusters/" + encode(cluster);
+            return switch (fault) {
+                case "unreachable", "heal" -> none(clusterPath + "/" + fault);
+                case "scheduler-stop" -> none(clusterPath + "/scheduler/stop");
+                case "scheduler-start" -> none(clusterPath + "/scheduler/start");
+                case "slow" -> clusterPath + "/slow?latency=" + encode(one("a latency such as 2s"));
+                case "node-not-ready" -> clusterPath + "/nodes/" + encode(one("a node")) + "/not-ready";
+                case "node-ready" -> clusterPath + "/nodes/" + encode(one("a node")) + "/ready";
+                case "reservations-stop" -> none(clusterPath + "/reservations/stop");
+                case "reservations-start" -> none(clusterPath + "/reservations/start");
+                case "list-fail" -> {
+                    if (rest.isEmpty() || rest.size() > 2) {
+                        throw new ParameterException(spec.commandLine(), "list-fail takes a resource such as pytorchjobs, and how many lists fail"
+                                + " (default 1)");
+                    }
+                    yield clusterPath + "/lists/" + encode(rest.get(0)) + "/fail?count=" + encode(rest.size() == 2 ? rest.get(1) : "1");
                 }
-                yield cluster + "/lists/" + encode(rest.get(0)) + "/fail?count=" + encode(rest.size() == 2 ? rest.get(1) : "1");
+                default -> throw new ParameterException(spec.commandLine(), "unknown fault " + fault);
+            };
+        }
+
+        @Override
+        public String describe(JsonNode answer) {
+            return faults(answer);
+        }
+
+        private String none(String path) {
+            if (!rest.isEmpty()) {
+                throw new ParameterException(spec.commandLine(), fault + " takes nothing more, got " + rest);
             }
-            default -> throw new IllegalArgumentException("unknown fault " + fault);
-        };
+            return path;
+        }
+
+        private String one(String what) {
+            if (rest.size() != 1) {
+                throw new ParameterException(spec.commandLine(), fault + " takes " + what);
+            }
+            return rest.get(0);
+        }
     }
 
-    private static String none(List<String> rest, String fault, String path) {
-        if (!rest.isEmpty()) {
-            throw new IllegalArgumentException(fault + " takes nothing more, got " + rest);
+    @Command(name = "complete", mixinStandardHelpOptions = true, description = "A simulated job's programs finish: its pods exit 0.")
+    static final class Complete implements AdminCall {
+
+        @Parameters(index = "0", paramLabel = "JOB", description = "The job's name.")
+        String job;
+
+        @Option(names = {"-n", "--namespace"}, paramLabel = "NAMESPACE", description = "The job's namespace (default: default).")
+        String namespace = "default";
+
+        @Override
+        public String path() {
+            return "/jobs/" + encode(namespace) + "/" + encode(job) + "/complete";
         }
-        return path;
+
+        @Override
+        public String describe(JsonNode answer) {
+            return completed(answer);
+        }
     }
 
-    private static String one(List<String> rest, String fault, String what) {
-        if (rest.size() != 1) {
-            throw new IllegalArgumentException(fault + " takes " + what);
+    /** {@code restart} and {@code kill}: what a service the stack runs goes through. */
+    abstract static class ServiceCall implements AdminCall {
+
+        @Parameters(index = "0", paramLabel = "SERVICE", description = "queue-service, placement-service or status-sync-service.")
+        String service;
+
+        abstract String verb();
+
+        @Override
+        public String path() {
+            return "/services/" + encode(service) + "/" + verb();
         }
-        return rest.get(0);
+    }
+
+    @Command(name = "restart", mixinStandardHelpOptions = true, description = "Stop a service cleanly and start it again.")
+    static final class Restart extends ServiceCall {
+
+        @Override
+        String verb() {
+            return "restart";
+        }
+
+        @Override
+        public String describe(JsonNode answer) {
+            return answer.path("service").asText() + ": restarted";
+        }
+    }
+
+    @Command(name = "kill", mixinStandardHelpOptions = true, description = "Kill a service (SIGKILL), as a crash would; the stack starts it again.")
+    static final class Kill extends ServiceCall {
+
+        @Override
+        String verb() {
+            return "kill";
+        }
+
+        @Override
+        public String describe(JsonNode answer) {
+            return answer.path("service").asText() + ": killed; the stack starts it again";
+        }
     }
 
     private static String encode(String text) {

@@ -13,6 +13,10 @@ import dev.muster.simulator.admin.AdminServer;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Runs the simulated member clusters of a spec file as a process, with the admin API, until stopped.
@@ -20,45 +24,73 @@ import dev.muster.simulator.spec.FleetSpec;
  * java -jar member-simulator.jar --spec deploy/local/fleet.yaml --kubeconfigs target/members
  *      [--admin-port 0] [--time-speed 60] [--exit-with-parent]
  * </pre>
+ * {@code --help} says more; a command line it does not understand exits 64.
  * When every cluster is up it writes {@code simulator.json} (admin address, each cluster's API address and
  * kubeconfig) into the kubeconfig folder and prints one line starting {@code muster-simulator ready}.
  */
 public final class SimulatorMain {
 
+    static final int USAGE = 64;
+
     private SimulatorMain() {
+    }
+
+    /** What the simulator takes. */
+    @Command(name = "muster-simulator", mixinStandardHelpOptions = true, sortOptions = false,
+            description = "Run the simulated member clusters of a spec file, with the admin API, until stopped.")
+    static final class Options {
+
+        @Option(names = "--spec", required = true, paramLabel = "FILE", description = "The fleet spec, e.g. deploy/local/fleet.yaml.")
+        Path spec;
+
+        @Option(names = "--kubeconfigs", required = true, paramLabel = "DIR",
+                description = "Where each cluster's kubeconfig and simulator.json are written.")
+        Path kubeconfigs;
+
+        @Option(names = "--admin-port", paramLabel = "N", description = "The admin API's port; 0 for any free one (default).")
+        int adminPort;
+
+        @Option(names = "--time-speed", paramLabel = "X", description = "How much faster than real time simulated time runs (default: the spec's).")
+        Double timeSpeed;
+
+        @Option(names = "--exit-with-parent", description = "Exit when the process that started it does (a test JVM, ./muster up).")
+        boolean exitWithParent;
     }
 
     public static void main(String[] args) throws Exception {
         // One line per event for operators (the simulated clusters quiet their mock API servers' per-request lines).
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT %4$s %3$s: %5$s%6$s%n");
-        Map<String, String> options;
+        Options options = new Options();
+        CommandLine commandLine = new CommandLine(options);
         try {
-            options = options(args);
-        } catch (IllegalArgumentException e) {
+            if (CommandLine.printHelpIfRequested(commandLine.parseArgs(args))) {
+                return;
+            }
+        } catch (ParameterException e) {
             System.err.println("muster-simulator: " + e.getMessage());
-            System.err.println("usage: muster-simulator --spec FILE --kubeconfigs DIR [--admin-port N] [--time-speed X] [--exit-with-parent]");
-            System.exit(2);
+            commandLine.usage(System.err);
+            System.exit(USAGE);
             return;
         }
         FleetSpec spec;
         try {
-            spec = FleetSpec.read(Path.of(options.get("--spec")));
-            if (options.containsKey("--time-speed")) {
-                spec = spec.withTimeSpeed(Double.parseDouble(options.get("--time-speed")));
+            spec = FleetSpec.read(options.spec);
+            if (options.timeSpeed != null) {
+                spec = spec.withTimeSpeed(options.timeSpeed);
             }
-        } catch (InvalidObjectException | IOException | NumberFormatException e) {
+        } catch (InvalidObjectException | IOException e) {
             System.err.println("muster-simulator: " + e.getMessage());
-            System.exit(2);
+            System.exit(USAGE);
             return;
         }
-        if (options.containsKey("--exit-with-parent")) {
+        if (options.exitWithParent) {
             // Never outlive whoever started us (a test JVM, `muster up`).
             ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(0)));
         }
-        Path folder = Path.of(options.get("--kubeconfigs"));
+        Path folder = options.kubeconfigs;
         long started = System.nanoTime();
         SimulatedFleet fleet = SimulatedFleet.start(spec, folder);
-        AdminServer admin = AdminServer.start(fleet, Integer.parseInt(options.getOrDefault("--admin-port", "0")));
+        AdminServer admin = AdminServer.start(fleet, options.adminPort);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             admin.close();
@@ -76,28 +108,5 @@ public final class SimulatorMain {
         System.out.println("muster-simulator ready in " + (System.nanoTime() - started) / 1_000_000 + " ms: admin " + admin.url()
                 + ", clusters " + clusters.keySet() + ", kubeconfigs in " + folder.toAbsolutePath());
         stopped.await();
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String name = args[i];
-            switch (name) {
-                case "--exit-with-parent" -> options.put(name, "");
-                case "--spec", "--kubeconfigs", "--admin-port", "--time-speed" -> {
-                    if (i + 1 >= args.length) {
-                        throw new IllegalArgumentException(name + " needs a value");
-                    }
-                    options.put(name, args[++i]);
-                }
-                default -> throw new IllegalArgumentException("unknown option " + name);
-            }
-        }
-        for (String required : new String[] {"--spec", "--kubeconfigs"}) {
-            if (!options.containsKey(required)) {
-                throw new IllegalArgumentException(required + " is required");
-            }
-        }
-        return options;
     }
 }

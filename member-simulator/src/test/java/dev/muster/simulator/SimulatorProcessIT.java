@@ -26,6 +26,27 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 class SimulatorProcessIT {
 
     @Test
+    void itsHelpSaysWhatItTakesAndACommandLineItDoesNotUnderstandExits64(@TempDir Path members) throws Exception {
+        Path output = members.resolve("out.txt");
+        Process help = simulator(output, "--help");
+        assertThat(help.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(help.exitValue()).isZero();
+        assertThat(Files.readString(output)).contains("Usage: muster-simulator", "--spec=FILE", "--kubeconfigs=DIR", "--exit-with-parent");
+
+        Process wrong = simulator(output, "--spec", "x.yaml", "--kubeconfigs", members.toString(), "--colour");
+        assertThat(wrong.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(wrong.exitValue()).isEqualTo(64);
+        assertThat(Files.readString(output)).contains("muster-simulator: Unknown option: '--colour'", "Usage: muster-simulator");
+    }
+
+    private static Process simulator(Path output, String... args) throws java.io.IOException {
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", Path.of("target", "member-simulator.jar").toString()));
+        command.addAll(java.util.List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+    }
+
+    @Test
     void servesTheDefaultFleetUntilStopped(@TempDir Path members) throws Exception {
         Path jar = Path.of("target", "member-simulator.jar");
         Path log = members.resolve("simulator.log");
