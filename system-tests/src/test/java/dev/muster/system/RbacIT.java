@@ -220,9 +220,17 @@ class RbacIT {
                 """));
         try (KubernetesClient fleet = stack.fleet.connect()) {
             await().atMost(DEADLINE).until(() -> queueNames(fleet).stream().anyMatch(name -> name.startsWith("root-scratch")));
+            // Unconfirmed, the reservations still hold nothing when placement is back: its next instance reserves again, and
+            // finds them there.
+            dev.muster.simulator.fault.ClusterFaults gpuA = stack.member("gpu-a").faults();
+            gpuA.stopReservations();
+            Path placementLog = stack.service(dev.muster.local.MusterService.PLACEMENT).log();
+            long resumedBefore = linesWith(placementLog, "member writes resumed");
             stack.restart(dev.muster.local.MusterService.PLACEMENT, Map.of("muster.placement.crash-after", "reserved"));
             apply("reserved", gpuJob("rbac-reserved"));
             assertThat(stack.service(dev.muster.local.MusterService.PLACEMENT).awaitExit(DEADLINE)).as("placement crashed after reserving").isTrue();
+            await().atMost(DEADLINE).until(() -> linesWith(placementLog, "member writes resumed") > resumedBefore + 1);
+            gpuA.startReservations();
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(state(fleet, "rbac-scratch", "rbac-reserved")).as("logs: %s", stack.logs())
                     .isEqualTo("Running"));
             apply("waiting", gpuJob("rbac-waiting"));
@@ -244,6 +252,12 @@ class RbacIT {
             }
             apply("tree", tree);
             await().atMost(DEADLINE).until(() -> queueNames(fleet).stream().noneMatch(name -> name.startsWith("root-scratch")));
+        }
+    }
+
+    private static long linesWith(Path log, String text) throws IOException {
+        try (java.util.stream.Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.filter(line -> line.contains(text)).count();
         }
     }
 
