@@ -61,6 +61,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * Kafka-path jobs by a submitter into its inbox. A submitter may submit and delete in its own namespaces only, and
  * write nothing else; no password of any user is in any log.
  */
+@FaultTier
 class AdversarialUserIT {
 
     private static final Duration DEADLINE = Duration.ofSeconds(90);
