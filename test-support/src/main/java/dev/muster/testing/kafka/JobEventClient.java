@@ -134,6 +134,18 @@ public final class JobEventClient implements AutoCloseable {
         return events;
     }
 
+    /** Every committed record's value on the topic now, as written, in partition then offset order. */
+    public List<byte[]> values(String topic) {
+        List<byte[]> values = new ArrayList<>();
+        scan(topic, Duration.ZERO, record -> {
+            if (record.value() != null) {
+                values.add(record.value());
+            }
+            return Optional.<Void>empty();
+        });
+        return values;
+    }
+
     /** The latest value of every key on a compacted topic now, as the topic's owner would restore it. */
     public Map<String, byte[]> latestByKey(String topic) {
         Map<String, byte[]> latest = new java.util.LinkedHashMap<>();
