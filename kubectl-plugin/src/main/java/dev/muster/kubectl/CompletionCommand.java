@@ -26,10 +26,9 @@ final class CompletionCommand implements Callable<Integer> {
         this.terminal = terminal;
     }
 
-    static final class Shells implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return java.util.List.of("bash", "zsh").iterator();
+    static final class Shells extends Candidates {
+        Shells() {
+            super("bash", "zsh");
         }
     }
 

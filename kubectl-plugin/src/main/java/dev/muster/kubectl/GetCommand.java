@@ -60,18 +60,16 @@ final class GetCommand implements Callable<Integer> {
     }
 
     /** The output formats {@code get} prints, for completion. */
-    static final class Formats implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return List.of("wide", "json", "yaml", "name").iterator();
+    static final class Formats extends Candidates {
+        Formats() {
+            super("wide", "json", "yaml", "name");
         }
     }
 
     /** The resource names {@code get} knows, for completion. */
-    static final class Resources implements Iterable<String> {
-        @Override
-        public java.util.Iterator<String> iterator() {
-            return List.of("pytorchjob", "pod").iterator();
+    static final class Resources extends Candidates {
+        Resources() {
+            super("pytorchjob", "pod");
         }
     }
 

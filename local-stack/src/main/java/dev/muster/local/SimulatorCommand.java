@@ -183,39 +183,36 @@ public final class SimulatorCommand {
         @Parameters(index = "0", paramLabel = "SERVICE", description = "queue-service, placement-service or status-sync-service.")
         String service;
 
-        abstract String verb();
+        private final String verb;
+        private final String done;
+
+        ServiceCall(String verb, String done) {
+            this.verb = verb;
+            this.done = done;
+        }
 
         @Override
         public String path() {
-            return "/services/" + encode(service) + "/" + verb();
+            return "/services/" + encode(service) + "/" + verb;
+        }
+
+        @Override
+        public String describe(JsonNode answer) {
+            return answer.path("service").asText() + ": " + done;
         }
     }
 
     @Command(name = "restart", mixinStandardHelpOptions = true, description = "Stop a service cleanly and start it again.")
     static final class Restart extends ServiceCall {
-
-        @Override
-        String verb() {
-            return "restart";
-        }
-
-        @Override
-        public String describe(JsonNode answer) {
-            return answer.path("service").asText() + ": restarted";
+        Restart() {
+            super("restart", "restarted");
         }
     }
 
     @Command(name = "kill", mixinStandardHelpOptions = true, description = "Kill a service (SIGKILL), as a crash would; the stack starts it again.")
     static final class Kill extends ServiceCall {
-
-        @Override
-        String verb() {
-            return "kill";
-        }
-
-        @Override
-        public String describe(JsonNode answer) {
-            return answer.path("service").asText() + ": killed; the stack starts it again";
+        Kill() {
+            super("kill", "killed; the stack starts it again");
         }
     }
 
