@@ -25,8 +25,9 @@ import io.smallrye.reactive.messaging.kafka.api.IncomingKafkaRecordBatchMetadata
  * Read means each partition's committed position reached its end offset at the assignment (the last stable offset,
  * as the consumer reads {@code read_committed}). A transaction's marker takes an offset no record has, so a batch's
  * progress is the consumer's next offset after its poll ({@link ConsumerRecords#nextOffsets()}), not its last record's.
- * Past {@code patience} a backlog counts as read, said in a warning: the owed writes are then carried out as they
- * were before this wait existed, and nothing stops for good.
+ * Past {@code patience} of batches flowing without reaching it, a backlog counts as read, said in a warning: the owed
+ * writes are then carried out as they were before this wait existed, and nothing stops for good. A pause in the batches
+ * (the broker away) starts the patience again: the backlog could not be read meanwhile.
  */
 public final class Backlog {
 
@@ -37,7 +38,11 @@ public final class Backlog {
     private final Clock clock;
     /** The offset each partition must reach, for those not there yet. */
     private final Map<TopicPartition, Long> unread = new HashMap<>();
+    /** A gap between two committed batches longer than this is a pause in the inputs, not time spent reading them. */
+    private static final Duration PAUSE = Duration.ofSeconds(5);
     private Instant since;
+    private Instant patientSince;
+    private Instant lastBatch;
     private boolean read = true;
 
     public Backlog(String service, Duration patience, Clock clock) {
@@ -50,6 +55,8 @@ public final class Backlog {
     public synchronized void assigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         unread.clear();
         since = clock.instant();
+        patientSince = since;
+        lastBatch = since;
         if (!partitions.isEmpty()) {
             consumer.endOffsets(partitions).forEach((partition, end) -> {
                 if (consumer.position(partition) < end) {
@@ -66,16 +73,26 @@ public final class Backlog {
      * backlog (once only).
      */
     public synchronized boolean committed(KafkaRecordBatch<?, ?> batch) {
+        return committed(progress(batch));
+    }
+
+    /** A batch that took its partitions this far was committed; see {@link #committed(KafkaRecordBatch)}. */
+    synchronized boolean committed(Map<TopicPartition, Long> reached) {
         if (read) {
             return false;
         }
-        progress(batch).forEach((partition, next) -> unread.computeIfPresent(partition, (ignored, end) -> next >= end ? null : end));
+        Instant now = clock.instant();
+        if (Duration.between(lastBatch, now).compareTo(PAUSE) > 0) {
+            patientSince = now;
+        }
+        lastBatch = now;
+        reached.forEach((partition, next) -> unread.computeIfPresent(partition, (ignored, end) -> next >= end ? null : end));
         if (unread.isEmpty()) {
             read = true;
             LOG.infof("%s: read the inputs' backlog in %d ms", service, Duration.between(since, clock.instant()).toMillis());
             return true;
         }
-        if (Duration.between(since, clock.instant()).compareTo(patience) > 0) {
+        if (Duration.between(patientSince, now).compareTo(patience) > 0) {
             read = true;
             LOG.warnf("%s: the inputs' backlog is not read after %s (still to reach: %s); going on as if it were", service, patience, unread);
             unread.clear();
@@ -86,12 +103,18 @@ public final class Backlog {
 
     /** A batch's transaction was aborted: it is read again, and must be before the backlog counts as read. */
     public synchronized void aborted(KafkaRecordBatch<?, ?> batch) {
-        Map<TopicPartition, Long> reached = progress(batch);
+        aborted(progress(batch));
+    }
+
+    /** A batch that took its partitions this far was aborted; see {@link #aborted(KafkaRecordBatch)}. */
+    synchronized void aborted(Map<TopicPartition, Long> reached) {
         if (reached.isEmpty()) {
             return;
         }
         if (read) {
             since = clock.instant();
+            patientSince = since;
+            lastBatch = since;
         }
         reached.forEach((partition, next) -> unread.merge(partition, next, Math::max));
         read = false;
