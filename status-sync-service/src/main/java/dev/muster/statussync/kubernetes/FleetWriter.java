@@ -80,7 +80,7 @@ public class FleetWriter {
         } else if (write instanceof FleetWrite.SetCondition condition) {
             JobCondition only = new JobCondition(condition.type(), "True", condition.reason(), condition.message(),
                     condition.time().toString(), condition.time().toString());
-            editStatus(condition.job(), current -> current != null && current.currentCondition()
+            editStatus(condition.job(), current -> !condition.mayReplace(current) || current != null && current.currentCondition()
                     .filter(existing -> existing.type().equals(only.type()) && Objects.equals(existing.reason(), only.reason())
                             && Objects.equals(existing.message(), only.message())).isPresent()
                     ? current : new PyTorchJobStatus(List.of(only), null, null, null, condition.time().toString(), null));

@@ -122,6 +122,22 @@ class FleetWriterTest {
         assertThat(writer.status(job, status("Succeeded"))).isFalse();
         assertThat(read(job)).isNull();
     }
+    /** A wait the queue or placement decided before the job's end, written after it, leaves the end shown. */
+    @Test
+    void aWaitWrittenAfterTheJobSucceededLeavesItSucceededButOneAfterAFailureIsShown() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        JobRef succeeded = submittedAndRunning(writer, "succeeded-then-waiting");
+        JobRef failed = submittedAndRunning(writer, "failed-then-failing-over");
+        writer.status(succeeded, status("Succeeded"));
+        writer.status(failed, status("Failed"));
+
+        writer.write(new FleetWrite.SetCondition(succeeded, "Queuing", "NoClusterFits", "no member cluster fits", Instant.now()));
+        writer.write(new FleetWrite.SetCondition(failed, "Queuing", "FailingOver", "placing the job on another cluster", Instant.now()));
+
+        assertThat(condition(succeeded)).hasValue("Succeeded");
+        assertThat(condition(failed)).hasValue("Queuing");
+    }
+
     /** A job deleted on the Kafka path leaves the fleet too; one applied with kubectl under the same name is not touched. */
     @Test
     void aKafkaJobsDeletionRemovesItsFleetObjectAndNoOtherJobOfItsName() {

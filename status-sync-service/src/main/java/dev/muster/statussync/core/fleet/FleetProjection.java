@@ -238,9 +238,13 @@ public final class FleetProjection {
         return writes;
     }
 
-    /** The job's Queuing condition, unless it is bound (its member copy's status is shown then). */
+    /**
+     * The job's Queuing condition, unless it is bound (its member copy's status is shown then) or ended (the queue's
+     * and placement's word may come after the end overtook an admission: a failover's, say, when the copy it left
+     * behind ran to its end).
+     */
     private Optional<FleetWrite> waiting(JobEvent event, String reason, String message) {
-        return bound.containsKey(event.job().uid()) ? Optional.empty()
+        return bound.containsKey(event.job().uid()) || finished.contains(event.job().uid()) ? Optional.empty()
                 : Optional.of(new SetCondition(event.job(), QUEUING, reason, message, event.time()));
     }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
 
@@ -49,6 +50,15 @@ public sealed interface FleetWrite {
      * ({@code Queuing}, or {@code Failed} for a rejected job), so that {@code kubectl get pytorchjob} shows it.
      */
     record SetCondition(JobRef job, String type, String reason, String message, Instant time) implements OfJob {
+
+        /**
+         * Whether this condition may replace the status the fleet job shows. A job that succeeded stays so: the queue's
+         * or placement's word on an admission its end overtook (read late, or again after a restart) must not show it
+         * waiting. A failed status may be replaced, as a job whose copy failed moves on while failovers are left.
+         */
+        public boolean mayReplace(PyTorchJobStatus current) {
+            return current == null || current.currentCondition().filter(shown -> "Succeeded".equals(shown.type())).isEmpty();
+        }
     }
 
     /**

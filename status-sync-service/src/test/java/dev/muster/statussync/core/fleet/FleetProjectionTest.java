@@ -26,8 +26,10 @@ import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.PlacementFailed;
 import dev.muster.model.job.FleetJobs;
+import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.job.ReplicaType;
 import dev.muster.model.quota.QueueNames;
 import dev.muster.statussync.core.fleet.FleetWrite.DeleteQueueUnit;
@@ -272,6 +274,37 @@ class FleetProjectionTest {
         assertThat(writes(preempted, PutQueueUnit.class)).isEmpty();
         assertThat(writes(preempted, RecordEvent.class)).singleElement().extracting(RecordEvent::message).asString()
                 .endsWith("; it had finished already, so nothing was stopped");
+    }
+
+    /** The storm's case: a failover's admission that placement could not place, read after the copy left behind ended. */
+    @Test
+    void anAdmissionAndAPlacementFailureReadAfterTheEndLeaveTheEndShown() {
+        projection.handle(TREE_ACCEPTED);
+        projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1))));
+        projection.handle(event(new FailoverTriggered("cluster-a", "MemberUnreachable", "member cluster-a is unreachable for 30s", "Immediately")));
+        projection.handle(event(new JobFinished("cluster-a", "Succeeded", "PyTorchJob pytorch-test is successfully completed.")));
+
+        List<FleetWrite> admitted = projection.handle(event(new JobAdmitted(MANIFEST, Seed.queuePolicy("default"), "child-2",
+                JobDemand.of(MANIFEST).total())));
+        List<FleetWrite> failed = projection.handle(event(new PlacementFailed(Map.of(), "no member cluster has reported its inventory")));
+
+        assertThat(writes(admitted, SetCondition.class)).as("no wait over its end").isEmpty();
+        assertThat(writes(failed, SetCondition.class)).as("no wait over its end").isEmpty();
+        assertThat(writes(failed, RecordEvent.class)).as("told as history").singleElement().extracting(RecordEvent::reason).isEqualTo("PlacementFailed");
+    }
+
+    @Test
+    void aWaitMayReplaceAnyStatusButASuccess() {
+        SetCondition waiting = new SetCondition(JOB, "Queuing", "NoClusterFits", "no member cluster fits", Instant.now());
+        String now = Instant.now().toString();
+
+        assertThat(waiting.mayReplace(null)).isTrue();
+        for (String shown : List.of("Created", "Running", "Restarting", "Failed")) {
+            assertThat(waiting.mayReplace(new PyTorchJobStatus(List.of(new JobCondition(shown, "True",
+                    "PyTorchJob" + shown, shown, now, now)), null, null, null, now, null))).as("over " + shown).isTrue();
+        }
+        assertThat(waiting.mayReplace(new PyTorchJobStatus(List.of(new JobCondition("Succeeded", "True",
+                "PyTorchJobSucceeded", "done", now, now)), null, null, null, now, null))).isFalse();
     }
 
     @Test
