@@ -101,6 +101,10 @@ public final class FleetProjection {
             if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source()) && submitted.job() != null) {
                 writes.add(new CreateJob(job, FleetJobs.forKafkaSubmission(submitted.job(), uid)));
             }
+        } else if (finished.contains(uid) && (jobEvent.data() instanceof JobQueued || jobEvent.data() instanceof JobAdmitted)) {
+            // The queue's word on an admission the end overtook (a failover's, whose left-behind copy ran to its end).
+            writes.add(event(jobEvent, "Normal", jobEvent.data() instanceof JobQueued ? "Queued" : "Admitted",
+                    jobEvent.data().summary() + "; the job had ended already"));
         } else if (jobEvent.data() instanceof JobQueued queued && beforeTheBinding) {
             writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
             if (queued.queue() != null && units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass())) == null) {

@@ -289,6 +289,7 @@ class FleetProjectionTest {
         List<FleetWrite> failed = projection.handle(event(new PlacementFailed(Map.of(), "no member cluster has reported its inventory")));
 
         assertThat(writes(admitted, SetCondition.class)).as("no wait over its end").isEmpty();
+        assertThat(writes(admitted, PutQueueUnit.class)).as("its unit stays Succeed").isEmpty();
         assertThat(writes(failed, SetCondition.class)).as("no wait over its end").isEmpty();
         assertThat(writes(failed, RecordEvent.class)).as("told as history").singleElement().extracting(RecordEvent::reason).isEqualTo("PlacementFailed");
     }
