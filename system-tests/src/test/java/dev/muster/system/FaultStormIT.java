@@ -240,7 +240,8 @@ class FaultStormIT {
         assertThat(unfinished).as("jobs that did not run to the end: %s; logs: %s%n%s", unfinished, stack.logs(), jobs.stream()
                 .filter(job -> !completed.contains(job.name())).map(job -> stack.story(job.namespace(), job.name()))
                 .collect(java.util.stream.Collectors.joining("\n"))).isEmpty();
-        assertThat(violations).as("%d violations: %s; logs: %s", violations.size(), violations, stack.logs()).isEmpty();
+        assertThat(violations).as("%d violations: %s; logs: %s; readiness now:%s", violations.size(), violations, stack.logs(), stack.readiness())
+                .isEmpty();
     }
 
     /** A gang of one of four shapes, for either team, half of them preemptible, on alternating front doors. */

@@ -240,6 +240,28 @@ final class MusterStack implements AutoCloseable {
     }
 
     /**
+     * What each service's readiness says now, watches and channels included, for a failing test's message: a service
+     * that stopped hearing its inputs says which here, and its log may not.
+     */
+    String readiness() {
+        StringBuilder text = new StringBuilder();
+        for (MusterService service : java.util.List.of(MusterService.QUEUE, MusterService.PLACEMENT, MusterService.STATUS_SYNC)) {
+            String body;
+            try {
+                body = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url(service)
+                        + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            } catch (IOException e) {
+                body = "no answer: " + e;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                body = "interrupted";
+            }
+            text.append('\n').append(service.artifact()).append(": ").append(body.replaceAll("\\s+", " "));
+        }
+        return text.toString();
+    }
+
+    /**
      * What the services logged about one job, oldest first: their one line per decision, so a failed wait says where
      * the job stopped rather than only that it did. At most the last {@code 60} lines.
      */

@@ -46,6 +46,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     private volatile boolean closed;
     private volatile String lastProblem;
     private volatile Instant notWatchingSince;
+    /** When the current informer started, or was last seen watching: the start of a stall, if it never watches again. */
+    private volatile Instant startedAt;
     private int restarts;
     /** Restarts since the informer last listed everything: what the backoff doubles with, so one bad hour is not paid for ever after. */
     private int failuresInARow;
@@ -100,6 +102,7 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
             return;
         }
         current = informer;
+        startedAt = clock.instant();
         informer.stopped().whenComplete((done, failure) -> stopped(informer, failure));
         informer.start().whenComplete((synced, failure) -> {
             if (failure == null) {
@@ -127,6 +130,35 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         restarts++;
         LOG.warnf("%s: the watch stopped (%s); starting it again in %s (restart %d)", name, lastProblem, delay, restarts);
         scheduler.schedule(() -> run(previous), delay.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Starts the informer again when it has run without watching for longer than the stall timeout without stopping:
+     * fabric8's informer can be left so after a reconnect that failed, retrying nothing and telling no one. Called
+     * periodically; a watch that reconnects within the timeout is left alone.
+     */
+    public void restartIfStalled() {
+        SharedIndexInformer<T> informer = current;
+        if (closed || informer == null) {
+            return;
+        }
+        Instant now = clock.instant();
+        if (informer.isWatching()) {
+            startedAt = now;
+            return;
+        }
+        if (!informer.isRunning() || Duration.between(startedAt, now).compareTo(settings.stallTimeout()) < 0) {
+            return;
+        }
+        synchronized (this) {
+            if (informer != current || closed) {
+                return;
+            }
+            current = null;
+        }
+        lastProblem = "it ran without watching for " + settings.stallTimeout().toSeconds() + " s" + (lastProblem == null ? "" : " after: " + lastProblem);
+        informer.stop();
+        scheduleRestart(informer, null);
     }
 
     /** Whether it watches now; not watching for less than the grace period (a watch reconnecting) counts as watching. */

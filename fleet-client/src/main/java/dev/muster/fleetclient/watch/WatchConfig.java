@@ -20,4 +20,12 @@ public interface WatchConfig {
     /** How long a watch may be re-established and still count as watching for readiness. Default 15 s. */
     @WithDefault("15s")
     Duration reconnectGrace();
+
+    /**
+     * How long an informer may run without watching (neither listing successfully nor re-establishing its watch, and
+     * without stopping) before it is taken for stuck, as fabric8's can be after a failed reconnect, and started again
+     * from what it knew. Default 1 minute.
+     */
+    @WithDefault("1m")
+    Duration stallTimeout();
 }

@@ -6,11 +6,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -32,6 +35,8 @@ public class Watches {
         List<WatchStatus> statuses();
     }
 
+    private static final Logger LOG = Logger.getLogger(Watches.class);
+
     private final WatchSettings settings;
     private final Clock clock = Clock.systemUTC();
     private final ScheduledExecutorService restarts = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -44,6 +49,19 @@ public class Watches {
 
     Watches(WatchConfig config) {
         this.settings = WatchSettings.of(config);
+        long every = Math.max(1000, settings.reconnectGrace().toMillis());
+        restarts.scheduleWithFixedDelay(this::restartStalled, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void restartStalled() {
+        for (SupervisedInformer<?> informer : supervised) {
+            try {
+                informer.restartIfStalled();
+            } catch (RuntimeException e) {
+                // One informer's trouble must not end the checks of the others (a scheduled task that throws runs no more).
+                LOG.warnf("%s: checking whether the watch is stuck failed: %s", informer.name(), e.toString());
+            }
+        }
     }
 
     /** A supervised informer, started; it counts for readiness until closed. */

@@ -32,7 +32,8 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 class SupervisedInformerTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    private static final WatchSettings FAST = new WatchSettings(Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMillis(200));
+    private static final WatchSettings FAST = new WatchSettings(Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMillis(200),
+            Duration.ofSeconds(1));
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final Set<String> seen = ConcurrentHashMap.newKeySet();
@@ -134,6 +135,68 @@ class SupervisedInformerTest {
         server.createClient().configMaps().inNamespace("default").resource(configMap("after-outage")).create();
 
         await().atMost(DEADLINE).until(() -> informer.status().watching() && seen.contains("after-outage"));
+    }
+
+    /**
+     * fabric8's informer can be left running and not watching after a failed reconnect, retrying nothing and never
+     * stopping (fabric8io/kubernetes-client#6379): stood in for by an informer that does just that.
+     */
+    @Test
+    void anInformerThatRunsWithoutWatchingPastTheStallTimeoutIsStartedAgainFromWhatItKnew() {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<java.util.List<ConfigMap>> seeded = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<Boolean> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ConfigMap known = new ConfigMapBuilder().withNewMetadata().withName("known").withNamespace("default").endMetadata().build();
+        java.util.function.Supplier<io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap>> stuck = () -> {
+            made.incrementAndGet();
+            return stuckInformer(known, seeded, stopped);
+        };
+        informer = new SupervisedInformer<>("stuck configmaps", stuck, null, handler(), scheduler, FAST, Clock.systemUTC()).start();
+
+        informer.restartIfStalled();
+        assertThat(made).as("within the stall timeout it is left alone").hasValue(1);
+
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+            informer.restartIfStalled();
+            assertThat(made.get()).isGreaterThanOrEqualTo(2);
+        });
+        assertThat(stopped).as("the stuck informer was stopped").contains(true);
+        assertThat(seeded).as("the new informer starts from what the stuck one knew").anySatisfy(objects -> assertThat(objects).containsExactly(known));
+        assertThat(informer.restarts()).isGreaterThanOrEqualTo(1);
+    }
+
+    /** An informer that says it runs and has listed, but never watches, and stops only when told to. */
+    @SuppressWarnings("unchecked")
+    private static io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> stuckInformer(ConfigMap known,
+            java.util.List<java.util.List<ConfigMap>> seeded, java.util.List<Boolean> stopped) {
+        java.util.concurrent.CompletableFuture<Void> stop = new java.util.concurrent.CompletableFuture<>();
+        io.fabric8.kubernetes.client.informers.cache.Store<ConfigMap> store = (io.fabric8.kubernetes.client.informers.cache.Store<ConfigMap>)
+                java.lang.reflect.Proxy.newProxyInstance(SupervisedInformerTest.class.getClassLoader(),
+                        new Class<?>[] {io.fabric8.kubernetes.client.informers.cache.Store.class},
+                        (proxy, method, arguments) -> method.getName().equals("list") ? List.of(known) : null);
+        Object[] self = new Object[1];
+        self[0] = java.lang.reflect.Proxy.newProxyInstance(SupervisedInformerTest.class.getClassLoader(),
+                new Class<?>[] {io.fabric8.kubernetes.client.informers.SharedIndexInformer.class}, (proxy, method, arguments) -> switch (method.getName()) {
+                    case "isRunning" -> !stop.isDone();
+                    case "hasSynced" -> true;
+                    case "isWatching" -> false;
+                    case "start" -> java.util.concurrent.CompletableFuture.completedFuture(null);
+                    case "stopped" -> stop;
+                    case "stop", "close" -> {
+                        stopped.add(true);
+                        stop.complete(null);
+                        yield null;
+                    }
+                    case "getStore" -> store;
+                    case "initialState" -> {
+                        seeded.add(((java.util.stream.Stream<ConfigMap>) arguments[0]).toList());
+                        yield self[0];
+                    }
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == arguments[0];
+                    default -> method.getReturnType().isInstance(proxy) ? proxy : null;
+                });
+        return (io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap>) self[0];
     }
 
     @Test
