@@ -13,8 +13,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code kubectl muster queues}: each quota node's use of each resource against its min and max, and what waits under it. */
 @Command(name = "queues", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Show each quota node's use of each resource against its min and max, and what waits under it; then the tree in"
-                + " force and any refused change of a tree or policy, with why.")
+        description = "Show each quota node's use of each resource against its min and max, what waits under it, and how it shares what"
+                + " it borrows with its siblings (weight, dominant share, fair share); then the tree in force and any refused change of a tree"
+                + " or policy, with why.")
 final class QueuesCommand implements Callable<Integer> {
 
     private final Terminal terminal;
@@ -42,9 +43,10 @@ final class QueuesCommand implements Callable<Integer> {
             terminal.err().println(config.refused().isEmpty() ? "No quota tree: apply an ElasticQuotaTree first."
                     : "No quota tree in force: every change applied so far was refused.");
         } else {
-            format.rows(terminal, rows, new Output.Columns<>(List.of("NODE", "QUEUE", "WAITING", "RESOURCE", "USED", "MIN", "MAX"),
-                    row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), row.resource(), row.used(),
-                            row.min().isEmpty() ? "-" : row.min(), row.max().isEmpty() ? "-" : row.max()),
+            format.rows(terminal, rows, new Output.Columns<>(List.of("NODE", "QUEUE", "WAITING", "RESOURCE", "USED", "MIN", "MAX", "WEIGHT", "SHARE",
+                    "FAIR"),
+                    row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), row.resource(), row.used(), orDash(row.min()),
+                            orDash(row.max()), orDash(row.weight()), orDash(row.share()), orDash(row.fairShare())),
                     List.of(), row -> List.of(), row -> "", QuotaUsageRow::node), false);
         }
         if (format.isData()) {
@@ -59,5 +61,10 @@ final class QueuesCommand implements Callable<Integer> {
                     + refusal.at() + ": " + String.join("; ", refusal.reasons()));
         }
         return KubectlMuster.OK;
+    }
+
+    /** An empty cell, or one an older queue service does not send, as kubectl prints what is not set. */
+    private static String orDash(String cell) {
+        return cell == null || cell.isEmpty() ? "-" : cell;
     }
 }

@@ -2,6 +2,7 @@ package dev.muster.queue.core.quota;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ final class QueuePass {
     private final Reclaims reclaims;
     /** What one evaluation has already worked out, for the many waiting jobs that ask the same. */
     private final PassMemo memo = new PassMemo();
+    /** The nodes' shares of what they borrow, while the pass orders queues fairly; null otherwise. */
+    private DominantShares shares;
 
     QueuePass(QuotaLedger ledger, QuotaSettings settings) {
         this.ledger = ledger;
@@ -65,6 +68,7 @@ final class QueuePass {
             }
         }
         memo.heldChanged();
+        shares = tree != null && tree.fairSharing().enabled() ? new DominantShares(tree, ledger.used()) : null;
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
         for (Map.Entry<String, NavigableSet<QuotaJob>> queue : ledger.queues().entrySet()) {
             if (queue.getKey().equals(QuotaLedger.UNBOUND) || queue.getValue().isEmpty()) {
@@ -79,7 +83,7 @@ final class QueuePass {
             heads.add(cursor);
         }
         while (!heads.isEmpty()) {
-            Cursor cursor = heads.poll();
+            Cursor cursor = next(heads);
             consider(cursor, now, holds, decisions);
             if (cursor.advance()) {
                 cursor.rank(now);
@@ -88,6 +92,20 @@ final class QueuePass {
                 ledger.settle(cursor.leaf.name(), new Settled(tree, ledger.used().get(cursor.leaf.name()), cursor.firstStarving));
             }
         }
+    }
+
+    /**
+     * The queue whose head is decided next: starving heads, then heads within their guarantee, by their own order;
+     * then, under fair sharing, the borrowers by the tournament of their nodes' shares, else by their own order.
+     */
+    private Cursor next(PriorityQueue<Cursor> heads) {
+        Cursor first = heads.peek();
+        if (shares == null || first.starving || first.guaranteed || heads.size() == 1) {
+            return heads.poll();
+        }
+        Cursor winner = FairShareTournament.winner(heads, cursor -> cursor.leaf, ledger.tree(), shares, Comparator.naturalOrder());
+        heads.remove(winner);
+        return winner;
     }
 
     /** Decides the head of one queue: admit it, or say why it waits. */
@@ -174,6 +192,9 @@ final class QueuePass {
         ledger.removeWaiting(wait.job().uid());
         ledger.charge(wait.job(), wait.leaf());
         memo.usageChanged();
+        if (shares != null) {
+            shares.forget();
+        }
         ledger.putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks(), null, false));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
     }

@@ -1,5 +1,7 @@
 package dev.muster.queue.core.quota;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +13,7 @@ import java.util.TreeSet;
 
 import dev.muster.model.quota.QuotaUsageRow;
 import dev.muster.model.resource.Quantities;
+import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaTree.Node;
 
 /** What quota shows of itself: each queue's depth, each node's usage, a waiting job's reason with the numbers of now. */
@@ -41,7 +44,10 @@ final class QuotaReport {
                 .toList();
     }
 
-    /** Each node's use of each resource its min or max names, root first, with the jobs waiting in its subtree. */
+    /**
+     * Each node's use of each resource its min or max names or it uses, root first, with the jobs waiting in its subtree
+     * and how it shares what it borrows with its siblings.
+     */
     List<QuotaUsageRow> usageRows() {
         QuotaTree tree = ledger.tree();
         if (tree == null) {
@@ -54,17 +60,35 @@ final class QuotaReport {
             }
         }
         List<QuotaUsageRow> rows = new ArrayList<>();
+        DominantShares shares = new DominantShares(tree, ledger.used());
+        boolean fair = tree.fairSharing().enabled();
         for (Node node : tree.nodes()) {
+            boolean root = tree.parent(node).isEmpty();
+            String weight = root || !fair ? "" : tree.fairSharing().weight(node.name()).stripTrailingZeros().toPlainString();
+            String share = root ? "" : percent(shares.share(node));
+            String fairShare = root || !fair ? "" : percent(shares.fairPart(node));
             SortedSet<String> resources = new TreeSet<>(node.max().names());
             resources.addAll(node.min().names());
+            ResourceList use = ledger.usage(node.name());
+            use.names().stream().filter(name -> use.amount(name).signum() != 0).forEach(resources::add);
+            if (resources.isEmpty()) {
+                // A node that limits, guarantees and uses nothing still has its row: what waits under it, its weight.
+                resources.add("");
+            }
             for (String resource : resources) {
                 rows.add(new QuotaUsageRow(node.pathText(), node.queue(), waitingUnder.getOrDefault(node.name(), 0),
-                        resource, Quantities.format(resource, ledger.usage(node.name()).amount(resource)),
+                        resource, resource.isEmpty() ? "" : Quantities.format(resource, use.amount(resource)),
                         node.min().names().contains(resource) ? Quantities.format(resource, node.min().amount(resource)) : "",
-                        node.max().names().contains(resource) ? Quantities.format(resource, node.max().amount(resource)) : ""));
+                        node.max().names().contains(resource) ? Quantities.format(resource, node.max().amount(resource)) : "",
+                        weight, share, fairShare));
             }
         }
         return rows;
+    }
+
+    /** A part of a whole as people read it: {@code 37.5%}, {@code 0%}. */
+    private static String percent(double part) {
+        return BigDecimal.valueOf(part * 100).setScale(1, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString() + "%";
     }
 
     /** Why a waiting job waits on a quota limit, with the numbers of now; empty for a job not waiting on one. */

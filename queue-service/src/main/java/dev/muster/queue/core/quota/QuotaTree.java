@@ -46,12 +46,14 @@ public final class QuotaTree {
     private final Map<String, Node> nodes;
     private final Map<String, String> leafOfNamespace;
     private final ReclaimPolicy reclaim;
+    private final FairSharing fairSharing;
     private final boolean guarantees;
 
-    private QuotaTree(Map<String, Node> nodes, Map<String, String> leafOfNamespace, ReclaimPolicy reclaim) {
+    private QuotaTree(Map<String, Node> nodes, Map<String, String> leafOfNamespace, ReclaimPolicy reclaim, FairSharing fairSharing) {
         this.nodes = Collections.unmodifiableMap(nodes);
         this.leafOfNamespace = Map.copyOf(leafOfNamespace);
         this.reclaim = reclaim;
+        this.fairSharing = fairSharing;
         this.guarantees = nodes.values().stream().anyMatch(node -> !node.min().isEmpty());
     }
 
@@ -62,13 +64,19 @@ public final class QuotaTree {
      */
     public static QuotaTree of(ElasticQuotaTree tree) {
         List<Violation> violations = new ArrayList<>(ElasticQuotaTreeValidator.validate(tree));
-        String reclaimText = tree.getMetadata() == null || tree.getMetadata().getAnnotations() == null
-                ? null : tree.getMetadata().getAnnotations().get(ReclaimPolicy.ANNOTATION);
+        Map<String, String> annotations = tree.getMetadata() == null || tree.getMetadata().getAnnotations() == null
+                ? Map.of() : tree.getMetadata().getAnnotations();
+        String reclaimText = annotations.get(ReclaimPolicy.ANNOTATION);
         Optional<ReclaimPolicy> reclaim = reclaimText == null ? Optional.of(ReclaimPolicy.PREEMPT) : ReclaimPolicy.fromText(reclaimText);
         if (reclaim.isEmpty()) {
             violations.add(new Violation("metadata.annotations." + ReclaimPolicy.ANNOTATION,
                     "must be Preempt or Never, got \"" + reclaimText + "\""));
         }
+        Set<String> names = new java.util.HashSet<>();
+        if (tree.getSpec() != null && tree.getSpec().root() != null) {
+            collectNames(tree.getSpec().root(), names);
+        }
+        FairSharing fairSharing = FairSharing.read(annotations, names, violations);
         if (!violations.isEmpty()) {
             String name = tree.getMetadata() == null ? "" : tree.getMetadata().getName();
             throw new InvalidObjectException("ElasticQuotaTree " + name, violations);
@@ -76,7 +84,12 @@ public final class QuotaTree {
         Map<String, Node> nodes = new LinkedHashMap<>();
         Map<String, String> leaves = new LinkedHashMap<>();
         add(tree.getSpec().root(), List.of(), nodes, leaves);
-        return new QuotaTree(nodes, leaves, reclaim.get());
+        return new QuotaTree(nodes, leaves, reclaim.get(), fairSharing);
+    }
+
+    private static void collectNames(QuotaNode node, Set<String> names) {
+        names.add(node.name());
+        node.childNodes().forEach(child -> collectNames(child, names));
     }
 
     private static void add(QuotaNode node, List<String> parentPath, Map<String, Node> nodes, Map<String, String> leaves) {
@@ -114,6 +127,15 @@ public final class QuotaTree {
 
     public ReclaimPolicy reclaim() {
         return reclaim;
+    }
+
+    public FairSharing fairSharing() {
+        return fairSharing;
+    }
+
+    /** The node's parent; empty for the root. */
+    public Optional<Node> parent(Node node) {
+        return node.path().size() < 2 ? Optional.empty() : node(node.path().get(node.path().size() - 2));
     }
 
     /** Whether any node guarantees a {@code min}; without one no job is ever within a guarantee. */

@@ -51,7 +51,8 @@ class QuotaAdmissionProperties {
     record Delete(int job) implements Step {
     }
 
-    record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever) {
+    /** @param fairSharing whether borrowing siblings are served by dominant share (the default) or by priority then submission */
+    record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever, boolean fairSharing) {
     }
 
     @Provide
@@ -71,8 +72,8 @@ class QuotaAdmissionProperties {
                 Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)),
                 Tuple.of(2, Arbitraries.integers().between(0, 40).map(Stop::new)),
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(Delete::new)));
-        return Combinators.combine(trees, steps.list().ofMinSize(5).ofMaxSize(60), Arbitraries.of(true, false), Arbitraries.of(true, false))
-                .as(Scenario::new);
+        return Combinators.combine(trees, steps.list().ofMinSize(5).ofMaxSize(60), Arbitraries.of(true, false), Arbitraries.of(true, false),
+                Arbitraries.of(true, false)).as(Scenario::new);
     }
 
     /**
@@ -132,7 +133,14 @@ class QuotaAdmissionProperties {
         Instant now = QuotaFixtures.T0;
 
         Run(Scenario scenario) {
-            tree = QuotaFixtures.tree(scenario.reclaimNever() ? "muster.dev/reclaim: Never" : "", scenario.treeYaml());
+            List<String> annotations = new ArrayList<>();
+            if (scenario.reclaimNever()) {
+                annotations.add(ReclaimPolicy.ANNOTATION + ": Never");
+            }
+            if (!scenario.fairSharing()) {
+                annotations.add(FairSharing.ANNOTATION + ": Disabled");
+            }
+            tree = QuotaFixtures.tree(String.join(", ", annotations), scenario.treeYaml());
             Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
             settings = new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict);
             quota = new QuotaAdmission(tree, settings);
@@ -331,8 +339,8 @@ class QuotaAdmissionProperties {
                 Tuple.of(3, Arbitraries.integers().between(0, 40).map(Stop::new)),
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(Delete::new)),
                 Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
-        return Combinators.combine(trees, steps.list().ofMinSize(10).ofMaxSize(80), Arbitraries.just(false), Arbitraries.just(false))
-                .as(Scenario::new);
+        return Combinators.combine(trees, steps.list().ofMinSize(10).ofMaxSize(80), Arbitraries.just(false), Arbitraries.just(false),
+                Arbitraries.of(true, false)).as(Scenario::new);
     }
 
     /** Teams each allowed the whole root but guaranteed only their share of its GPUs. */

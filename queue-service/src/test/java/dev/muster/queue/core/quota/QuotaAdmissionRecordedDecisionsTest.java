@@ -34,23 +34,34 @@ import dev.muster.queue.core.quota.QuotaAdmissionProperties.Wait;
  */
 class QuotaAdmissionRecordedDecisionsTest {
 
+    /** Recorded before fair sharing existed: with it disabled, the core decides as it always did. */
     private static final String RECORDING = "quota/recorded-decisions.txt";
+    private static final String FAIR_RECORDING = "quota/recorded-fair-decisions.txt";
     private static final int STREAMS = 400;
 
     @Test
     void theCoreDecidesAsRecordedOnEverySeededStream() throws IOException {
+        decidesAsRecorded(RECORDING, false);
+    }
+
+    @Test
+    void theCoreDecidesAsRecordedOnEverySeededStreamUnderFairSharing() throws IOException {
+        decidesAsRecorded(FAIR_RECORDING, true);
+    }
+
+    private void decidesAsRecorded(String recording, boolean fairSharing) throws IOException {
         List<String> digests = new ArrayList<>();
         for (int seed = 0; seed < STREAMS; seed++) {
-            digests.add(seed + " " + digest(transcript(scenario(new Random(seed), seed % 2 == 1))));
+            digests.add(seed + " " + digest(transcript(scenario(new Random(seed), seed % 2 == 1, fairSharing))));
         }
         if (Boolean.getBoolean("muster.quota.record")) {
-            Path file = Path.of("src", "test", "resources", RECORDING);
+            Path file = Path.of("src", "test", "resources", recording);
             Files.createDirectories(file.getParent());
             Files.write(file, digests);
             return;
         }
-        try (InputStream recorded = getClass().getClassLoader().getResourceAsStream(RECORDING)) {
-            assertThat(recorded).as("the recording %s", RECORDING).isNotNull();
+        try (InputStream recorded = getClass().getClassLoader().getResourceAsStream(recording)) {
+            assertThat(recorded).as("the recording %s", recording).isNotNull();
             List<String> expected = new String(recorded.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
             assertThat(digests).as("seed and digest of each stream's decisions").containsExactlyElementsOf(expected);
         }
@@ -73,7 +84,7 @@ class QuotaAdmissionRecordedDecisionsTest {
     }
 
     /** Streams like the property tests': a general three-level tree, or teams borrowing and reclaiming GPUs. */
-    private static Scenario scenario(Random random, boolean reclaiming) {
+    private static Scenario scenario(Random random, boolean reclaiming, boolean fairSharing) {
         String tree = reclaiming
                 ? QuotaAdmissionProperties.reclaimTreeYaml(between(random, 4, 16), between(random, 2, 3))
                 : QuotaAdmissionProperties.treeYaml(between(random, 4, 64), between(random, 2, 16), between(random, 2, 3),
@@ -99,7 +110,7 @@ class QuotaAdmissionRecordedDecisionsTest {
             }
             steps.add(step);
         }
-        return new Scenario(tree, steps, !reclaiming && random.nextBoolean(), !reclaiming && random.nextInt(4) == 0);
+        return new Scenario(tree, steps, !reclaiming && random.nextBoolean(), !reclaiming && random.nextInt(4) == 0, fairSharing);
     }
 
     private static int between(Random random, int low, int high) {
