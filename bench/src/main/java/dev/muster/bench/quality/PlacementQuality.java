@@ -24,32 +24,11 @@ public final class PlacementQuality {
 
     public static void main(String[] args) {
         Options options = Options.parse(args);
-        Path traces = Path.of(options.value("traces", TraceInputs.DEFAULT_TRACES));
-        String nodeList = options.value("nodes", "openb");
-        Path nodesFile = switch (nodeList) {
-            case "openb" -> TraceInputs.openbNodes(traces);
-            case "gfs" -> TraceInputs.gfsNodes(traces);
-            default -> Path.of(nodeList);
-        };
-        int clusterSize = Integer.parseInt(options.value("cluster-size", "300"));
-        long seed = Long.parseLong(options.value("seed", "2026"));
-        double load = Double.parseDouble(options.value("load", "1.0"));
-        double localShare = Double.parseDouble(options.value("local-share", "0.3"));
-        int repeat = Integer.parseInt(options.value("repeat", "8"));
-        Path out = Path.of(options.value("out", "bench/target/quality"));
-
-        List<TraceInputs.Node> nodes = TraceInputs.nodes(nodesFile, clusterSize);
-        long gpus = nodes.stream().mapToLong(TraceInputs.Node::gpu).sum();
-        long clusters = nodes.stream().map(TraceInputs.Node::cluster).distinct().count();
-        List<TraceInputs.Tenant> tenants = TraceInputs.tenants(TraceInputs.heliosQuotas(traces), "2020-09-01");
-        List<SimulatedJob> jobs = options.has("jobs") ? TraceInputs.readJobs(Path.of(options.value("jobs", "")))
-                : TraceInputs.openbJobs(TraceInputs.openbPods(traces), tenants, gpus, load, localShare, (int) clusters, repeat, seed);
-        TraceInputs.writeJobs(jobs, out.resolve("jobs.csv"));
-        long musterJobs = jobs.stream().filter(job -> !job.isLocal()).count();
-        System.out.printf(Locale.ROOT, "Fleet: %d nodes, %d GPUs in %d member clusters (%s, at most %d nodes each). Jobs: %d (%d through Muster,"
-                        + " %d member-local), %d tenants, arrivals over %.1f h; stream in %s%n", nodes.size(), gpus, clusters, nodesFile.getFileName(),
-                clusterSize, jobs.size(), musterJobs, jobs.size() - musterJobs, tenants.size(),
-                jobs.isEmpty() ? 0 : jobs.get(jobs.size() - 1).arrival() / 3600.0, out.resolve("jobs.csv"));
+        Inputs inputs = Inputs.read(options);
+        List<TraceInputs.Node> nodes = inputs.nodes();
+        List<TraceInputs.Tenant> tenants = inputs.tenants();
+        List<SimulatedJob> jobs = inputs.jobs();
+        Path out = inputs.out();
 
         List<SimulationResult> results = new ArrayList<>();
         for (PlacementPolicy policy : PlacementPolicy.values()) {
@@ -63,10 +42,53 @@ public final class PlacementQuality {
         TraceInputs.write(out.resolve("summary.csv"), SimulationResult.summaryCsv(results));
         TraceInputs.write(out.resolve("tenants.csv"), SimulationResult.tenantCsv(results));
         TraceInputs.write(out.resolve("timeseries.csv"), SimulationResult.timeSeriesCsv(results));
-        Charts.write(results, String.format(Locale.ROOT, "%s: %d nodes, %d GPUs, %d clusters; %d jobs at %.0f%% offered GPU load, %.0f%% member-local",
-                nodesFile.getFileName(), nodes.size(), gpus, clusters, jobs.size(), load * 100, localShare * 100), out.resolve("quality.png"));
+        Charts.write(results, inputs.title(), out.resolve("quality.png"));
         System.out.println();
         System.out.println("Wrote " + out.resolve("summary.csv") + ", tenants.csv, timeseries.csv and quality.png");
+    }
+
+    /**
+     * The fleet, tenants and job stream the options name, the stream written to {@code jobs.csv} in the output folder.
+     *
+     * @param title what a chart says of the run
+     */
+    record Inputs(List<TraceInputs.Node> nodes, List<TraceInputs.Tenant> tenants, List<SimulatedJob> jobs, Path out, String title) {
+
+        static Inputs read(Options options) {
+            Path traces = Path.of(options.value("traces", TraceInputs.DEFAULT_TRACES));
+            String nodeList = options.value("nodes", "openb");
+            Path nodesFile = switch (nodeList) {
+                case "openb" -> TraceInputs.openbNodes(traces);
+                case "gfs" -> TraceInputs.gfsNodes(traces);
+                default -> Path.of(nodeList);
+            };
+            int clusterSize = Integer.parseInt(options.value("cluster-size", "300"));
+            long seed = Long.parseLong(options.value("seed", "2026"));
+            double load = Double.parseDouble(options.value("load", "1.0"));
+            double localShare = Double.parseDouble(options.value("local-share", "0.3"));
+            int repeat = Integer.parseInt(options.value("repeat", "8"));
+            Path out = Path.of(options.value("out", "bench/target/quality"));
+
+            List<TraceInputs.Node> nodes = TraceInputs.nodes(nodesFile, clusterSize);
+            long gpus = nodes.stream().mapToLong(TraceInputs.Node::gpu).sum();
+            long clusters = nodes.stream().map(TraceInputs.Node::cluster).distinct().count();
+            List<TraceInputs.Tenant> tenants = TraceInputs.tenants(TraceInputs.heliosQuotas(traces), "2020-09-01");
+            List<SimulatedJob> jobs = options.has("jobs") ? TraceInputs.readJobs(Path.of(options.value("jobs", "")))
+                    : TraceInputs.openbJobs(TraceInputs.openbPods(traces), tenants, gpus, load, localShare, (int) clusters, repeat, seed);
+            TraceInputs.writeJobs(jobs, out.resolve("jobs.csv"));
+            long musterJobs = jobs.stream().filter(job -> !job.isLocal()).count();
+            System.out.printf(Locale.ROOT, "Fleet: %d nodes, %d GPUs in %d member clusters (%s, at most %d nodes each). Jobs: %d (%d through Muster,"
+                            + " %d member-local), %d tenants, arrivals over %.1f h; stream in %s%n", nodes.size(), gpus, clusters, nodesFile.getFileName(),
+                    clusterSize, jobs.size(), musterJobs, jobs.size() - musterJobs, tenants.size(),
+                    jobs.isEmpty() ? 0 : jobs.get(jobs.size() - 1).arrival() / 3600.0, out.resolve("jobs.csv"));
+            return new Inputs(nodes, tenants, jobs, out, String.format(Locale.ROOT, "%s: %d nodes, %d GPUs, %d clusters; %d jobs at %.0f%% offered"
+                    + " GPU load, %.0f%% member-local", nodesFile.getFileName(), nodes.size(), gpus, clusters, jobs.size(), load * 100, localShare * 100));
+        }
+
+        /** When the last job arrived, in seconds of the run. */
+        long lastArrival() {
+            return jobs.isEmpty() ? 0 : jobs.get(jobs.size() - 1).arrival();
+        }
     }
 
     /** {@code --name value} pairs. */

@@ -24,6 +24,7 @@ import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.bench.quota.QuotaTrees;
 import dev.muster.model.quota.ElasticQuotaTree;
+import dev.muster.queue.core.quota.FairSharing;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.placement.core.fit.ClusterFit;
@@ -50,7 +51,8 @@ final class QualitySimulation {
 
     /** The timings of the fleet around the decisions. */
     record Settings(Duration inventoryLag, Duration createDelay, Duration reserveDelay, Duration pendingTimeout,
-                    Duration failoverExclusion, Duration refusedExclusion, Duration retryInterval, Duration sampleInterval, Duration drain) {
+                    Duration failoverExclusion, Duration refusedExclusion, Duration retryInterval, Duration sampleInterval, Duration drain,
+                    boolean fairSharing) {
 
         /**
          * Inventory 5 s behind the members; a job created 2 s after its decision, a reservation tried 1 s after;
@@ -60,12 +62,23 @@ final class QualitySimulation {
          */
         static Settings defaults() {
             return new Settings(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2));
+                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2), true);
+        }
+
+        /** The same, with the quota core's fair sharing between tenants on (the default) or disabled (priority, then submission). */
+        Settings withFairSharing(boolean on) {
+            return new Settings(inventoryLag, createDelay, reserveDelay, pendingTimeout, failoverExclusion, refusedExclusion, retryInterval,
+                    sampleInterval, drain, on);
         }
     }
 
-    /** One sample of the fleet over time. */
-    record Sample(long time, double gpuAllocation, int waiting, int running) {
+    /**
+     * One sample of the fleet over time.
+     *
+     * @param gpusByTenant the GPUs each tenant's admitted jobs are charged
+     * @param contending   the tenants with jobs waiting in the queue
+     */
+    record Sample(long time, double gpuAllocation, int waiting, int running, Map<String, Long> gpusByTenant, Set<String> contending) {
     }
 
     private enum Stage { QUEUED, PLACING, RESERVING, RESERVED, CREATING, PENDING_ON_MEMBER, RUNNING, DONE }
@@ -105,6 +118,7 @@ final class QualitySimulation {
     private final Map<String, ClusterInventory> views = new LinkedHashMap<>();
     private final Map<String, List<JobState>> pendingOnMember = new HashMap<>();
     private final QuotaAdmission quota;
+    private final List<String> tenantNames;
     private final Map<String, JobState> states = new HashMap<>();
     private final Set<JobState> placing = new LinkedHashSet<>();
     private final PriorityQueue<Event> events = new PriorityQueue<>();
@@ -158,7 +172,8 @@ final class QualitySimulation {
             views.put(cluster.getKey(), view);
         }
         this.fleetGpus = gpus;
-        this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus)), QuotaSettings.defaults());
+        this.tenantNames = tenants.stream().map(TraceInputs.Tenant::name).toList();
+        this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus, settings.fairSharing())), QuotaSettings.defaults());
     }
 
     /** Says how far a run is, each tenth of the stream, for runs long enough to wonder. */
@@ -470,6 +485,7 @@ final class QualitySimulation {
         long used = memberList.stream().mapToLong(MemberCluster::usedGpus).sum();
         int waiting = 0;
         int running = 0;
+        Set<String> contending = new java.util.TreeSet<>();
         for (JobState state : states.values()) {
             if (state.job.isLocal() || state.job.arrival() > now) {
                 continue;
@@ -478,9 +494,14 @@ final class QualitySimulation {
                 running++;
             } else if (state.stage != Stage.DONE) {
                 waiting++;
+                if (state.stage == Stage.QUEUED) {
+                    contending.add(state.job.tenant());
+                }
             }
         }
-        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, running));
+        Map<String, Long> gpusByTenant = new java.util.TreeMap<>();
+        tenantNames.forEach(tenant -> gpusByTenant.put(tenant, quota.usage(tenant).amount(ResourceNames.GPU).longValue()));
+        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, running, gpusByTenant, contending));
         // Sampling stops with the last job: nothing else is left to happen.
         if (now + settings.sampleInterval().toSeconds() <= end && !events.isEmpty()) {
             after(settings.sampleInterval(), this::sample);
@@ -537,8 +558,11 @@ final class QualitySimulation {
                 """.formatted(workers, job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()), PyTorchJob.class));
     }
 
-    /** Root: the whole fleet. One leaf per tenant: its share of the fleet guaranteed ({@code min}), the whole fleet to borrow up to. */
-    private static ElasticQuotaTree tree(List<TraceInputs.Tenant> tenants, long cpuMilli, long memoryMib, long gpus) {
+    /**
+     * Root: the whole fleet. One leaf per tenant: its share of the fleet guaranteed ({@code min}), the whole fleet to
+     * borrow up to; under fair sharing, what they borrow is shared in the ratio of their guarantees (weights).
+     */
+    private static ElasticQuotaTree tree(List<TraceInputs.Tenant> tenants, long cpuMilli, long memoryMib, long gpus, boolean fairSharing) {
         String fleet = "{cpu: %dm, memory: %dMi, nvidia.com/gpu: \"%d\", kube-queue/max-jobs: \"1000000000\"}".formatted(cpuMilli, memoryMib, gpus);
         StringBuilder yaml = new StringBuilder("""
                     name: root
@@ -555,6 +579,9 @@ final class QualitySimulation {
                     .append("\"}\n")
                     .append("      max: ").append(fleet).append('\n');
         }
-        return QuotaTrees.withRoot(yaml.toString());
+        String weights = tenants.stream().map(tenant -> tenant.name() + "=" + BigDecimal.valueOf(tenant.share() * 100)
+                .setScale(2, java.math.RoundingMode.HALF_UP).max(new BigDecimal("0.01")).toPlainString()).collect(java.util.stream.Collectors.joining(", "));
+        return QuotaTrees.withRoot(Map.of(FairSharing.ANNOTATION, fairSharing ? FairSharing.DOMINANT_RESOURCE : FairSharing.DISABLED, FairSharing.WEIGHTS_ANNOTATION, weights),
+                yaml.toString());
     }
 }

@@ -22,8 +22,8 @@ public record FairSharing(boolean enabled, Map<String, BigDecimal> weights) {
 
     public static final String ANNOTATION = "muster.dev/fair-sharing";
     public static final String WEIGHTS_ANNOTATION = "muster.dev/fair-sharing-weights";
-    static final String DOMINANT_RESOURCE = "DominantResource";
-    static final String DISABLED = "Disabled";
+    public static final String DOMINANT_RESOURCE = "DominantResource";
+    public static final String DISABLED = "Disabled";
     private static final BigDecimal MOST_WEIGHT = BigDecimal.valueOf(1000);
 
     public FairSharing {
