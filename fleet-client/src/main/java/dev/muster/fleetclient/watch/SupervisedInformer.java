@@ -3,12 +3,17 @@ package dev.muster.fleetclient.watch;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.jboss.logging.Logger;
 
@@ -16,6 +21,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
 
 /**
@@ -46,6 +52,8 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
     private volatile boolean closed;
     private volatile String lastProblem;
     private volatile Instant notWatchingSince;
+    /** What differed between the informer and the API server at the last {@link #restartIfDeaf} check. */
+    private volatile Set<String> lastDrift = Set.of();
     /** When the current informer started, or was last seen watching: the start of a stall, if it never watches again. */
     private volatile Instant startedAt;
     private int restarts;
@@ -159,6 +167,47 @@ public final class SupervisedInformer<T extends HasMetadata> implements AutoClos
         lastProblem = "it ran without watching for " + settings.stallTimeout().toSeconds() + " s" + (lastProblem == null ? "" : " after: " + lastProblem);
         informer.stop();
         scheduleRestart(informer, null);
+    }
+
+    /**
+     * Compares what the informer holds with what the API server lists now, and starts it again, from what it knew, when
+     * the two differ in the same objects twice in a row. A watch whose connection died unseen (a load balancer's idle
+     * cut, a server that stopped sending) still counts as watching and hears nothing more; its informer never learns
+     * of it. A difference seen once may be an event in flight.
+     *
+     * @param listed what the API server lists now, of the kind and scope watched
+     * @return whether it was started again
+     */
+    public boolean restartIfDeaf(Collection<? extends HasMetadata> listed) {
+        SharedIndexInformer<T> informer = current;
+        if (closed || informer == null || !informer.isWatching()) {
+            lastDrift = Set.of();
+            return false;
+        }
+        Set<String> there = listed.stream().map(Cache::metaNamespaceKeyFunc).collect(Collectors.toSet());
+        Set<String> held = new HashSet<>(informer.getStore().listKeys());
+        Set<String> drift = new TreeSet<>(there);
+        drift.removeAll(held);
+        held.removeAll(there);
+        drift.addAll(held);
+        Set<String> persisting = new TreeSet<>(drift);
+        persisting.retainAll(lastDrift);
+        lastDrift = drift;
+        if (persisting.isEmpty()) {
+            return false;
+        }
+        synchronized (this) {
+            if (informer != current || closed) {
+                return false;
+            }
+            current = null;
+        }
+        lastDrift = Set.of();
+        lastProblem = "its watch missed changes the API server shows, e.g. " + persisting.iterator().next() + " (" + persisting.size()
+                + " objects)";
+        informer.stop();
+        scheduleRestart(informer, null);
+        return true;
     }
 
     /** Whether it watches now; not watching for less than the grace period (a watch reconnecting) counts as watching. */

@@ -149,7 +149,7 @@ class SupervisedInformerTest {
         ConfigMap known = new ConfigMapBuilder().withNewMetadata().withName("known").withNamespace("default").endMetadata().build();
         java.util.function.Supplier<io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap>> stuck = () -> {
             made.incrementAndGet();
-            return stuckInformer(known, seeded, stopped);
+            return fakeInformer(known, false, seeded, stopped);
         };
         informer = new SupervisedInformer<>("stuck configmaps", stuck, null, handler(), scheduler, FAST, Clock.systemUTC()).start();
 
@@ -165,21 +165,51 @@ class SupervisedInformerTest {
         assertThat(informer.restarts()).isGreaterThanOrEqualTo(1);
     }
 
-    /** An informer that says it runs and has listed, but never watches, and stops only when told to. */
+    /** A watch whose connection died unseen: it says it watches, and holds what it held when it went deaf. */
+    @Test
+    void aWatchThatMissesWhatTheApiServerShowsTwiceInARowIsStartedAgainFromWhatItKnew() {
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.List<java.util.List<ConfigMap>> seeded = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<Boolean> stopped = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ConfigMap known = new ConfigMapBuilder().withNewMetadata().withName("known").withNamespace("default").endMetadata().build();
+        ConfigMap created = new ConfigMapBuilder().withNewMetadata().withName("created").withNamespace("default").endMetadata().build();
+        informer = new SupervisedInformer<>("deaf configmaps", () -> {
+            made.incrementAndGet();
+            return fakeInformer(known, true, seeded, stopped);
+        }, null, handler(), scheduler, FAST, Clock.systemUTC()).start();
+        SupervisedInformer<?> deaf = informer;
+
+        assertThat(deaf.restartIfDeaf(List.of(known))).as("nothing missed").isFalse();
+        assertThat(deaf.restartIfDeaf(List.of(known, created))).as("seen once: maybe an event in flight").isFalse();
+        assertThat(deaf.restartIfDeaf(List.of(known))).as("gone again: it was in flight").isFalse();
+        assertThat(deaf.restartIfDeaf(List.of(known, created))).isFalse();
+        assertThat(deaf.restartIfDeaf(List.of(created))).as("created missed twice in a row").isTrue();
+
+        assertThat(stopped).contains(true);
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(made).hasValue(2));
+        assertThat(seeded).singleElement().satisfies(objects -> assertThat(objects).containsExactly(known));
+        assertThat(deaf.status().problem()).isNull();
+    }
+
+    /** An informer that says it runs and has listed, watching or not as told, and stops only when told to. */
     @SuppressWarnings("unchecked")
-    private static io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> stuckInformer(ConfigMap known,
+    private static io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> fakeInformer(ConfigMap known, boolean watching,
             java.util.List<java.util.List<ConfigMap>> seeded, java.util.List<Boolean> stopped) {
         java.util.concurrent.CompletableFuture<Void> stop = new java.util.concurrent.CompletableFuture<>();
         io.fabric8.kubernetes.client.informers.cache.Store<ConfigMap> store = (io.fabric8.kubernetes.client.informers.cache.Store<ConfigMap>)
                 java.lang.reflect.Proxy.newProxyInstance(SupervisedInformerTest.class.getClassLoader(),
                         new Class<?>[] {io.fabric8.kubernetes.client.informers.cache.Store.class},
-                        (proxy, method, arguments) -> method.getName().equals("list") ? List.of(known) : null);
+                        (proxy, method, arguments) -> switch (method.getName()) {
+                            case "list" -> List.of(known);
+                            case "listKeys" -> List.of("default/known");
+                            default -> null;
+                        });
         Object[] self = new Object[1];
         self[0] = java.lang.reflect.Proxy.newProxyInstance(SupervisedInformerTest.class.getClassLoader(),
                 new Class<?>[] {io.fabric8.kubernetes.client.informers.SharedIndexInformer.class}, (proxy, method, arguments) -> switch (method.getName()) {
                     case "isRunning" -> !stop.isDone();
                     case "hasSynced" -> true;
-                    case "isWatching" -> false;
+                    case "isWatching" -> watching && !stop.isDone();
                     case "start" -> java.util.concurrent.CompletableFuture.completedFuture(null);
                     case "stopped" -> stop;
                     case "stop", "close" -> {

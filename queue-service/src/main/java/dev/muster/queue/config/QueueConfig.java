@@ -60,7 +60,10 @@ public interface QueueConfig {
         @WithDefault("true")
         boolean watch();
 
-        /** How often the watches re-list everything, to heal any gap. Default 10 minutes. */
+        /**
+         * How often the watches hand every object they hold to the handlers again (fabric8's resync: from their cache,
+         * with no request to the API server). Default 10 minutes.
+         */
         @WithDefault("10m")
         Duration resync();
 
@@ -71,5 +74,13 @@ public interface QueueConfig {
          */
         @WithDefault("10s")
         Duration missedDeletionCheck();
+
+        /**
+         * How often the jobs the watch holds are compared with what the fleet API lists: a watch whose connection died
+         * unseen hears no submission or deletion again and says nothing, and one that missed the same jobs twice in a row is
+         * started again, the missed ones then reported. One list of the fleet's PyTorchJobs each time. Default 1 minute.
+         */
+        @WithDefault("1m")
+        Duration watchAudit();
     }
 }

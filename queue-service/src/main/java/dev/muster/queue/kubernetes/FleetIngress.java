@@ -116,6 +116,8 @@ public class FleetIngress {
         });
         long every = config.fleetApi().missedDeletionCheck().toMillis();
         deletionChecks.scheduleWithFixedDelay(this::deleteWhatIsGone, every, every, TimeUnit.MILLISECONDS);
+        long audit = config.fleetApi().watchAudit().toMillis();
+        deletionChecks.scheduleWithFixedDelay(this::auditJobsWatch, audit, audit, TimeUnit.MILLISECONDS);
         watches.start("fleet propagationpolicies", () -> informer(PropagationPolicy.class), null,
                 new ConfigHandler(EventType.POLICY_APPLIED, "policy", PropagationPolicy.KIND));
         watches.start("fleet elasticquotatrees", () -> informer(ElasticQuotaTree.class), null,
@@ -157,6 +159,17 @@ public class FleetIngress {
             }
         } catch (RuntimeException e) {
             LOG.warnf("fleet API: looking for jobs deleted while the queue was not watching failed (%s); trying again", e.toString());
+        }
+    }
+
+    /** Compares the jobs the watch holds with the fleet API's list; a watch that missed the same jobs twice starts again. */
+    private void auditJobsWatch() {
+        try {
+            jobs.restartIfDeaf(client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(PyTorchJob.class)).inAnyNamespace()
+                    .list().getItems());
+        } catch (RuntimeException e) {
+            // The fleet API away: the watch's own retries and readiness cover that; the next audit compares again.
+            LOG.debugf("fleet API: comparing the jobs watch with a list failed (%s)", e.toString());
         }
     }
 

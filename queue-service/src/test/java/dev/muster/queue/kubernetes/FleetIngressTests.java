@@ -58,14 +58,15 @@ class FleetIngressTests {
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
     /**
-     * Turns the fleet API watch on, which the test profile otherwise leaves off, and re-lists every second:
-     * a re-list delivers every object again, as after a watch gap, and must not duplicate anything.
+     * Turns the fleet API watch on, which the test profile otherwise leaves off, resyncs every second (every object
+     * delivered again, which must not duplicate anything) and compares the watch with a list every second (a watch
+     * taken for deaf is started again, which must not either).
      */
     public static class WatchingTheFleetApi implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("muster.queue.fleet-api.watch", "true", "muster.queue.fleet-api.resync", "1s",
-                    "muster.queue.fleet-api.missed-deletion-check", "1s");
+                    "muster.queue.fleet-api.missed-deletion-check", "1s", "muster.queue.fleet-api.watch-audit", "1s");
         }
     }
 
