@@ -53,8 +53,24 @@ final class DominantShares {
         }).orElse(1.0);
     }
 
+    /**
+     * The node's weighted share were its use changed by {@code change} (a job added, or taken off): what a fair-share
+     * preemption weighs before it is made. Not remembered.
+     */
+    double weightedShareWith(Node node, ResourceList change) {
+        BigDecimal weight = tree.fairSharing().weight(node.name());
+        if (weight.signum() == 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        ResourceList use = used.getOrDefault(node.name(), ResourceList.empty()).plus(change);
+        return tree.parent(node).map(parent -> share(node, parent, use)).orElse(0.0) / weight.doubleValue();
+    }
+
     private double compute(Node node, Node parent) {
-        ResourceList use = used.getOrDefault(node.name(), ResourceList.empty());
+        return share(node, parent, used.getOrDefault(node.name(), ResourceList.empty()));
+    }
+
+    private double share(Node node, Node parent, ResourceList use) {
         double largest = 0;
         for (String resource : use.names()) {
             if (resource.equals(ResourceNames.MAX_JOBS)) {

@@ -15,13 +15,23 @@ import dev.muster.model.validation.Violation;
  * (e.g. {@code team-a=2, team-b=0.5}; a node not named weighs 1, and a weight of 0 borrows only what no sibling of
  * positive weight wants).
  *
- * @param enabled whether borrowing siblings are served lowest weighted dominant share first
- * @param weights the weights named, by node
+ * <p>
+ * {@code muster.dev/fair-sharing-preemption}: {@code Never} (the default) or {@code LessThanOrEqualToFinalShare}, with which a
+ * borrower's job that does not fit may preempt borrowers of a sibling subtree, as long as its own subtree's share with the
+ * job stays at most the sibling's without them.
+ *
+ * @param enabled  whether borrowing siblings are served lowest weighted dominant share first
+ * @param weights  the weights named, by node
+ * @param preempts whether a borrower below its fair share may preempt borrowers above theirs
  */
-public record FairSharing(boolean enabled, Map<String, BigDecimal> weights) {
+public record FairSharing(boolean enabled, Map<String, BigDecimal> weights, boolean preempts) {
 
     public static final String ANNOTATION = "muster.dev/fair-sharing";
     public static final String WEIGHTS_ANNOTATION = "muster.dev/fair-sharing-weights";
+    public static final String PREEMPTION_ANNOTATION = "muster.dev/fair-sharing-preemption";
+    /** Kueue's strategy of the name: a preemption only when the preemptor's share with its job is at most the victim's without its. */
+    public static final String LESS_THAN_OR_EQUAL_TO_FINAL_SHARE = "LessThanOrEqualToFinalShare";
+    static final String NEVER = "Never";
     public static final String DOMINANT_RESOURCE = "DominantResource";
     public static final String DISABLED = "Disabled";
     private static final BigDecimal MOST_WEIGHT = BigDecimal.valueOf(1000);
@@ -32,7 +42,7 @@ public record FairSharing(boolean enabled, Map<String, BigDecimal> weights) {
 
     /** The default: dominant-resource fair sharing, every node of weight 1. */
     public static FairSharing defaults() {
-        return new FairSharing(true, Map.of());
+        return new FairSharing(true, Map.of(), false);
     }
 
     /** A node's weight: as named, else 1. */
@@ -72,7 +82,15 @@ public record FairSharing(boolean enabled, Map<String, BigDecimal> weights) {
                 violations.add(new Violation(where, "names " + node + " twice"));
             }
         }
-        return new FairSharing(!mode.equals(DISABLED), weights);
+        String preemption = annotations.getOrDefault(PREEMPTION_ANNOTATION, NEVER);
+        if (!preemption.equals(NEVER) && !preemption.equals(LESS_THAN_OR_EQUAL_TO_FINAL_SHARE)) {
+            violations.add(new Violation("metadata.annotations." + PREEMPTION_ANNOTATION, "must be " + NEVER + " or "
+                    + LESS_THAN_OR_EQUAL_TO_FINAL_SHARE + ", got \"" + preemption + "\""));
+        } else if (preemption.equals(LESS_THAN_OR_EQUAL_TO_FINAL_SHARE) && mode.equals(DISABLED)) {
+            violations.add(new Violation("metadata.annotations." + PREEMPTION_ANNOTATION, "needs fair sharing, which "
+                    + ANNOTATION + " disables"));
+        }
+        return new FairSharing(!mode.equals(DISABLED), weights, preemption.equals(LESS_THAN_OR_EQUAL_TO_FINAL_SHARE));
     }
 
     private static BigDecimal weightOf(String text) {

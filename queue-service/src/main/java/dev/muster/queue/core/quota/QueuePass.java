@@ -49,8 +49,20 @@ final class QueuePass {
         // Each reclaim admits one guaranteed job; the loop ends when a pass reclaims nothing.
         do {
             admitInOrder(now, decisions);
-        } while (ledger.tree() != null && ledger.tree().reclaim() == ReclaimPolicy.PREEMPT && reclaims.reclaimOnce(decisions));
+        } while (reclaimed(decisions));
         return decisions;
+    }
+
+    /** Whether a reclaim was started: for a job within its guarantee first, then, when the tree asks for it, for fair share. */
+    private boolean reclaimed(List<QuotaDecision> decisions) {
+        QuotaTree tree = ledger.tree();
+        if (tree == null) {
+            return false;
+        }
+        if (tree.reclaim() == ReclaimPolicy.PREEMPT && reclaims.reclaimOnce(decisions)) {
+            return true;
+        }
+        return tree.fairSharing().preempts() && reclaims.reclaimFairShareOnce(decisions);
     }
 
     private void admitInOrder(Instant now, List<QuotaDecision> decisions) {

@@ -48,24 +48,59 @@ final class Reclaims {
         for (Wait wait : candidates) {
             Node leaf = tree.node(wait.leaf()).orElseThrow();
             List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
-            if (victims.isEmpty()) {
-                continue;
+            if (!victims.isEmpty()) {
+                carryOut(wait, leaf, victims, ", which is within the guaranteed min of " + leaf.pathText(), decisions);
+                return true;
             }
-            for (Admission victim : victims) {
-                ledger.putAdmitted(victim.job().uid(), victim.preemptedFor(wait.job().uid()));
-                decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to "
-                        + wait.job().ref() + ", which is within the guaranteed min of " + leaf.pathText()));
-            }
-            // What this evaluation said of the reclaimer so far is superseded: it is told that it reclaims.
-            decisions.removeIf(decision -> decision instanceof Waiting earlier && earlier.job().uid().equals(wait.job().uid()));
-            Wait reclaimer = wait.reclaiming(victims.stream().map(victim -> victim.job().uid()).toList());
-            ledger.putWaiting(reclaimer.job().uid(), reclaimer);
-            ledger.unsettle(leaf.name());
-            pass.report(reclaimer, leaf.queue(), ledger.queue(leaf.name()).indexOf(reclaimer.job()) + 1, QuotaAdmission.RECLAIMING,
-                    message(reclaimer), decisions);
-            return true;
         }
         return false;
+    }
+
+    /**
+     * Under fair-sharing preemption, finds one borrower's job that does not fit and preempts just enough borrowers of
+     * sibling subtrees for it, as {@link FairShareReclaim} allows; false when none. The job of the leaf of lowest share
+     * is tried first, and one answer is kept per leaf and demand.
+     */
+    boolean reclaimFairShareOnce(List<QuotaDecision> decisions) {
+        QuotaTree tree = ledger.tree();
+        Map<String, ResourceList> used = usedWithReclaimers(tree);
+        FairShareReclaim reclaim = new FairShareReclaim(tree, used);
+        DominantShares shares = new DominantShares(tree, used);
+        Reclaim guarantees = new Reclaim(tree, used);
+        List<Wait> candidates = ledger.waits().stream()
+                .filter(wait -> wait.reclaiming().isEmpty() && QuotaAdmission.QUOTA_EXCEEDED.equals(wait.reason()) && wait.leaf() != null)
+                .sorted(Comparator.comparingDouble((Wait wait) -> shares.weightedShare(tree.node(wait.leaf()).orElseThrow()))
+                        .thenComparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
+        java.util.Set<List<Object>> tried = new java.util.HashSet<>();
+        for (Wait wait : candidates) {
+            Node leaf = tree.node(wait.leaf()).orElseThrow();
+            List<Node> path = tree.pathToRoot(leaf);
+            if (!tried.add(List.of(wait.leaf(), wait.job().demand())) || guarantees.isWithinGuarantee(path, wait.job())) {
+                continue;
+            }
+            List<Admission> victims = reclaim.victimsFor(path, wait.job(), ledger.admissions());
+            if (!victims.isEmpty()) {
+                carryOut(wait, leaf, victims, ", whose share of what " + leaf.pathText() + " borrows is below theirs (fair-sharing preemption)",
+                        decisions);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Preempts the victims for the waiting job, which then waits for them to stop, told that it reclaims. */
+    private void carryOut(Wait wait, Node leaf, List<Admission> victims, String why, List<QuotaDecision> decisions) {
+        for (Admission victim : victims) {
+            ledger.putAdmitted(victim.job().uid(), victim.preemptedFor(wait.job().uid()));
+            decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to " + wait.job().ref() + why));
+        }
+        // What this evaluation said of the reclaimer so far is superseded: it is told that it reclaims.
+        decisions.removeIf(decision -> decision instanceof Waiting earlier && earlier.job().uid().equals(wait.job().uid()));
+        Wait reclaimer = wait.reclaiming(victims.stream().map(victim -> victim.job().uid()).toList());
+        ledger.putWaiting(reclaimer.job().uid(), reclaimer);
+        ledger.unsettle(leaf.name());
+        pass.report(reclaimer, leaf.queue(), ledger.queue(leaf.name()).indexOf(reclaimer.job()) + 1, QuotaAdmission.RECLAIMING,
+                message(reclaimer), decisions);
     }
 
     /** What is charged, plus what each job reclaiming capacity will be charged once its victims have stopped. */

@@ -124,8 +124,57 @@ class FairSharingTest {
         assertThat(quota.standing(early.uid())).isPresent();
     }
 
+    /** Carries out every preemption the decisions make (the victims stop on their members), until none is made. */
+    private static List<QuotaDecision> stopEveryVictim(QuotaAdmission quota, List<QuotaDecision> decisions, int second) {
+        List<QuotaDecision> all = new ArrayList<>(decisions);
+        List<QuotaDecision> next = decisions;
+        while (next.stream().anyMatch(QuotaDecision.Preempted.class::isInstance)) {
+            List<QuotaDecision> after = new ArrayList<>();
+            for (QuotaDecision decision : next) {
+                if (decision instanceof QuotaDecision.Preempted preempted) {
+                    after.addAll(quota.stopped(preempted.job().uid(), T0.plusSeconds(second)));
+                }
+            }
+            all.addAll(after);
+            next = after;
+        }
+        return all;
+    }
+
+    @Test
+    void withFairSharePreemptionABorrowerBelowItsShareTakesFromOneAboveUntilTheSharesMeet() {
+        QuotaAdmission quota = admission(tree(FairSharing.PREEMPTION_ANNOTATION + ": LessThanOrEqualToFinalShare",
+                TEAMS.replace(", min: {nvidia.com/gpu: 2}", "")));
+        submitAll(quota, "team-a", 8, 0, 1);
+
+        List<QuotaDecision> decisions = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            QuotaJob job = job("team-b", "b-" + i, gpu("1"), 0, T0.plusSeconds(10 + i));
+            decisions.addAll(stopEveryVictim(quota, quota.submit(job, T0.plusSeconds(10 + i)), 10 + i));
+        }
+
+        assertThat(decisions).filteredOn(QuotaDecision.Preempted.class::isInstance).hasSize(4).allSatisfy(decision ->
+                assertThat(((QuotaDecision.Preempted) decision).message()).contains("(fair-sharing preemption)"));
+        assertThat(quota.usage("team-a").amount("nvidia.com/gpu")).as("taken down to team-b's share, no further").isEqualByComparingTo("4");
+        assertThat(quota.usage("team-b").amount("nvidia.com/gpu")).isEqualByComparingTo("4");
+    }
+
+    @Test
+    void withoutFairSharePreemptionABorrowerWaitsForCapacityToFree() {
+        QuotaAdmission quota = admission(tree("", TEAMS.replace(", min: {nvidia.com/gpu: 2}", "")));
+        submitAll(quota, "team-a", 8, 0, 1);
+
+        List<QuotaDecision> decisions = quota.submit(job("team-b", "b", gpu("1"), 0, T0.plusSeconds(10)), T0.plusSeconds(10));
+
+        assertThat(decisions).noneMatch(QuotaDecision.Preempted.class::isInstance);
+    }
+
     @Test
     void badAnnotationsRefuseTheTreeSayingWhatIsWrong() {
+        assertThatThrownBy(() -> tree(FairSharing.ANNOTATION + ": Disabled, " + FairSharing.PREEMPTION_ANNOTATION + ": LessThanOrEqualToFinalShare", TEAMS))
+                .hasMessageContaining("muster.dev/fair-sharing-preemption: needs fair sharing, which muster.dev/fair-sharing disables");
+        assertThatThrownBy(() -> tree(FairSharing.PREEMPTION_ANNOTATION + ": Always", TEAMS))
+                .hasMessageContaining("muster.dev/fair-sharing-preemption: must be Never or LessThanOrEqualToFinalShare, got \"Always\"");
         assertThatThrownBy(() -> tree(FairSharing.ANNOTATION + ": \"Off\", " + FairSharing.WEIGHTS_ANNOTATION
                 + ": \"team-a=2, team-x=1, team-b=-1, team-c, team-a=3\"", TEAMS))
                 .isInstanceOf(InvalidObjectException.class)

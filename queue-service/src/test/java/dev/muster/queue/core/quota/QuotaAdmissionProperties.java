@@ -51,8 +51,15 @@ class QuotaAdmissionProperties {
     record Delete(int job) implements Step {
     }
 
-    /** @param fairSharing whether borrowing siblings are served by dominant share (the default) or by priority then submission */
-    record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever, boolean fairSharing) {
+    /**
+     * @param fairSharing   whether borrowing siblings are served by dominant share (the default) or by priority then submission
+     * @param fairPreemption whether, under fair sharing, a borrower below its share may preempt borrowers above theirs
+     */
+    record Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever, boolean fairSharing, boolean fairPreemption) {
+
+        Scenario(String treeYaml, List<Step> steps, boolean strict, boolean reclaimNever, boolean fairSharing) {
+            this(treeYaml, steps, strict, reclaimNever, fairSharing, false);
+        }
     }
 
     @Provide
@@ -73,7 +80,8 @@ class QuotaAdmissionProperties {
                 Tuple.of(2, Arbitraries.integers().between(0, 40).map(Stop::new)),
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(Delete::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(5).ofMaxSize(60), Arbitraries.of(true, false), Arbitraries.of(true, false),
-                Arbitraries.of(true, false)).as(Scenario::new);
+                Arbitraries.of(true, false), Arbitraries.of(true, false)).as((tree, list, strict, never, fair, preempts) ->
+                new Scenario(tree, list, strict, never, fair, fair && preempts));
     }
 
     /**
@@ -139,6 +147,9 @@ class QuotaAdmissionProperties {
             }
             if (!scenario.fairSharing()) {
                 annotations.add(FairSharing.ANNOTATION + ": Disabled");
+            }
+            if (scenario.fairPreemption()) {
+                annotations.add(FairSharing.PREEMPTION_ANNOTATION + ": " + FairSharing.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE);
             }
             tree = QuotaFixtures.tree(String.join(", ", annotations), scenario.treeYaml());
             Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
@@ -340,7 +351,8 @@ class QuotaAdmissionProperties {
                 Tuple.of(1, Arbitraries.integers().between(0, 40).map(Delete::new)),
                 Tuple.of(1, Arbitraries.integers().between(1, 15).map(Wait::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(10).ofMaxSize(80), Arbitraries.just(false), Arbitraries.just(false),
-                Arbitraries.of(true, false)).as(Scenario::new);
+                Arbitraries.of(true, false), Arbitraries.of(true, false)).as((tree, list, strict, never, fair, preempts) ->
+                new Scenario(tree, list, strict, never, fair, fair && preempts));
     }
 
     /** Teams each allowed the whole root but guaranteed only their share of its GPUs. */
