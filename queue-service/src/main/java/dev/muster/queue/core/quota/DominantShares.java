@@ -19,6 +19,8 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
 final class DominantShares {
 
     private static final MathContext PRECISION = MathContext.DECIMAL64;
+    /** Shares closer than this are equal: a sixth over a weight of a half is a third, whatever the last binary digit says. */
+    private static final double TOLERANCE = 1e-9;
 
     private final QuotaTree tree;
     private final Map<String, ResourceList> used;
@@ -27,6 +29,17 @@ final class DominantShares {
     DominantShares(QuotaTree tree, Map<String, ResourceList> used) {
         this.tree = tree;
         this.used = used;
+    }
+
+    /** Compares two weighted shares, equal within a rounding error. */
+    static int compare(double share, double other) {
+        if (Double.isInfinite(share) || Double.isInfinite(other)) {
+            return Double.compare(share, other);
+        }
+        if (Math.abs(share - other) <= TOLERANCE * Math.max(1, Math.abs(other))) {
+            return 0;
+        }
+        return share < other ? -1 : 1;
     }
 
     /** Usage changed: every share is worked out again when next asked. */

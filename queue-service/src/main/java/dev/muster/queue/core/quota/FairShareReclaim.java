@@ -50,7 +50,8 @@ final class FairShareReclaim {
         if (candidates.isEmpty()) {
             return List.of();
         }
-        candidates.sort(Comparator.comparingDouble((Candidate candidate) -> -before.weightedShare(candidate.branch().victims()))
+        candidates.sort(Comparator.comparing((Candidate candidate) -> before.weightedShare(candidate.branch().victims()),
+                        (share, other) -> DominantShares.compare(other, share))
                 .thenComparingInt(candidate -> candidate.admission().job().priority())
                 .thenComparing(candidate -> candidate.admission().admittedAt(), Comparator.reverseOrder())
                 .thenComparing(candidate -> candidate.admission().job().sequence(), Comparator.reverseOrder()));
@@ -62,7 +63,7 @@ final class FairShareReclaim {
             DominantShares now = new DominantShares(tree, simulated);
             double preemptorWith = now.weightedShareWith(candidate.branch().preemptors(), job.charge());
             double victimWithout = now.weightedShareWith(candidate.branch().victims(), ResourceList.empty().minus(candidate.admission().job().charge()));
-            if (preemptorWith <= victimWithout) {
+            if (DominantShares.compare(preemptorWith, victimWithout) <= 0) {
                 QuotaLedger.uncharge(tree, candidate.admission().job(), candidate.admission().leaf(), simulated);
                 chosen.add(candidate.admission());
             }

@@ -45,7 +45,8 @@ final class FairShareTournament {
         for (Map.Entry<String, List<C>> subtree : bySubtree.entrySet()) {
             C champion = winner(subtree.getValue(), depth + 1, leafOf, tree, shares, order);
             double share = shares.weightedShare(tree.node(subtree.getKey()).orElseThrow());
-            if (best == null || share < bestShare || share == bestShare && order.compare(champion, best) < 0) {
+            int byShare = best == null ? -1 : DominantShares.compare(share, bestShare);
+            if (byShare < 0 || byShare == 0 && order.compare(champion, best) < 0) {
                 best = champion;
                 bestShare = share;
             }

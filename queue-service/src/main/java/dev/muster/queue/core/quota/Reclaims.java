@@ -69,7 +69,7 @@ final class Reclaims {
         Reclaim guarantees = new Reclaim(tree, used);
         List<Wait> candidates = ledger.waits().stream()
                 .filter(wait -> wait.reclaiming().isEmpty() && QuotaAdmission.QUOTA_EXCEEDED.equals(wait.reason()) && wait.leaf() != null)
-                .sorted(Comparator.comparingDouble((Wait wait) -> shares.weightedShare(tree.node(wait.leaf()).orElseThrow()))
+                .sorted(Comparator.comparing((Wait wait) -> shares.weightedShare(tree.node(wait.leaf()).orElseThrow()), DominantShares::compare)
                         .thenComparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
         java.util.Set<List<Object>> tried = new java.util.HashSet<>();
         for (Wait wait : candidates) {

@@ -65,6 +65,66 @@ class FairSharingProperties {
         }
     }
 
+    /**
+     * Under fair-sharing preemption, teams that flood the fleet in turn end where the strategy allows no further
+     * preemption (a team with jobs waiting, with one more, would be above another without one), reach it in a bounded
+     * number of preemptions, and never hold more than the fleet.
+     */
+    @Property(tries = 100)
+    void fairSharePreemptionSettlesWhereNoTeamMayTakeMore(@ForAll @IntRange(min = 2, max = 3) int teams, @ForAll @IntRange(min = 4, max = 12) int gpus,
+                                                        @ForAll long seed) {
+        Random random = new Random(seed);
+        Map<String, Double> weight = new HashMap<>();
+        StringBuilder children = new StringBuilder();
+        List<String> weights = new ArrayList<>();
+        for (int i = 0; i < teams; i++) {
+            String team = "team-" + i;
+            weight.put(team, WEIGHTS[1 + random.nextInt(WEIGHTS.length - 1)]);
+            weights.add(team + "=" + weight.get(team));
+            children.append("- {name: ").append(team).append(", namespaces: [").append(team).append("]}\n");
+        }
+        QuotaAdmission quota = QuotaFixtures.admission(QuotaFixtures.tree(FairSharing.PREEMPTION_ANNOTATION + ": LessThanOrEqualToFinalShare, "
+                + FairSharing.WEIGHTS_ANNOTATION + ": \"" + String.join(", ", weights) + "\"", "name: root\nmax: {nvidia.com/gpu: " + gpus
+                + "}\nchildren:\n" + children));
+        Instant now = QuotaFixtures.T0;
+        int preemptions = 0;
+        Map<String, Integer> submitted = new HashMap<>();
+        for (int round = 0; round < teams; round++) {
+            // One team after another floods the fleet, each preemption carried out (the victim stops) before the next job.
+            String team = "team-" + round;
+            for (int i = 0; i < gpus + 2; i++) {
+                QuotaJob job = QuotaFixtures.job(team, "job-" + i, QuotaFixtures.gpu("1"), 0, now);
+                submitted.merge(team, 1, Integer::sum);
+                List<QuotaDecision> next = quota.submit(job, now);
+                while (next.stream().anyMatch(QuotaDecision.Preempted.class::isInstance)) {
+                    List<QuotaDecision> after = new ArrayList<>();
+                    for (QuotaDecision decision : next) {
+                        if (decision instanceof QuotaDecision.Preempted preempted) {
+                            preemptions++;
+                            after.addAll(quota.stopped(preempted.job().uid(), now));
+                        }
+                    }
+                    next = after;
+                    assertThat(preemptions).as("preemptions, bounded").isLessThanOrEqualTo(gpus * teams);
+                }
+                now = now.plusSeconds(1);
+            }
+        }
+        Map<String, Integer> used = new HashMap<>();
+        weight.keySet().forEach(team -> used.put(team, quota.usage(team).amount("nvidia.com/gpu").intValue()));
+        assertThat(used.values().stream().mapToInt(Integer::intValue).sum()).isLessThanOrEqualTo(gpus);
+        for (String team : weight.keySet()) {
+            for (String other : weight.keySet()) {
+                boolean waits = submitted.get(team) > used.get(team);
+                if (!team.equals(other) && waits && used.get(other) > 0) {
+                    assertThat(weightedShare(used.get(team) + 1, 0, gpus, weight.get(team)))
+                            .as("%s waits at %s while it could take from %s (weights %s)", team, used, other, weight)
+                            .isGreaterThan(weightedShare(used.get(other) - 1, 0, gpus, weight.get(other)) + 1e-9);
+                }
+            }
+        }
+    }
+
     /** Each admission of the decisions, in turn, against the shares of the moment before it. */
     private static void check(List<QuotaDecision> decisions, QuotaAdmission quota, Map<String, Double> weight, Map<String, Integer> min, int gpus,
                               Map<String, Integer> waiting, Map<String, String> teamOf, List<String> running) {
