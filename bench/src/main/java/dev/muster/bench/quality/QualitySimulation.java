@@ -52,7 +52,7 @@ final class QualitySimulation {
     /** The timings of the fleet around the decisions. */
     record Settings(Duration inventoryLag, Duration createDelay, Duration reserveDelay, Duration pendingTimeout,
                     Duration failoverExclusion, Duration refusedExclusion, Duration retryInterval, Duration sampleInterval, Duration drain,
-                    boolean fairSharing) {
+                    boolean fairSharing, boolean fairPreemption) {
 
         /**
          * Inventory 5 s behind the members; a job created 2 s after its decision, a reservation tried 1 s after;
@@ -62,13 +62,16 @@ final class QualitySimulation {
          */
         static Settings defaults() {
             return new Settings(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2), true);
+                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2), true, false);
         }
 
-        /** The same, with the quota core's fair sharing between tenants on (the default) or disabled (priority, then submission). */
-        Settings withFairSharing(boolean on) {
+        /**
+         * The same, with the quota core's fair sharing between tenants on (the default) or disabled (priority, then
+         * submission), and with fair-sharing preemption or without (the default).
+         */
+        Settings withFairSharing(boolean on, boolean preempting) {
             return new Settings(inventoryLag, createDelay, reserveDelay, pendingTimeout, failoverExclusion, refusedExclusion, retryInterval,
-                    sampleInterval, drain, on);
+                    sampleInterval, drain, on, on && preempting);
         }
     }
 
@@ -173,7 +176,7 @@ final class QualitySimulation {
         }
         this.fleetGpus = gpus;
         this.tenantNames = tenants.stream().map(TraceInputs.Tenant::name).toList();
-        this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus, settings.fairSharing())), QuotaSettings.defaults());
+        this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus, settings)), QuotaSettings.defaults());
     }
 
     /** Says how far a run is, each tenth of the stream, for runs long enough to wonder. */
@@ -562,7 +565,7 @@ final class QualitySimulation {
      * Root: the whole fleet. One leaf per tenant: its share of the fleet guaranteed ({@code min}), the whole fleet to
      * borrow up to; under fair sharing, what they borrow is shared in the ratio of their guarantees (weights).
      */
-    private static ElasticQuotaTree tree(List<TraceInputs.Tenant> tenants, long cpuMilli, long memoryMib, long gpus, boolean fairSharing) {
+    private static ElasticQuotaTree tree(List<TraceInputs.Tenant> tenants, long cpuMilli, long memoryMib, long gpus, Settings settings) {
         String fleet = "{cpu: %dm, memory: %dMi, nvidia.com/gpu: \"%d\", kube-queue/max-jobs: \"1000000000\"}".formatted(cpuMilli, memoryMib, gpus);
         StringBuilder yaml = new StringBuilder("""
                     name: root
@@ -581,7 +584,11 @@ final class QualitySimulation {
         }
         String weights = tenants.stream().map(tenant -> tenant.name() + "=" + BigDecimal.valueOf(tenant.share() * 100)
                 .setScale(2, java.math.RoundingMode.HALF_UP).max(new BigDecimal("0.01")).toPlainString()).collect(java.util.stream.Collectors.joining(", "));
-        return QuotaTrees.withRoot(Map.of(FairSharing.ANNOTATION, fairSharing ? FairSharing.DOMINANT_RESOURCE : FairSharing.DISABLED, FairSharing.WEIGHTS_ANNOTATION, weights),
-                yaml.toString());
+        Map<String, String> annotations = new java.util.TreeMap<>(Map.of(FairSharing.ANNOTATION, settings.fairSharing() ? FairSharing.DOMINANT_RESOURCE
+                : FairSharing.DISABLED, FairSharing.WEIGHTS_ANNOTATION, weights));
+        if (settings.fairPreemption()) {
+            annotations.put(FairSharing.PREEMPTION_ANNOTATION, FairSharing.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE);
+        }
+        return QuotaTrees.withRoot(annotations, yaml.toString());
     }
 }
