@@ -110,7 +110,8 @@ public class QuotaAdmissionBenchmark {
         return now;
     }
 
-    private static ElasticQuotaTree tree() {
+    /** Root 400 GPUs, 10 departments of 64, 100 team leaves of 8 GPUs and 4 jobs each. */
+    static ElasticQuotaTree tree() {
         StringBuilder departments = new StringBuilder();
         for (int d = 0; d < DEPARTMENTS; d++) {
             departments.append("    - name: department-").append(d).append('\n')

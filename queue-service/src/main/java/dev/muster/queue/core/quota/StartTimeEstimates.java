@@ -1,0 +1,164 @@
+package dev.muster.queue.core.quota;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.function.Function;
+
+import dev.muster.queue.core.quota.QuotaDecision.Admitted;
+import dev.muster.queue.core.quota.QuotaDecision.Preempted;
+
+/**
+ * When each waiting job would start were nothing new to arrive: the quota core, restored from the standings into a
+ * copy, is driven forward in virtual time, each running job ending at its expected end and each job it then admits
+ * running for its own expected duration. The same code that decides decides here, starvation holds, reclaims and fair
+ * sharing included; where a job is placed is not simulated (a job admitted is taken to start at once), and a preempted
+ * job to stop at once. A job behind a running job of unknown duration, or beyond the horizon, has no estimate.
+ */
+public final class StartTimeEstimates {
+
+    /**
+     * One waiting job's estimate.
+     *
+     * @param start      when it would start; null when there is no estimate
+     * @param endsBefore how many jobs end before it starts (0: it fits now)
+     * @param why        when there is no estimate, why not; else null
+     */
+    public record Estimate(Instant start, int endsBefore, String why) {
+
+        public boolean known() {
+            return start != null;
+        }
+    }
+
+    /** A job's end: at {@code at}, which for a job overdue is now; jobs ending at once end in the order they were due. */
+    private record End(Instant at, Instant due, String uid, long order) implements Comparable<End> {
+        @Override
+        public int compareTo(End other) {
+            int byTime = at.compareTo(other.at);
+            if (byTime != 0) {
+                return byTime;
+            }
+            int byDue = due.compareTo(other.due);
+            return byDue != 0 ? byDue : Long.compare(order, other.order);
+        }
+    }
+
+    private final QuotaAdmission copy;
+    private final Function<QuotaJob, Optional<Duration>> expectedDuration;
+    private final PriorityQueue<End> ends = new PriorityQueue<>();
+    private final Map<String, End> endOf = new HashMap<>();
+    private final Map<String, Estimate> estimates = new LinkedHashMap<>();
+    private final Set<String> endless = new HashSet<>();
+    /** The waiting jobs not estimated yet. */
+    private final Set<String> remaining = new HashSet<>();
+    private long order;
+    private int ended;
+
+    private StartTimeEstimates(QuotaAdmission copy, Function<QuotaJob, Optional<Duration>> expectedDuration) {
+        this.copy = copy;
+        this.expectedDuration = expectedDuration;
+    }
+
+    /**
+     * @param standings        every job's standing, as the core persists them
+     * @param expectedDuration each job's expected run time; empty when none can be told
+     * @param horizon          how far ahead to look
+     * @return an estimate for each waiting job, by UID
+     */
+    public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
+                                           Function<QuotaJob, Optional<Duration>> expectedDuration, Duration horizon) {
+        StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restore(tree, settings, standings), expectedDuration);
+        List<JobStanding> waiting = new ArrayList<>();
+        PriorityQueue<Instant> wakeUps = new PriorityQueue<>();
+        for (JobStanding standing : standings) {
+            if (standing.admitted()) {
+                run.running(standing.job(), standing.admittedAt(), now);
+            } else {
+                waiting.add(standing);
+                run.remaining.add(standing.job().uid());
+                if (standing.notBefore() != null && standing.notBefore().isAfter(now)) {
+                    wakeUps.add(standing.notBefore());
+                }
+            }
+        }
+        Instant end = now.plus(horizon);
+        run.decided(run.copy.reevaluate(now), now);
+        while (!run.remaining.isEmpty()) {
+            End next = run.ends.peek();
+            Instant wakeUp = wakeUps.peek();
+            if (wakeUp != null && (next == null || !wakeUp.isAfter(next.at())) && !wakeUp.isAfter(end)) {
+                // A job given back may be admitted again from this moment: nothing else would make the core look.
+                run.decided(run.copy.reevaluate(wakeUps.poll()), wakeUp);
+                continue;
+            }
+            if (next == null || next.at().isAfter(end)) {
+                break;
+            }
+            run.ends.poll();
+            run.endOf.remove(next.uid());
+            run.ended++;
+            run.decided(run.copy.release(next.uid(), next.at()), next.at());
+        }
+        Map<String, Estimate> result = new LinkedHashMap<>();
+        for (JobStanding standing : waiting) {
+            String uid = standing.job().uid();
+            result.put(uid, run.estimates.getOrDefault(uid, new Estimate(null, run.ended, run.whyNot(standing, horizon))));
+        }
+        return result;
+    }
+
+    /** A job that runs from {@code since}: it ends at its expected end, or never, for all the estimate can tell. */
+    private void running(QuotaJob job, Instant since, Instant now) {
+        Optional<Duration> duration = expectedDuration.apply(job);
+        if (duration.isEmpty()) {
+            endless.add(job.uid());
+            return;
+        }
+        Instant due = since.plus(duration.get());
+        End end = new End(due.isBefore(now) ? now : due, due, job.uid(), order++);
+        ends.add(end);
+        endOf.put(job.uid(), end);
+    }
+
+    private void decided(List<QuotaDecision> decisions, Instant now) {
+        for (QuotaDecision decision : decisions) {
+            if (decision instanceof Admitted admitted) {
+                if (remaining.remove(admitted.job().uid())) {
+                    estimates.put(admitted.job().uid(), new Estimate(now, ended, null));
+                }
+                running(admitted.job(), now, now);
+            } else if (decision instanceof Preempted preempted) {
+                // The victim stops at once, and waits again; its own estimate, if it had one, was of a start already made.
+                End end = endOf.remove(preempted.job().uid());
+                if (end != null) {
+                    ends.remove(end);
+                }
+                endless.remove(preempted.job().uid());
+                decided(copy.stopped(preempted.job().uid(), now), now);
+            }
+        }
+    }
+
+    private String whyNot(JobStanding standing, Duration horizon) {
+        if (QuotaAdmission.QUOTA_NEVER_FITS.equals(standing.reason())) {
+            return "it never fits its quota";
+        }
+        if (QuotaAdmission.NO_QUOTA_FOR_NAMESPACE.equals(standing.reason())) {
+            return "its namespace is bound to no quota leaf";
+        }
+        if (!endless.isEmpty()) {
+            return endless.size() + (endless.size() == 1 ? " job runs" : " jobs run") + " with no expected duration ahead of it";
+        }
+        return "it would not start within " + horizon.toHours() + " h";
+    }
+}

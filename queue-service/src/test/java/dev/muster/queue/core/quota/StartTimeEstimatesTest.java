@@ -1,0 +1,143 @@
+package dev.muster.queue.core.quota;
+
+import static dev.muster.queue.core.quota.QuotaFixtures.T0;
+import static dev.muster.queue.core.quota.QuotaFixtures.admission;
+import static dev.muster.queue.core.quota.QuotaFixtures.gpu;
+import static dev.muster.queue.core.quota.QuotaFixtures.job;
+import static dev.muster.queue.core.quota.QuotaFixtures.tree;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+
+import dev.muster.queue.core.quota.QuotaDecision.Admitted;
+import dev.muster.queue.core.quota.StartTimeEstimates.Estimate;
+
+/** When a waiting job would start, were nothing new to arrive: the core itself, driven forward in virtual time. */
+class StartTimeEstimatesTest {
+
+    private static final String TWO_GPUS = """
+            name: root
+            max: {nvidia.com/gpu: 2}
+            children:
+            - {name: team-a, namespaces: [team-a]}
+            - {name: team-b, namespaces: [team-b]}
+            """;
+    private static final Duration HORIZON = Duration.ofDays(7);
+
+    private final QuotaAdmission quota = admission(tree("", TWO_GPUS));
+    private final Map<String, Duration> durations = new HashMap<>();
+    private final List<QuotaJob> jobs = new ArrayList<>();
+
+    private QuotaJob submit(String namespace, String name, Instant at, Duration duration) {
+        QuotaJob job = job(namespace, name, gpu("1"), 0, at);
+        quota.submit(job, at);
+        jobs.add(job);
+        if (duration != null) {
+            durations.put(job.uid(), duration);
+        }
+        return job;
+    }
+
+    private Map<String, Estimate> estimates(Instant now) {
+        return StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(),
+                jobs.stream().map(job -> quota.standing(job.uid()).orElseThrow()).toList(), now,
+                job -> Optional.ofNullable(durations.get(job.uid())), HORIZON);
+    }
+
+    /** The estimate follows the core's own order: at 17:10 team-b, which borrows nothing, goes before team-a's older job. */
+    @Test
+    void eachWaitingJobStartsWhenTheJobsAheadOfItEndInTheOrderTheCoreServesThem() {
+        submit("team-a", "running-1", T0.minus(Duration.ofMinutes(5)), Duration.ofMinutes(15));
+        submit("team-a", "running-2", T0, Duration.ofMinutes(20));
+        QuotaJob first = submit("team-a", "waiting-1", T0.plusSeconds(1), Duration.ofMinutes(30));
+        QuotaJob second = submit("team-b", "waiting-2", T0.plusSeconds(2), Duration.ofMinutes(30));
+        QuotaJob third = submit("team-a", "waiting-3", T0.plusSeconds(3), Duration.ofMinutes(30));
+
+        Map<String, Estimate> estimates = estimates(T0.plusSeconds(5));
+
+        assertThat(estimates).containsOnlyKeys(first.uid(), second.uid(), third.uid());
+        assertThat(estimates.get(second.uid())).isEqualTo(new Estimate(T0.plus(Duration.ofMinutes(10)), 1, null));
+        assertThat(estimates.get(first.uid())).isEqualTo(new Estimate(T0.plus(Duration.ofMinutes(20)), 2, null));
+        assertThat(estimates.get(third.uid())).as("once team-b's job has run its 30 minutes").isEqualTo(new Estimate(T0.plus(Duration.ofMinutes(40)), 3, null));
+    }
+
+    @Test
+    void jobsBehindRunningJobsOfUnknownDurationHaveNoEstimateAndSayWhy() {
+        submit("team-a", "running-1", T0, null);
+        submit("team-a", "running-2", T0, null);
+        QuotaJob waiting = submit("team-a", "waiting", T0.plusSeconds(1), Duration.ofMinutes(30));
+
+        Estimate estimate = estimates(T0.plusSeconds(5)).get(waiting.uid());
+
+        assertThat(estimate.known()).isFalse();
+        assertThat(estimate.why()).isEqualTo("2 jobs run with no expected duration ahead of it");
+    }
+
+    @Test
+    void estimatingChangesNothingInTheCoreItReads() {
+        submit("team-a", "running-1", T0, Duration.ofMinutes(10));
+        submit("team-a", "running-2", T0, Duration.ofMinutes(10));
+        QuotaJob waiting = submit("team-a", "waiting", T0.plusSeconds(1), Duration.ofMinutes(30));
+        quota.drainChanges();
+
+        estimates(T0.plusSeconds(5));
+
+        assertThat(quota.drainChanges()).isEmpty();
+        assertThat(quota.standing(waiting.uid()).orElseThrow().admitted()).isFalse();
+    }
+
+    /**
+     * With exact durations and nothing new arriving, each estimate is the start the core then actually gives: the
+     * core driven job end by job end, apart from the estimator.
+     */
+    @Property(tries = 100)
+    void theEstimateIsTheActualStartWhenNothingNewArrives(@ForAll long seed) {
+        Random random = new Random(seed);
+        QuotaAdmission actual = admission(tree("", TWO_GPUS.replace("nvidia.com/gpu: 2", "nvidia.com/gpu: " + (2 + random.nextInt(6)))));
+        Map<String, Duration> exact = new HashMap<>();
+        List<QuotaJob> all = new ArrayList<>();
+        Map<String, Instant> started = new HashMap<>();
+        PriorityQueue<Map.Entry<Instant, String>> ends = new PriorityQueue<>(Map.Entry.comparingByKey());
+        Instant now = T0;
+        int count = 5 + random.nextInt(20);
+        for (int i = 0; i < count; i++) {
+            QuotaJob job = job(random.nextBoolean() ? "team-a" : "team-b", "job-" + i, gpu(Integer.toString(1 + random.nextInt(2))),
+                    random.nextInt(3) * 10, now);
+            exact.put(job.uid(), Duration.ofSeconds(60 + random.nextInt(3600)));
+            all.add(job);
+            record(actual.submit(job, now), now, started, exact, ends);
+            now = now.plusSeconds(random.nextInt(5));
+        }
+        Map<String, Estimate> estimates = StartTimeEstimates.of(actual.tree().orElseThrow(), QuotaSettings.defaults(),
+                all.stream().map(job -> actual.standing(job.uid()).orElseThrow()).toList(), now, job -> Optional.of(exact.get(job.uid())), HORIZON);
+        while (!ends.isEmpty()) {
+            Map.Entry<Instant, String> end = ends.poll();
+            Instant at = end.getKey().isBefore(now) ? now : end.getKey();
+            record(actual.release(end.getValue(), at), at, started, exact, ends);
+        }
+        estimates.forEach((uid, estimate) -> assertThat(estimate.start()).as("job %s", uid).isEqualTo(started.get(uid)));
+    }
+
+    private static void record(List<QuotaDecision> decisions, Instant now, Map<String, Instant> started, Map<String, Duration> exact,
+                               PriorityQueue<Map.Entry<Instant, String>> ends) {
+        for (QuotaDecision decision : decisions) {
+            if (decision instanceof Admitted admitted) {
+                started.put(admitted.job().uid(), now);
+                ends.add(Map.entry(now.plus(exact.get(admitted.job().uid())), admitted.job().uid()));
+            }
+        }
+    }
+}
