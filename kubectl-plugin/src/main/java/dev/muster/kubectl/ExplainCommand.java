@@ -73,6 +73,9 @@ final class ExplainCommand implements Callable<Integer> {
             if (view.reason() != null) {
                 terminal.out().println("Reason:   " + view.reason() + (view.message() == null ? "" : ": " + view.message()));
             }
+            if (view.estimate() != null) {
+                terminal.out().println("Starts:   " + startsIn(view) + view.estimate());
+            }
             terminal.out().println("Demand:   " + view.demand());
         } else {
             terminal.out().println("State:    not held by the queue service (admitted without queueing, or finished)");
@@ -91,5 +94,16 @@ final class ExplainCommand implements Callable<Integer> {
             table.print(terminal.out());
         }
         return KubectlMuster.OK;
+    }
+
+    /** When the job would start, as people say it: {@code in about 14 min (12:34 UTC), }; empty without an estimate. */
+    private String startsIn(JobQueueView view) {
+        if (view.estimatedStart() == null) {
+            return "";
+        }
+        long minutes = Math.max(0, java.time.Duration.between(terminal.clock().instant(), view.estimatedStart()).toMinutes());
+        String in = minutes == 0 ? "now" : minutes < 90 ? "in about " + minutes + " min" : "in about " + Math.round(minutes / 60.0) + " h";
+        return in + " (" + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(java.time.ZoneOffset.UTC)
+                .format(view.estimatedStart()) + "), ";
     }
 }

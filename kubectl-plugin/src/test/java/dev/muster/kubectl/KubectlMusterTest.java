@@ -56,7 +56,9 @@ class KubectlMusterTest {
         answer("/api/v1/jobs/default/waiting", 200, """
                 {"namespace":"default","name":"waiting","uid":"u2","state":"Queuing","queue":"root-child-2-v5zxz","position":1,
                  "reason":"QuotaExceeded","message":"root/child-2: kube-queue/max-jobs 1/1 in use","demand":"cpu=4010m, memory=4Gi",
-                 "job":{"apiVersion":"kubeflow.org/v1","kind":"PyTorchJob","metadata":{"name":"waiting","namespace":"default"},"spec":{}}}""");
+                 "job":{"apiVersion":"kubeflow.org/v1","kind":"PyTorchJob","metadata":{"name":"waiting","namespace":"default"},"spec":{}},
+                 "estimatedStart":"2026-11-30T12:14:00Z",
+                 "estimate":"after 1 job ends, were nothing new to arrive; where it is placed is not simulated"}""");
         answer("/api/v1/fit", 200, """
                 [{"cluster":"gpu-c","fits":true,"partialGpuNodes":0,"freeGpu":16},
                  {"cluster":"gpu-b","fits":false,"reason":"no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)"}]""");
@@ -137,7 +139,7 @@ class KubectlMusterTest {
     }
 
     @Test
-    void explainSaysWhereTheJobWaitsWhyAndWhereItWouldFit() {
+    void explainSaysWhereTheJobWaitsWhyWhenItWouldStartAndWhereItWouldFit() {
         int exit = run(Map.of("MUSTER_QUEUE_URL", url, "MUSTER_STATUS_URL", url, "MUSTER_PLACEMENT_URL", url), "explain", "pytorchjob", "waiting");
 
         assertThat(exit).isZero();
@@ -145,6 +147,7 @@ class KubectlMusterTest {
                 Job:      default/waiting
                 State:    Queuing in queue root-child-2-v5zxz, position 1
                 Reason:   QuotaExceeded: root/child-2: kube-queue/max-jobs 1/1 in use
+                Starts:   in about 14 min (2026-11-30 12:14 UTC), after 1 job ends, were nothing new to arrive; where it is placed is not simulated
                 Demand:   cpu=4010m, memory=4Gi
                 Runs on:  no member yet
 

@@ -59,6 +59,7 @@ import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
+import dev.muster.queue.core.quota.StartTimeEstimates;
 import dev.muster.queue.core.quota.QuotaTree;
 import dev.muster.queue.core.quota.TreeChangeRejectedException;
 
@@ -89,6 +90,8 @@ public final class FleetQueue {
             "system-node-critical", new PriorityClassApplied("system-node-critical", 2_000_001_000, false));
 
     private final QuotaSettings settings;
+    /** The waiting jobs' start-time estimates, worked out at most every 10 s: the views ask for them one job at a time. */
+    private final StartTimes startTimes;
     private final Map<String, PriorityClassApplied> priorityClasses = new java.util.TreeMap<>(BUILT_IN_PRIORITY_CLASSES);
     private final Clock clock;
     private final PolicyResolver policies = new PolicyResolver();
@@ -107,6 +110,7 @@ public final class FleetQueue {
         this.settings = settings;
         this.clock = clock;
         this.quota = new QuotaAdmission(null, settings);
+        this.startTimes = new StartTimes(settings, java.time.Duration.ofSeconds(10));
     }
 
     /** A queue in the state its persisted records describe. */
@@ -180,6 +184,10 @@ public final class FleetQueue {
                 submit(job, submitted, now, out);
             } else if (job.data() instanceof JobFinished || job.data() instanceof JobRejected) {
                 // Finished on its member, or refused by placement (no member could ever hold it): its quota is free again.
+                if (job.data() instanceof JobFinished) {
+                    quota.standing(job.job().uid()).filter(JobStanding::admitted)
+                            .ifPresent(ran -> startTimes.finished(ran.leaf(), ran.admittedAt(), now));
+                }
                 if (finished.add(job.job().uid())) {
                     pendingState.put(QueueState.FINISHED.key(job.job().uid()), QueueState.encode(job.job()));
                 }
@@ -273,11 +281,23 @@ public final class FleetQueue {
                 }
             }
         }
+        Optional<StartTimeEstimates.Estimate> estimate = standing == null || standing.admitted() ? Optional.empty()
+                : startTimes.of(tracked.ref().uid(), quota, jobs.values(), clock.instant());
         return new dev.muster.model.queue.JobQueueView(tracked.ref().namespace(), tracked.ref().name(), tracked.ref().uid(), state,
                 queueName, position, standing == null ? (tracked.policy() == null ? "NoPolicy" : null) : standing.reason(),
                 standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null)
                         : quota.currentMessage(tracked.ref().uid()).orElse(standing.message()),
-                tracked.demand().toString(), tracked.job().job(), tracked.policy());
+                tracked.demand().toString(), tracked.job().job(), tracked.policy(), estimate.map(StartTimeEstimates.Estimate::start).orElse(null),
+                estimate.map(FleetQueue::describe).orElse(null));
+    }
+
+    /** What an estimate rests on, for people: how many jobs end first, and what it leaves out; or why there is none. */
+    private static String describe(StartTimeEstimates.Estimate estimate) {
+        if (!estimate.known()) {
+            return "no estimate: " + estimate.why();
+        }
+        String after = estimate.endsBefore() == 0 ? "it fits now" : "after " + estimate.endsBefore() + (estimate.endsBefore() == 1 ? " job ends" : " jobs end");
+        return after + ", were nothing new to arrive; where it is placed is not simulated";
     }
 
     public QuotaAdmission quota() {

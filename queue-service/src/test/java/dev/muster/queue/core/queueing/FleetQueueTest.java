@@ -101,6 +101,45 @@ class FleetQueueTest {
     }
 
     @Test
+    void aWaitingJobSaysWhenItWouldStartFromTheRunTimeTheJobAheadOfItDeclares() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent running = submitted("pytorch-test", 1);
+        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
+        queue.handle(running);
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        dev.muster.model.queue.JobQueueView waiting = queue.view("default", "pytorch-test-2").orElseThrow();
+
+        assertThat(waiting.estimatedStart()).isEqualTo(T0.plus(java.time.Duration.ofMinutes(45)));
+        assertThat(waiting.estimate()).isEqualTo("after 1 job ends, were nothing new to arrive; where it is placed is not simulated");
+        assertThat(queue.view("default", "pytorch-test").orElseThrow().estimate()).as("an admitted job has none").isNull();
+    }
+
+    @Test
+    void aWaitingJobBehindAJobOfUnknownRunTimeSaysWhyItHasNoEstimate() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        queue.handle(submitted("pytorch-test", 1));
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        dev.muster.model.queue.JobQueueView waiting = queue.view("default", "pytorch-test-2").orElseThrow();
+
+        assertThat(waiting.estimatedStart()).isNull();
+        assertThat(waiting.estimate()).isEqualTo("no estimate: 1 job runs with no expected duration ahead of it");
+    }
+
+    @Test
+    void theRunTimeAJobDeclaresIsItsDeadlineElseItsAnnotation() {
+        PyTorchJob job = Manifests.read(seed("pytorch-job.yaml"), PyTorchJob.class);
+        assertThat(StartTimes.declared(job)).isEmpty();
+        job.getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "2h30m"));
+        assertThat(StartTimes.declared(job)).hasValue(java.time.Duration.ofMinutes(150));
+        job.getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "soon"));
+        assertThat(StartTimes.declared(job)).as("not a duration: no estimate from it").isEmpty();
+    }
+
+    @Test
     void aPolicyWithoutSuspensionSendsTheJobStraightToPlacement() {
         queue.handle(policy("propagation-policy-gang.yaml"));
 
