@@ -60,9 +60,24 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         return QueueMetrics.snapshotOf(queue.quota(), clock.instant());
     }
 
-    /** Where one job stands now, for the job view. */
-    public synchronized java.util.Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
-        return queue.view(namespace, name);
+    /**
+     * Where one job stands now, for the job view, with its start-time estimate while it waits. The estimates' replay
+     * runs on a copy, outside the lock the consumer takes, so that explaining a deep queue does not hold it up.
+     */
+    public java.util.Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
+        java.util.Optional<dev.muster.model.queue.JobQueueView> view;
+        java.util.Optional<dev.muster.queue.core.queueing.StartTimes.Inputs> inputs = java.util.Optional.empty();
+        dev.muster.queue.core.queueing.StartTimes startTimes;
+        java.time.Instant now = clock.instant();
+        synchronized (this) {
+            view = queue.view(namespace, name);
+            startTimes = queue.startTimes();
+            if (view.isPresent() && startTimes.stale(now)) {
+                inputs = queue.startTimeInputs();
+            }
+        }
+        inputs.ifPresent(copied -> startTimes.compute(copied, now));
+        return view.map(startTimes::annotate);
     }
 
     @Override

@@ -59,7 +59,6 @@ import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
-import dev.muster.queue.core.quota.StartTimeEstimates;
 import dev.muster.queue.core.quota.QuotaTree;
 import dev.muster.queue.core.quota.TreeChangeRejectedException;
 
@@ -281,27 +280,34 @@ public final class FleetQueue {
                 }
             }
         }
-        Optional<StartTimeEstimates.Estimate> estimate = standing == null || standing.admitted() ? Optional.empty()
-                : startTimes.of(tracked.ref().uid(), quota, jobs.values(), clock.instant());
         return new dev.muster.model.queue.JobQueueView(tracked.ref().namespace(), tracked.ref().name(), tracked.ref().uid(), state,
                 queueName, position, standing == null ? (tracked.policy() == null ? "NoPolicy" : null) : standing.reason(),
                 standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null)
                         : quota.currentMessage(tracked.ref().uid()).orElse(standing.message()),
-                tracked.demand().toString(), tracked.job().job(), tracked.policy(), estimate.map(StartTimeEstimates.Estimate::start).orElse(null),
-                estimate.map(FleetQueue::describe).orElse(null));
-    }
-
-    /** What an estimate rests on, for people: how many jobs end first, and what it leaves out; or why there is none. */
-    private static String describe(StartTimeEstimates.Estimate estimate) {
-        if (!estimate.known()) {
-            return "no estimate: " + estimate.why();
-        }
-        String after = estimate.endsBefore() == 0 ? "it fits now" : "after " + estimate.endsBefore() + (estimate.endsBefore() == 1 ? " job ends" : " jobs end");
-        return after + ", were nothing new to arrive; where it is placed is not simulated";
+                tracked.demand().toString(), tracked.job().job(), tracked.policy(), null, null);
     }
 
     public QuotaAdmission quota() {
         return quota;
+    }
+
+    /** The waiting jobs' start-time estimates: their cache, and what a replay needs ({@link #startTimeInputs}). */
+    public StartTimes startTimes() {
+        return startTimes;
+    }
+
+    /** A copy of what a start-time replay needs, for {@link StartTimes#compute} to run apart from the queue. */
+    public Optional<StartTimes.Inputs> startTimeInputs() {
+        return startTimes.inputs(quota, jobs.values());
+    }
+
+    /** The job's view with its start-time estimate, worked out here when stale: for one thread that holds the queue alone. */
+    public Optional<dev.muster.model.queue.JobQueueView> viewWithEstimate(String namespace, String name) {
+        Instant now = clock.instant();
+        if (startTimes.stale(now)) {
+            startTimeInputs().ifPresent(inputs -> startTimes.compute(inputs, now));
+        }
+        return view(namespace, name).map(startTimes::annotate);
     }
 
     // --- jobs -------------------------------------------------------------------------------------------------

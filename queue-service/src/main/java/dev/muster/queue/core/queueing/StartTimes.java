@@ -12,11 +12,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.queue.JobQueueView;
 import dev.muster.model.time.GoDurations;
 import dev.muster.queue.core.queueing.QueueState.TrackedJob;
 import dev.muster.queue.core.quota.JobStanding;
 import dev.muster.queue.core.quota.QuotaAdmission;
-import dev.muster.queue.core.quota.QuotaJob;
+import dev.muster.queue.core.quota.QuotaTree;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.queue.core.quota.StartTimeEstimates;
 import dev.muster.queue.core.quota.StartTimeEstimates.Estimate;
@@ -25,22 +26,30 @@ import dev.muster.queue.core.quota.StartTimeEstimates.Estimate;
  * When the waiting jobs would start: each job's expected duration, from its manifest
  * ({@code runPolicy.activeDeadlineSeconds}, else the annotation {@code muster.dev/expected-duration}, a Go duration
  * such as {@code 2h30m}), else the median of the last jobs of its quota leaf that ran to their end; the estimates
- * worked out by the quota core's replay ({@link StartTimeEstimates}), at most once per {@code refresh}, as one
- * replay visits every waiting job. The medians are kept in memory: after a restart they build up again.
+ * worked out by the quota core's replay ({@link StartTimeEstimates}), at most once per {@code refresh} and no further
+ * than {@link #MAX_ENDS} job ends, as each end is a pass over the waiting jobs. The inputs are copied where the queue is
+ * held ({@link #inputs}), the replay runs on them apart ({@link #compute}), so that a deep queue's estimate does not hold
+ * up the queue's decisions. The medians are kept in memory: after a restart they build up again.
  */
-final class StartTimes {
+public final class StartTimes {
 
     /** The annotation a job may say how long it runs with. */
-    static final String EXPECTED_DURATION = "muster.dev/expected-duration";
+    public static final String EXPECTED_DURATION = "muster.dev/expected-duration";
     /** How far ahead the replay looks. */
     static final Duration HORIZON = Duration.ofDays(14);
+    /** How many job ends the replay goes through at most. */
+    static final int MAX_ENDS = 2_000;
     private static final int REMEMBERED_PER_LEAF = 101;
+
+    /** What a replay needs, copied from the queue: the tree, every job's standing, the expected durations known. */
+    public record Inputs(QuotaTree tree, List<JobStanding> standings, Map<String, Duration> durations) {
+    }
 
     private final QuotaSettings settings;
     private final Duration refresh;
     private final Map<String, Deque<Duration>> ranByLeaf = new HashMap<>();
-    private Map<String, Estimate> estimates = Map.of();
-    private Instant computedAt;
+    private volatile Map<String, Estimate> estimates = Map.of();
+    private volatile Instant computedAt;
 
     StartTimes(QuotaSettings settings, Duration refresh) {
         this.settings = settings;
@@ -59,37 +68,61 @@ final class StartTimes {
         }
     }
 
-    /** The waiting job's estimate, worked out again when the last one is older than the refresh period. */
-    Optional<Estimate> of(String uid, QuotaAdmission quota, Collection<TrackedJob> jobs, Instant now) {
-        if (computedAt == null || !now.isBefore(computedAt.plus(refresh))) {
-            estimates = compute(quota, jobs, now);
-            computedAt = now;
-        }
-        return Optional.ofNullable(estimates.get(uid));
+    /** Whether the estimates are older than the refresh period. */
+    public boolean stale(Instant now) {
+        Instant at = computedAt;
+        return at == null || !now.isBefore(at.plus(refresh));
     }
 
-    private Map<String, Estimate> compute(QuotaAdmission quota, Collection<TrackedJob> jobs, Instant now) {
+    /** A copy of what a replay needs; empty without a tree. Where the queue is held, as the medians are read. */
+    Optional<Inputs> inputs(QuotaAdmission quota, Collection<TrackedJob> jobs) {
         if (quota.tree().isEmpty()) {
-            return Map.of();
+            return Optional.empty();
         }
         List<JobStanding> standings = new ArrayList<>();
-        Map<String, TrackedJob> byUid = new HashMap<>();
+        Map<String, Duration> durations = new HashMap<>();
         for (TrackedJob tracked : jobs) {
             if (tracked.standing() != null) {
                 standings.add(tracked.standing());
-                byUid.put(tracked.ref().uid(), tracked);
+                expected(tracked).ifPresent(duration -> durations.put(tracked.ref().uid(), duration));
             }
         }
-        return StartTimeEstimates.of(quota.tree().get(), settings, standings, now, job -> expected(job, byUid.get(job.uid())), HORIZON);
+        return Optional.of(new Inputs(quota.tree().get(), standings, durations));
     }
 
-    private Optional<Duration> expected(QuotaJob job, TrackedJob tracked) {
-        PyTorchJob manifest = tracked == null ? null : tracked.job().job();
-        Optional<Duration> declared = declared(manifest);
+    /** Works the estimates out again from these inputs; safe apart from the queue, and from another replay. */
+    public void compute(Inputs inputs, Instant now) {
+        Map<String, Estimate> fresh = StartTimeEstimates.of(inputs.tree(), settings, inputs.standings(), now,
+                job -> Optional.ofNullable(inputs.durations().get(job.uid())), HORIZON, MAX_ENDS);
+        estimates = fresh;
+        computedAt = now;
+    }
+
+    /** The view of a waiting job with its estimate, as last worked out; other views as they are. */
+    public JobQueueView annotate(JobQueueView view) {
+        Estimate estimate = "Queuing".equals(view.state()) ? estimates.get(view.uid()) : null;
+        if (estimate == null) {
+            return view;
+        }
+        return new JobQueueView(view.namespace(), view.name(), view.uid(), view.state(), view.queue(), view.position(), view.reason(),
+                view.message(), view.demand(), view.job(), view.policy(), estimate.start(), describe(estimate));
+    }
+
+    /** What an estimate rests on, for people: how many jobs end first, and what it leaves out; or why there is none. */
+    private static String describe(Estimate estimate) {
+        if (!estimate.known()) {
+            return "no estimate: " + estimate.why();
+        }
+        String after = estimate.endsBefore() == 0 ? "it fits now" : "after " + estimate.endsBefore() + (estimate.endsBefore() == 1 ? " job ends" : " jobs end");
+        return after + ", were nothing new to arrive; where it is placed is not simulated";
+    }
+
+    private Optional<Duration> expected(TrackedJob tracked) {
+        Optional<Duration> declared = declared(tracked.job().job());
         if (declared.isPresent()) {
             return declared;
         }
-        return Optional.ofNullable(tracked).map(TrackedJob::standing).map(JobStanding::leaf).map(ranByLeaf::get).filter(ran -> !ran.isEmpty())
+        return Optional.ofNullable(tracked.standing()).map(JobStanding::leaf).map(ranByLeaf::get).filter(ran -> !ran.isEmpty())
                 .map(StartTimes::median);
     }
 

@@ -77,6 +77,15 @@ public final class StartTimeEstimates {
      */
     public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
                                            Function<QuotaJob, Optional<Duration>> expectedDuration, Duration horizon) {
+        return of(tree, settings, standings, now, expectedDuration, horizon, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The same, looking no further than {@code maxEnds} job ends: each end is a pass of the core over the waiting jobs,
+     * so a deep queue is estimated only as far as that many ends reach, the rest saying so.
+     */
+    public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
+                                           Function<QuotaJob, Optional<Duration>> expectedDuration, Duration horizon, int maxEnds) {
         StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restore(tree, settings, standings), expectedDuration);
         List<JobStanding> waiting = new ArrayList<>();
         PriorityQueue<Instant> wakeUps = new PriorityQueue<>();
@@ -101,7 +110,7 @@ public final class StartTimeEstimates {
                 run.decided(run.copy.reevaluate(wakeUps.poll()), wakeUp);
                 continue;
             }
-            if (next == null || next.at().isAfter(end)) {
+            if (next == null || next.at().isAfter(end) || run.ended >= maxEnds) {
                 break;
             }
             run.ends.poll();
@@ -112,7 +121,8 @@ public final class StartTimeEstimates {
         Map<String, Estimate> result = new LinkedHashMap<>();
         for (JobStanding standing : waiting) {
             String uid = standing.job().uid();
-            result.put(uid, run.estimates.getOrDefault(uid, new Estimate(null, run.ended, run.whyNot(standing, horizon))));
+            result.put(uid, run.estimates.getOrDefault(uid, new Estimate(null, run.ended, run.ended >= maxEnds
+                    ? "more than " + maxEnds + " jobs end before it; the estimate looks no further" : run.whyNot(standing, horizon))));
         }
         return result;
     }

@@ -109,11 +109,11 @@ class FleetQueueTest {
         queue.handle(running);
         queue.handle(submitted("pytorch-test-2", 2));
 
-        dev.muster.model.queue.JobQueueView waiting = queue.view("default", "pytorch-test-2").orElseThrow();
+        dev.muster.model.queue.JobQueueView waiting = queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow();
 
         assertThat(waiting.estimatedStart()).isEqualTo(T0.plus(java.time.Duration.ofMinutes(45)));
         assertThat(waiting.estimate()).isEqualTo("after 1 job ends, were nothing new to arrive; where it is placed is not simulated");
-        assertThat(queue.view("default", "pytorch-test").orElseThrow().estimate()).as("an admitted job has none").isNull();
+        assertThat(queue.viewWithEstimate("default", "pytorch-test").orElseThrow().estimate()).as("an admitted job has none").isNull();
     }
 
     @Test
@@ -123,7 +123,7 @@ class FleetQueueTest {
         queue.handle(submitted("pytorch-test", 1));
         queue.handle(submitted("pytorch-test-2", 2));
 
-        dev.muster.model.queue.JobQueueView waiting = queue.view("default", "pytorch-test-2").orElseThrow();
+        dev.muster.model.queue.JobQueueView waiting = queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow();
 
         assertThat(waiting.estimatedStart()).isNull();
         assertThat(waiting.estimate()).isEqualTo("no estimate: 1 job runs with no expected duration ahead of it");

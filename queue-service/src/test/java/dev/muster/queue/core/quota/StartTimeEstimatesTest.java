@@ -87,6 +87,24 @@ class StartTimeEstimatesTest {
     }
 
     @Test
+    void aDeepQueueIsEstimatedAsFarAsItsBudgetOfJobEndsReachesAndTheRestSaySo() {
+        submit("team-a", "running-1", T0, Duration.ofMinutes(10));
+        submit("team-a", "running-2", T0, Duration.ofMinutes(20));
+        List<QuotaJob> waiting = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            waiting.add(submit("team-a", "waiting-" + i, T0.plusSeconds(1 + i), Duration.ofMinutes(30)));
+        }
+
+        Map<String, Estimate> estimates = StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(),
+                jobs.stream().map(job -> quota.standing(job.uid()).orElseThrow()).toList(), T0.plusSeconds(10),
+                job -> Optional.ofNullable(durations.get(job.uid())), HORIZON, 2);
+
+        assertThat(waiting.subList(0, 2)).allSatisfy(job -> assertThat(estimates.get(job.uid()).known()).isTrue());
+        assertThat(waiting.subList(2, 5)).allSatisfy(job -> assertThat(estimates.get(job.uid()).why())
+                .isEqualTo("more than 2 jobs end before it; the estimate looks no further"));
+    }
+
+    @Test
     void estimatingChangesNothingInTheCoreItReads() {
         submit("team-a", "running-1", T0, Duration.ofMinutes(10));
         submit("team-a", "running-2", T0, Duration.ofMinutes(10));
