@@ -222,6 +222,8 @@ public final class LocalStack implements AutoCloseable {
             // One instance of each, restarted under the same name by the supervisor: it fences what it left open.
             case QUEUE -> {
                 properties.put("muster.queue.fleet-api.resync", "1m");
+                // A local fleet holds few jobs: its list is cheap, and a watch that went deaf is caught within 20 s.
+                properties.put("muster.queue.fleet-api.watch-audit", "10s");
                 properties.put("muster.queue.instance-id", "local-0");
             }
             case PLACEMENT -> {

@@ -38,7 +38,7 @@ public final class StartTimes {
     /** How far ahead the replay looks. */
     static final Duration HORIZON = Duration.ofDays(14);
     /** How many job ends the replay goes through at most. */
-    static final int MAX_ENDS = 2_000;
+    public static final int MAX_ENDS = 2_000;
     private static final int REMEMBERED_PER_LEAF = 101;
 
     /** What a replay needs, copied from the queue: the tree, every job's standing, the expected durations known. */
