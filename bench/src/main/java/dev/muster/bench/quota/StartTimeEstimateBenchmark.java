@@ -39,7 +39,7 @@ import dev.muster.queue.core.queueing.StartTimes;
  * One recompute of every waiting job's start-time estimate: the quota core restored into a copy and driven to the
  * end of the queue in virtual time, on {@link QuotaAdmissionBenchmark}'s tree (100 leaves of 4 jobs, 400 running)
  * with {@code queued} jobs waiting, each running 10 minutes to 4 hours; as the queue service does it, no further than
- * {@link StartTimes#MAX_ENDS} job ends.
+ * {@link StartTimes#endsBudget} job ends.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -78,7 +78,7 @@ public class StartTimeEstimateBenchmark {
     @Benchmark
     public int estimateEveryWaitingJob() {
         Map<String, StartTimeEstimates.Estimate> estimates = StartTimeEstimates.of(tree, QuotaSettings.defaults(), standings, now,
-                job -> Optional.ofNullable(durations.get(job.uid())), Duration.ofDays(30), StartTimes.MAX_ENDS);
+                job -> Optional.ofNullable(durations.get(job.uid())), Duration.ofDays(30), StartTimes.endsBudget(queued));
         return estimates.size();
     }
 }

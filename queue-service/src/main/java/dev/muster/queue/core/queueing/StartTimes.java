@@ -27,7 +27,7 @@ import dev.muster.queue.core.quota.StartTimeEstimates.Estimate;
  * ({@code runPolicy.activeDeadlineSeconds}, else the annotation {@code muster.dev/expected-duration}, a Go duration
  * such as {@code 2h30m}), else the median of the last jobs of its quota leaf that ran to their end; the estimates
  * worked out by the quota core's replay ({@link StartTimeEstimates}), at most once per {@code refresh} and no further
- * than {@link #MAX_ENDS} job ends, as each end is a pass over the waiting jobs. The inputs are copied where the queue is
+ * than {@link #endsBudget} job ends, as each end is a pass over the waiting jobs. The inputs are copied where the queue is
  * held ({@link #inputs}), the replay runs on them apart ({@link #compute}), so that a deep queue's estimate does not hold
  * up the queue's decisions. The medians are kept in memory: after a restart they build up again.
  */
@@ -39,6 +39,8 @@ public final class StartTimes {
     static final Duration HORIZON = Duration.ofDays(14);
     /** How many job ends the replay goes through at most. */
     public static final int MAX_ENDS = 2_000;
+    /** How many waiting jobs a replay visits at most, over all its passes: each end is a pass over every waiting job. */
+    static final int MAX_VISITS = 500_000;
     private static final int REMEMBERED_PER_LEAF = 101;
 
     /** What a replay needs, copied from the queue: the tree, every job's standing, the expected durations known. */
@@ -92,10 +94,19 @@ public final class StartTimes {
 
     /** Works the estimates out again from these inputs; safe apart from the queue, and from another replay. */
     public void compute(Inputs inputs, Instant now) {
+        long waiting = inputs.standings().stream().filter(standing -> !standing.admitted()).count();
         Map<String, Estimate> fresh = StartTimeEstimates.of(inputs.tree(), settings, inputs.standings(), now,
-                job -> Optional.ofNullable(inputs.durations().get(job.uid())), HORIZON, MAX_ENDS);
+                job -> Optional.ofNullable(inputs.durations().get(job.uid())), HORIZON, endsBudget(waiting));
         estimates = fresh;
         computedAt = now;
+    }
+
+    /**
+     * How many job ends a replay of a queue this deep goes through: {@link #MAX_ENDS}, fewer as the queue deepens so that
+     * one replay visits at most {@link #MAX_VISITS} waiting jobs (2,000 ends at 250 waiting, 50 at 10,000), at least 20.
+     */
+    public static int endsBudget(long waiting) {
+        return (int) Math.max(20, Math.min(MAX_ENDS, MAX_VISITS / Math.max(1, waiting)));
     }
 
     /** The view of a waiting job with its estimate, as last worked out; other views as they are. */
