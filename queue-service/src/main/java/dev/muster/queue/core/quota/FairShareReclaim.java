@@ -56,11 +56,12 @@ final class FairShareReclaim {
                 .thenComparing(candidate -> candidate.admission().admittedAt(), Comparator.reverseOrder())
                 .thenComparing(candidate -> candidate.admission().job().sequence(), Comparator.reverseOrder()));
         List<Admission> chosen = new ArrayList<>();
+        // Reads the simulated usage as victims come off it; weightedShareWith remembers nothing, so no share goes stale.
+        DominantShares now = new DominantShares(tree, simulated);
         for (Candidate candidate : candidates) {
             if (Shortfall.fitsUnderMax(path, job.charge(), simulated)) {
                 break;
             }
-            DominantShares now = new DominantShares(tree, simulated);
             double preemptorWith = now.weightedShareWith(candidate.branch().preemptors(), job.charge());
             double victimWithout = now.weightedShareWith(candidate.branch().victims(), ResourceList.empty().minus(candidate.admission().job().charge()));
             if (DominantShares.compare(preemptorWith, victimWithout) <= 0) {
