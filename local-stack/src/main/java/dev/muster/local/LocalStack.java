@@ -203,6 +203,8 @@ public final class LocalStack implements AutoCloseable {
         properties.put("kafka.bootstrap.servers", broker.bootstrapServers());
         // Each service names itself to the fleet's and the members' API servers, as a real API server's audit shows callers.
         properties.put("kubernetes.user.agent", "muster-" + service.artifact());
+        // A local fleet and its members hold few objects: their lists are cheap, and a watch that went deaf is caught within 20 s.
+        properties.put("muster.watch.audit-interval", "10s");
         properties.put("quarkus.kubernetes-client.api-server-url", "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":"
                 + fleetNetwork.port());
         // The views take the fleet kubeconfig's token, which kubectl muster sends; the digest is no secret.
@@ -222,8 +224,6 @@ public final class LocalStack implements AutoCloseable {
             // One instance of each, restarted under the same name by the supervisor: it fences what it left open.
             case QUEUE -> {
                 properties.put("muster.queue.fleet-api.resync", "1m");
-                // A local fleet holds few jobs: its list is cheap, and a watch that went deaf is caught within 20 s.
-                properties.put("muster.queue.fleet-api.watch-audit", "10s");
                 properties.put("muster.queue.instance-id", "local-0");
             }
             case PLACEMENT -> {

@@ -28,4 +28,13 @@ public interface WatchConfig {
      */
     @WithDefault("1m")
     Duration stallTimeout();
+
+    /**
+     * How often what each watch holds is compared with a list of the API server's: a watch whose connection died
+     * unseen (a 410 after a cut, an idle connection dropped by a proxy) still counts as watching and hears nothing
+     * more, and one that missed the same objects twice in a row is started again from what it knew, reporting what it
+     * missed. One list per watch each time; {@code 0s} turns the audit off. Default 1 minute.
+     */
+    @WithDefault("1m")
+    Duration auditInterval();
 }

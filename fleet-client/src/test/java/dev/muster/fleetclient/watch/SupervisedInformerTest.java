@@ -193,7 +193,7 @@ class SupervisedInformerTest {
 
     /** An informer that says it runs and has listed, watching or not as told, and stops only when told to. */
     @SuppressWarnings("unchecked")
-    private static io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> fakeInformer(ConfigMap known, boolean watching,
+    static io.fabric8.kubernetes.client.informers.SharedIndexInformer<ConfigMap> fakeInformer(ConfigMap known, boolean watching,
             java.util.List<java.util.List<ConfigMap>> seeded, java.util.List<Boolean> stopped) {
         java.util.concurrent.CompletableFuture<Void> stop = new java.util.concurrent.CompletableFuture<>();
         io.fabric8.kubernetes.client.informers.cache.Store<ConfigMap> store = (io.fabric8.kubernetes.client.informers.cache.Store<ConfigMap>)

@@ -75,12 +75,5 @@ public interface QueueConfig {
         @WithDefault("10s")
         Duration missedDeletionCheck();
 
-        /**
-         * How often the jobs the watch holds are compared with what the fleet API lists: a watch whose connection died
-         * unseen hears no submission or deletion again and says nothing, and one that missed the same jobs twice in a row is
-         * started again, the missed ones then reported. One list of the fleet's PyTorchJobs each time. Default 1 minute.
-         */
-        @WithDefault("1m")
-        Duration watchAudit();
     }
 }

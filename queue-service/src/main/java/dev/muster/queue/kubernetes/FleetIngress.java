@@ -108,7 +108,8 @@ public class FleetIngress {
             return;
         }
         // The fleet may hold many jobs, and their specs travel in the events: the informer keeps only who each is.
-        jobs = watches.start("fleet pytorchjobs", () -> informer(PyTorchJob.class), JobIdentityStore::new, new JobHandler());
+        jobs = watches.start("fleet pytorchjobs", () -> informer(PyTorchJob.class), JobIdentityStore::new, new JobHandler(),
+                () -> list(PyTorchJob.class));
         deletionChecks = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "muster-missed-deletions");
             thread.setDaemon(true);
@@ -116,13 +117,12 @@ public class FleetIngress {
         });
         long every = config.fleetApi().missedDeletionCheck().toMillis();
         deletionChecks.scheduleWithFixedDelay(this::deleteWhatIsGone, every, every, TimeUnit.MILLISECONDS);
-        long audit = config.fleetApi().watchAudit().toMillis();
-        deletionChecks.scheduleWithFixedDelay(this::auditJobsWatch, audit, audit, TimeUnit.MILLISECONDS);
         watches.start("fleet propagationpolicies", () -> informer(PropagationPolicy.class), null,
-                new ConfigHandler(EventType.POLICY_APPLIED, "policy", PropagationPolicy.KIND));
+                new ConfigHandler(EventType.POLICY_APPLIED, "policy", PropagationPolicy.KIND), () -> list(PropagationPolicy.class));
         watches.start("fleet elasticquotatrees", () -> informer(ElasticQuotaTree.class), null,
-                new ConfigHandler(EventType.QUOTA_TREE_APPLIED, "tree", ElasticQuotaTree.KIND));
-        watches.start("fleet priorityclasses", () -> informer(PriorityClass.class), null, new PriorityClassHandler());
+                new ConfigHandler(EventType.QUOTA_TREE_APPLIED, "tree", ElasticQuotaTree.KIND), () -> list(ElasticQuotaTree.class));
+        watches.start("fleet priorityclasses", () -> informer(PriorityClass.class), null, new PriorityClassHandler(),
+                () -> list(PriorityClass.class));
         LOG.infof("watching the fleet API at %s for PyTorchJobs, PropagationPolicies, the ElasticQuotaTree and PriorityClasses",
                 client.getMasterUrl());
     }
@@ -162,20 +162,14 @@ public class FleetIngress {
         }
     }
 
-    /** Compares the jobs the watch holds with the fleet API's list; a watch that missed the same jobs twice starts again. */
-    private void auditJobsWatch() {
-        try {
-            jobs.restartIfDeaf(client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(PyTorchJob.class)).inAnyNamespace()
-                    .list().getItems());
-        } catch (RuntimeException e) {
-            // The fleet API away: the watch's own retries and readiness cover that; the next audit compares again.
-            LOG.debugf("fleet API: comparing the jobs watch with a list failed (%s)", e.toString());
-        }
-    }
-
     private SharedIndexInformer<GenericKubernetesResource> informer(Class<? extends HasMetadata> type) {
         return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).inAnyNamespace()
                 .runnableInformer(config.fleetApi().resync().toMillis());
+    }
+
+    /** What the fleet API holds of a kind, as its watch sees it: what the watch is audited against. */
+    private List<GenericKubernetesResource> list(Class<? extends HasMetadata> type) {
+        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).inAnyNamespace().list().getItems();
     }
 
     /** Jobs: each new one is submitted as it is; a deletion deletes it. */

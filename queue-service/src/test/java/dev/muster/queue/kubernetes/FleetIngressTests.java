@@ -66,7 +66,7 @@ class FleetIngressTests {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("muster.queue.fleet-api.watch", "true", "muster.queue.fleet-api.resync", "1s",
-                    "muster.queue.fleet-api.missed-deletion-check", "1s", "muster.queue.fleet-api.watch-audit", "1s");
+                    "muster.queue.fleet-api.missed-deletion-check", "1s", "muster.watch.audit-interval", "1s");
         }
     }
 

@@ -30,12 +30,15 @@ import dev.muster.fleetclient.watch.WatchStatus;
 import dev.muster.fleetclient.watch.Watches;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.AnyNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -90,7 +93,7 @@ final class MemberWatch implements AutoCloseable {
     void start(ScheduledExecutorService probes, Duration interval, Duration resync) {
         resyncMillis = resync.toMillis();
         probeNow();
-        nodes = watch("nodes", () -> client.nodes().runnableInformer(resyncMillis), null, new Handler<>() {
+        nodes = watch("nodes", () -> client.nodes().runnableInformer(resyncMillis), () -> client.nodes().list().getItems(), null, new Handler<>() {
             @Override
             void observed(Node node) {
                 NodeSnapshot snapshot = NodeSnapshot.of(node);
@@ -104,7 +107,8 @@ final class MemberWatch implements AutoCloseable {
                 observer.mirror(mirror -> mirror.nodeGone(cluster, node.getMetadata().getName()));
             }
         });
-        pods = watch("pods", () -> client.pods().inAnyNamespace().runnableInformer(resyncMillis), MemberPodCache::new, new Handler<>() {
+        pods = watch("pods", () -> client.pods().inAnyNamespace().runnableInformer(resyncMillis),
+                () -> client.pods().inAnyNamespace().list().getItems(), MemberPodCache::new, new Handler<>() {
             @Override
             void observed(Pod pod) {
                 reporter.pod(PodSnapshot.of(pod)).ifPresent(observer::inventory);
@@ -117,8 +121,8 @@ final class MemberWatch implements AutoCloseable {
                 observer.mirror(mirror -> mirror.podGone(cluster, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
             }
         });
-        jobs = watch("pytorchjobs", () -> client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(PyTorchJob.class))
-                .inAnyNamespace().runnableInformer(resyncMillis), MemberJobCache::new, new Handler<>() {
+        jobs = watch("pytorchjobs", () -> jobsOperation().runnableInformer(resyncMillis), () -> jobsOperation().list().getItems(),
+                MemberJobCache::new, new Handler<>() {
             @Override
             void observed(GenericKubernetesResource job) {
                 Optional<PyTorchJob> typed = MemberJobCache.typed(job);
@@ -144,7 +148,8 @@ final class MemberWatch implements AutoCloseable {
     }
 
     private void watchReservations(long resyncMillis) {
-        reservations = watch("reservations", () -> client.resources(Reservation.class).runnableInformer(resyncMillis), null, new Handler<>() {
+        reservations = watch("reservations", () -> client.resources(Reservation.class).runnableInformer(resyncMillis),
+                () -> client.resources(Reservation.class).list().getItems(), null, new Handler<>() {
             @Override
             void observed(Reservation reservation) {
                 reporter.reservation(ReservationSnapshot.of(reservation)).ifPresent(observer::inventory);
@@ -180,9 +185,14 @@ final class MemberWatch implements AutoCloseable {
         }
     }
 
-    private <T extends HasMetadata> SupervisedInformer<T> watch(String kind, Supplier<SharedIndexInformer<T>> informer,
+    /** The member's PyTorchJobs, read in a form no object can fail. */
+    private AnyNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>> jobsOperation() {
+        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(PyTorchJob.class)).inAnyNamespace();
+    }
+
+    private <T extends HasMetadata> SupervisedInformer<T> watch(String kind, Supplier<SharedIndexInformer<T>> informer, Watches.Lister lister,
                                                                 Supplier<ItemStore<T>> store, Handler<T> handler) {
-        SupervisedInformer<T> supervised = watches.supervise(cluster + " " + kind, informer, store, handler);
+        SupervisedInformer<T> supervised = watches.supervise(cluster + " " + kind, informer, store, handler, lister);
         informers.add(supervised);
         return supervised.start();
     }
