@@ -1,10 +1,13 @@
 package dev.muster.kubectl;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import dev.muster.model.quota.ConfigInForce;
 import dev.muster.model.quota.QuotaUsageRow;
+import dev.muster.model.time.HumanDuration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -13,7 +16,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code kubectl muster queues}: each quota node's use of each resource against its min and max, and what waits under it. */
 @Command(name = "queues", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Show each quota node's use of each resource against its min and max, what waits under it, and how it shares what"
+        description = "Show each quota node's use of each resource against its min and max, what waits under it and when the first of it is"
+                + " expected to start (ETA), and how it shares what"
                 + " it borrows with its siblings (weight, dominant share, fair share); then the tree in force and any refused change of a tree"
                 + " or policy, with why.")
 final class QueuesCommand implements Callable<Integer> {
@@ -43,9 +47,10 @@ final class QueuesCommand implements Callable<Integer> {
             terminal.err().println(config.refused().isEmpty() ? "No quota tree: apply an ElasticQuotaTree first."
                     : "No quota tree in force: every change applied so far was refused.");
         } else {
-            format.rows(terminal, rows, new Output.Columns<>(List.of("NODE", "QUEUE", "WAITING", "RESOURCE", "USED", "MIN", "MAX", "WEIGHT", "SHARE",
-                    "FAIR"),
-                    row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), row.resource(), row.used(), orDash(row.min()),
+            format.rows(terminal, rows, new Output.Columns<>(List.of("NODE", "QUEUE", "WAITING", "ETA", "RESOURCE", "USED", "MIN", "MAX", "WEIGHT",
+                    "SHARE", "FAIR"),
+                    row -> List.of(row.node(), row.queue(), Integer.toString(row.waiting()), eta(row.nextStart()), row.resource(), row.used(),
+                            orDash(row.min()),
                             orDash(row.max()), orDash(row.weight()), orDash(row.share()), orDash(row.fairShare())),
                     List.of(), row -> List.of(), row -> "", QuotaUsageRow::node), false);
         }
@@ -61,6 +66,15 @@ final class QueuesCommand implements Callable<Integer> {
                     + refusal.at() + ": " + String.join("; ", refusal.reasons()));
         }
         return KubectlMuster.OK;
+    }
+
+    /** When the next job waiting under a node is expected to start, from now: {@code in 14m}, {@code now}, or {@code -} when not known. */
+    private String eta(Instant nextStart) {
+        if (nextStart == null) {
+            return "-";
+        }
+        Duration until = Duration.between(terminal.clock().instant(), nextStart);
+        return until.isNegative() || until.isZero() ? "now" : "in " + HumanDuration.of(until);
     }
 
     /** An empty cell, or one an older queue service does not send, as kubectl prints what is not set. */

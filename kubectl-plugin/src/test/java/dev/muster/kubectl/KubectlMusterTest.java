@@ -44,9 +44,9 @@ class KubectlMusterTest {
                  {"name":"pytorch-test-worker-0","namespace":"default","cluster":"gpu-a","ready":"0/1","status":"CrashLoopBackOff","restarts":12,"created":"2026-11-30T11:59:15Z"}]""");
         answer("/api/v1/queues", 200, """
                 [{"node":"root","queue":"root-kdzw7","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"10000000000","max":"10000000000",
-                  "weight":"","share":"","fairShare":""},
+                  "weight":"","share":"","fairShare":"","nextStart":"2026-11-30T12:14:00Z"},
                  {"node":"root/child-2","queue":"root-child-2-v5zxz","waiting":1,"resource":"kube-queue/max-jobs","used":"1","min":"","max":"1",
-                  "weight":"2","share":"37.5%","fairShare":"66.7%"},
+                  "weight":"2","share":"37.5%","fairShare":"66.7%","nextStart":"2026-11-30T12:14:00Z"},
                  {"node":"root/child-3","queue":"root-child-3-x8k2p","waiting":0,"resource":"kube-queue/max-jobs","used":"0","min":"","max":"1"}]""");
         answer("/api/v1/config", 200, """
                 {"treeInForce":"kube-system/elasticquotatree (resourceVersion 12)",
@@ -127,10 +127,10 @@ class KubectlMusterTest {
         assertThat(exit).isZero();
         // child-3's row is as a queue service from before fair sharing sends it: without weight or shares.
         assertThat(out()).isEqualTo("""
-                NODE           QUEUE                WAITING   RESOURCE              USED   MIN           MAX           WEIGHT   SHARE   FAIR
-                root           root-kdzw7           1         kube-queue/max-jobs   1      10000000000   10000000000   -        -       -
-                root/child-2   root-child-2-v5zxz   1         kube-queue/max-jobs   1      -             1             2        37.5%   66.7%
-                root/child-3   root-child-3-x8k2p   0         kube-queue/max-jobs   0      -             1             -        -       -
+                NODE           QUEUE                WAITING   ETA      RESOURCE              USED   MIN           MAX           WEIGHT   SHARE   FAIR
+                root           root-kdzw7           1         in 14m   kube-queue/max-jobs   1      10000000000   10000000000   -        -       -
+                root/child-2   root-child-2-v5zxz   1         in 14m   kube-queue/max-jobs   1      -             1             2        37.5%   66.7%
+                root/child-3   root-child-3-x8k2p   0         -        kube-queue/max-jobs   0      -             1             -        -       -
 
                 In force: ElasticQuotaTree kube-system/elasticquotatree (resourceVersion 12)
                 Refused:  ElasticQuotaTree kube-system/another-tree as applied at 2026-11-30T11:58:00Z: only one ElasticQuotaTree is supported\

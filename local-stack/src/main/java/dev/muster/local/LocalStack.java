@@ -224,6 +224,8 @@ public final class LocalStack implements AutoCloseable {
             // One instance of each, restarted under the same name by the supervisor: it fences what it left open.
             case QUEUE -> {
                 properties.put("muster.queue.fleet-api.resync", "1m");
+                // A local queue is short: its start times are cheap to work out, and a waiting job shows its estimate within 10 s.
+                properties.put("muster.queue.start-time-refresh", "5s");
                 properties.put("muster.queue.instance-id", "local-0");
             }
             case PLACEMENT -> {

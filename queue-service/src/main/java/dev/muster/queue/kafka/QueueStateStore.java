@@ -1,12 +1,19 @@
 package dev.muster.queue.kafka;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Default;
 
 import org.apache.kafka.clients.consumer.Consumer;
@@ -15,16 +22,19 @@ import org.jboss.logging.Logger;
 
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
+import dev.muster.model.queue.JobQueueView;
 import dev.muster.queue.config.QueueConfig;
 import dev.muster.queue.core.queueing.FleetApiSubmissions;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.queue.core.queueing.QueueState.Entry;
+import dev.muster.queue.core.queueing.StartTimes;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor.Produced;
 import dev.muster.runtime.RestoreGate;
 import io.smallrye.common.annotation.Identifier;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 
 /**
@@ -47,6 +57,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
     private final RestoreGate restores = new RestoreGate(this::restore);
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "muster-start-times");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     QueueStateStore(QueueConfig config, QueueMetrics metrics, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.config = config;
@@ -61,23 +76,56 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     /**
-     * Where one job stands now, for the job view, with its start-time estimate while it waits. The estimates' replay
-     * runs on a copy, outside the lock the consumer takes, so that explaining a deep queue does not hold it up.
+     * Where one job stands now, for the job view, with its start-time estimate while it waits, worked out again when
+     * stale.
      */
-    public java.util.Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
-        java.util.Optional<dev.muster.model.queue.JobQueueView> view;
-        java.util.Optional<dev.muster.queue.core.queueing.StartTimes.Inputs> inputs = java.util.Optional.empty();
-        dev.muster.queue.core.queueing.StartTimes startTimes;
-        java.time.Instant now = clock.instant();
+    public Optional<JobQueueView> view(String namespace, String name) {
+        Optional<JobQueueView> view;
+        StartTimes startTimes;
         synchronized (this) {
             view = queue.view(namespace, name);
             startTimes = queue.startTimes();
-            if (view.isPresent() && startTimes.stale(now)) {
+        }
+        if (view.isPresent()) {
+            refreshStartTimes(false);
+        }
+        return view.map(startTimes::annotate);
+    }
+
+    /**
+     * Works the start-time estimates out again, when stale or {@code always}. The replay runs on a copy, outside the lock
+     * the consumer takes, so that a deep queue's estimate does not hold up its decisions; the next tick tells them.
+     */
+    void refreshStartTimes(boolean always) {
+        Optional<StartTimes.Inputs> inputs = Optional.empty();
+        StartTimes startTimes;
+        Instant now = clock.instant();
+        synchronized (this) {
+            startTimes = queue.startTimes();
+            if (always || startTimes.stale(now)) {
                 inputs = queue.startTimeInputs();
             }
         }
         inputs.ifPresent(copied -> startTimes.compute(copied, now));
-        return view.map(startTimes::annotate);
+    }
+
+    private void startRefreshing(@Observes StartupEvent startup) {
+        long every = config.startTimeRefresh().toMillis();
+        if (every > 0) {
+            refresher.scheduleWithFixedDelay(() -> {
+                try {
+                    refreshStartTimes(true);
+                } catch (RuntimeException e) {
+                    // A task that throws is not run again: the estimates would stop for good.
+                    LOG.warnf(e, "working out the start-time estimates failed; trying again in %s", config.startTimeRefresh());
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @PreDestroy
+    void stopRefreshing() {
+        refresher.shutdownNow();
     }
 
     @Override
@@ -85,9 +133,12 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         return queue.fleetApiJobs();
     }
 
-    /** Each quota node's usage now, for the queues view. */
-    public synchronized List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
-        return queue.quota().usageReport();
+    /** Each quota node's usage now, with when the next job under it is expected to start, for the queues view. */
+    public List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
+        refreshStartTimes(false);
+        synchronized (this) {
+            return queue.usageReport();
+        }
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.muster.model.event;
 
+import java.time.Instant;
+
 import dev.muster.model.resource.ResourceList;
 
 /**
@@ -12,12 +14,24 @@ import dev.muster.model.resource.ResourceList;
  * @param demand   the job's total demand
  * @param priority      the value of the job's PriorityClass, as the queue orders it; null when not told
  * @param priorityClass the PriorityClass the job names, or null
+ * @param estimatedStart when the queue expects it to start, were nothing new to arrive (its own replay, placement not
+ *                       simulated); null when there is no estimate (yet)
  */
 public record JobQueued(String queue, String reason, String message, Integer position, ResourceList demand, Integer priority,
-                        String priorityClass) implements JobEventData {
+                        String priorityClass, Instant estimatedStart) implements JobEventData {
 
     public JobQueued(String queue, String reason, String message, Integer position, ResourceList demand) {
-        this(queue, reason, message, position, demand, null, null);
+        this(queue, reason, message, position, demand, null, null, null);
+    }
+
+    public JobQueued(String queue, String reason, String message, Integer position, ResourceList demand, Integer priority,
+                     String priorityClass) {
+        this(queue, reason, message, position, demand, priority, priorityClass, null);
+    }
+
+    /** The same wait, with another estimate. */
+    public JobQueued withEstimatedStart(Instant start) {
+        return new JobQueued(queue, reason, message, position, demand, priority, priorityClass, start);
     }
 
     @Override

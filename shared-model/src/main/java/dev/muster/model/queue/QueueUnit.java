@@ -17,6 +17,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Queue", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".spec.queue")
 @AdditionalPrinterColumn(name = "Phase", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
+// Muster's own, with -o wide: a time to come, which a date column would print as <invalid>.
+@AdditionalPrinterColumn(name = "Estimated Start", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.estimatedStartTime",
+        priority = 1)
 public class QueueUnit extends CustomResource<QueueUnitSpec, QueueUnitStatus> implements Namespaced {
 
     public static final String KIND = "QueueUnit";

@@ -2,7 +2,7 @@ package dev.muster.model.quota;
 
 /**
  * One quota node's use of one resource, as {@code kubectl muster queues} prints it:
- * {@code NODE QUEUE WAITING RESOURCE USED MIN MAX WEIGHT SHARE FAIR}. Amounts are Kubernetes quantities; an empty min or
+ * {@code NODE QUEUE WAITING ETA RESOURCE USED MIN MAX WEIGHT SHARE FAIR}. Amounts are Kubernetes quantities; an empty min or
  * max means the node names none (nothing guaranteed, no limit).
  *
  * @param node      the node's path, e.g. {@code root/child-2}
@@ -13,7 +13,13 @@ package dev.muster.model.quota;
  *                  capacity, e.g. {@code 37.5%}; empty for the root
  * @param fairShare its weight's part of its own and its siblings' weights together, e.g. {@code 50%}: the share fair sharing
  *                  steers it towards while every sibling wants more; empty for the root and when fair sharing is disabled
+ * @param nextStart when the first of the jobs waiting under it is expected to start, were nothing new to arrive; null when
+ *                  none waits or none has an estimate
  */
 public record QuotaUsageRow(String node, String queue, int waiting, String resource, String used, String min, String max, String weight,
-                            String share, String fairShare) {
+                            String share, String fairShare, java.time.Instant nextStart) {
+
+    public QuotaUsageRow withNextStart(java.time.Instant start) {
+        return new QuotaUsageRow(node, queue, waiting, resource, used, min, max, weight, share, fairShare, start);
+    }
 }

@@ -215,7 +215,8 @@ public class FleetWriter {
                 .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER, MemberJobs.FLEET_JOB_UID, job.uid())).build());
         unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid(job)), write.queue(), write.demand().toQuantities(), write.priority(),
                 write.priorityClassName(), Map.of()));
-        QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(), Map.of());
+        QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(),
+                write.estimatedStart() == null ? null : write.estimatedStart().toString(), Map.of());
         Resource<QueueUnit> resource = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).withName(job.name());
         QueueUnit current = resource.get();
         if (current == null) {
@@ -226,7 +227,8 @@ public class FleetWriter {
             current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).update();
         }
         if (current.getStatus() == null || !Objects.equals(current.getStatus().phase(), status.phase())
-                || !Objects.equals(current.getStatus().message(), status.message())) {
+                || !Objects.equals(current.getStatus().message(), status.message())
+                || !Objects.equals(current.getStatus().estimatedStartTime(), status.estimatedStartTime())) {
             current.setStatus(status);
             fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).updateStatus();
         }

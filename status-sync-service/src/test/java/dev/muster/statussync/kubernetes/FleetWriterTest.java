@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.muster.model.event.JobRef;
-import dev.muster.statussync.core.fleet.FleetWrite;
 import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.simulator.cluster.FleetApiServer;
+import dev.muster.statussync.core.fleet.FleetWrite;
 import dev.muster.testing.seed.Seed;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -83,6 +83,25 @@ class FleetWriterTest {
             assertThat(read(job).getStatus()).isEqualTo(status);
         }
         assertThat(read(job).getSpec()).isEqualTo(Seed.job("default", "statuses").getSpec());
+    }
+
+    @Test
+    void aQueueUnitShowsTheEstimatedStartAndLosesItWhenTheJobIsDequeued() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        JobRef job = submit("estimated");
+        Instant estimate = Instant.parse("2026-12-04T14:32:00Z");
+        dev.muster.model.resource.ResourceList demand = dev.muster.model.resource.ResourceList.parse(java.util.Map.of("cpu", "4"));
+
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Enqueued", "full (position 1)", Instant.now(), estimate));
+        assertThat(unit(job).getStatus().estimatedStartTime()).isEqualTo("2026-12-04T14:32:00Z");
+
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Dequeued", "admitted", Instant.now(), null));
+        assertThat(unit(job).getStatus().phase()).isEqualTo("Dequeued");
+        assertThat(unit(job).getStatus().estimatedStartTime()).isNull();
+    }
+
+    private static dev.muster.model.queue.QueueUnit unit(JobRef job) {
+        return fleet.resources(dev.muster.model.queue.QueueUnit.class).inNamespace(job.namespace()).withName(job.name()).get();
     }
 
     @Test

@@ -91,6 +91,8 @@ public final class FleetQueue {
     private final QuotaSettings settings;
     /** The waiting jobs' start-time estimates, worked out at most every 10 s: the views ask for them one job at a time. */
     private final StartTimes startTimes;
+    /** Which estimates the waiting jobs were told: one that moved enough is told again on a tick. */
+    private final EstimateNotices notices = new EstimateNotices();
     private final Map<String, PriorityClassApplied> priorityClasses = new java.util.TreeMap<>(BUILT_IN_PRIORITY_CLASSES);
     private final Clock clock;
     private final PolicyResolver policies = new PolicyResolver();
@@ -178,6 +180,9 @@ public final class FleetQueue {
                 default -> List.of();
             };
             out.addAll(toEvents(decisions, event, now));
+            if (config.type() == EventType.QUEUE_TICK) {
+                out.addAll(estimatesMoved(event, now));
+            }
         } else if (event instanceof JobEvent job) {
             if (job.data() instanceof JobSubmitted submitted) {
                 submit(job, submitted, now, out);
@@ -299,6 +304,29 @@ public final class FleetQueue {
     /** A copy of what a start-time replay needs, for {@link StartTimes#compute} to run apart from the queue. */
     public Optional<StartTimes.Inputs> startTimeInputs() {
         return startTimes.inputs(quota, jobs.values());
+    }
+
+    /**
+     * Each quota node's usage, with when the first job waiting under it is expected to start, as the estimates were last
+     * worked out: what {@code kubectl muster queues} shows.
+     */
+    public List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
+        List<dev.muster.model.quota.QuotaUsageRow> rows = quota.usageReport();
+        Optional<QuotaTree> tree = quota.tree();
+        if (tree.isEmpty()) {
+            return rows;
+        }
+        Map<String, Instant> nextStart = new java.util.HashMap<>();
+        for (QuotaTree.Node node : tree.get().nodes()) {
+            Instant first = node.isLeaf() ? quota.queue(node.name()).stream().map(job -> startTimes.estimatedStart(job.uid()))
+                    .filter(java.util.Objects::nonNull).min(Instant::compareTo).orElse(null) : null;
+            if (first != null) {
+                for (QuotaTree.Node above : tree.get().pathToRoot(node)) {
+                    nextStart.merge(above.pathText(), first, (a, b) -> a.isBefore(b) ? a : b);
+                }
+            }
+        }
+        return rows.stream().map(row -> row.withNextStart(nextStart.get(row.node()))).toList();
     }
 
     /** The job's view with its start-time estimate, worked out here when stale: for one thread that holds the queue alone. */
@@ -586,11 +614,27 @@ public final class FleetQueue {
                 events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand(),
                         admitted.job().priority(), quota.tree().flatMap(tree -> tree.node(admitted.leaf())).map(QuotaTree.Node::queue).orElse(null))));
             } else if (decision instanceof QuotaDecision.Waiting waiting) {
+                Instant estimate = startTimes.estimatedStart(tracked.ref().uid());
+                notices.told(tracked.ref().uid(), estimate, now);
                 events.add(followUp(cause, tracked.ref(), now, new JobQueued(waiting.queue(), waiting.reason(), waiting.message(),
                         waiting.position() == 0 ? null : waiting.position(), tracked.demand(), waiting.job().priority(),
-                        tracked.job().job().getSpec().priorityClassName().orElse(null))));
+                        tracked.job().job().getSpec().priorityClassName().orElse(null), estimate)));
             } else if (decision instanceof QuotaDecision.Preempted preempted) {
                 events.add(followUp(cause, tracked.ref(), now, new JobPreempted(preempted.by().ref(), preempted.by().uid(), preempted.message())));
+            }
+        }
+        return events;
+    }
+
+    /** The waiting jobs whose start-time estimate moved enough since they were told, told again: on ticks only. */
+    private List<MusterEvent> estimatesMoved(MusterEvent cause, Instant now) {
+        List<MusterEvent> events = new ArrayList<>();
+        for (EstimateNotices.Notice notice : notices.sweep(quota, startTimes::estimatedStart, startTimes.computedAt(), now)) {
+            TrackedJob tracked = jobs.get(notice.uid());
+            if (tracked != null) {
+                events.add(followUp(cause, tracked.ref(), now, new JobQueued(notice.queue(), notice.standing().reason(),
+                        notice.standing().message(), notice.position(), tracked.demand(), notice.standing().job().priority(),
+                        tracked.job().job().getSpec().priorityClassName().orElse(null), notice.estimate())));
             }
         }
         return events;

@@ -109,6 +109,17 @@ public final class StartTimes {
         return (int) Math.max(20, Math.min(MAX_ENDS, MAX_VISITS / Math.max(1, waiting)));
     }
 
+    /** When the waiting job would start, as last worked out; null when there is no estimate. */
+    Instant estimatedStart(String uid) {
+        Estimate estimate = estimates.get(uid);
+        return estimate == null ? null : estimate.start();
+    }
+
+    /** When the estimates were last worked out, or null before the first time. */
+    Instant computedAt() {
+        return computedAt;
+    }
+
     /** The view of a waiting job with its estimate, as last worked out; other views as they are. */
     public JobQueueView annotate(JobQueueView view) {
         Estimate estimate = "Queuing".equals(view.state()) ? estimates.get(view.uid()) : null;

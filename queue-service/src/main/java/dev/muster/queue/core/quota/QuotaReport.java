@@ -80,7 +80,7 @@ final class QuotaReport {
                         resource, resource.isEmpty() ? "" : Quantities.format(resource, use.amount(resource)),
                         node.min().names().contains(resource) ? Quantities.format(resource, node.min().amount(resource)) : "",
                         node.max().names().contains(resource) ? Quantities.format(resource, node.max().amount(resource)) : "",
-                        weight, share, fairShare));
+                        weight, share, fairShare, null));
             }
         }
         return rows;

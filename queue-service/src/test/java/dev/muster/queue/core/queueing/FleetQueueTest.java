@@ -114,6 +114,52 @@ class FleetQueueTest {
         assertThat(waiting.estimatedStart()).isEqualTo(T0.plus(java.time.Duration.ofMinutes(45)));
         assertThat(waiting.estimate()).isEqualTo("after 1 job ends, were nothing new to arrive; where it is placed is not simulated");
         assertThat(queue.viewWithEstimate("default", "pytorch-test").orElseThrow().estimate()).as("an admitted job has none").isNull();
+        assertThat(queue.usageReport()).as("the queues view: the leaf and every node above it").allSatisfy(row -> assertThat(row.nextStart())
+                .isEqualTo(row.node().equals("root") || row.node().equals("root/child-2") ? T0.plus(java.time.Duration.ofMinutes(45)) : null));
+    }
+
+    /**
+     * The estimate reaches the job's status through the queue's own events: told on the first tick after it is worked
+     * out, then again only when it moved enough, and not at all when nothing moved.
+     */
+    @Test
+    void aWaitingJobIsToldItsEstimateOnTheNextTickAndAgainOnlyWhenItMovedEnough() {
+        dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
+        FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent running = submitted("pytorch-test", 1);
+        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
+        queue.handle(running);
+        List<JobEvent> waits = jobEvents(queue.handle(submitted("pytorch-test-2", 2)));
+        assertThat(waits).singleElement().extracting(event -> ((JobQueued) event.data()).estimatedStart()).as("not worked out yet").isNull();
+
+        clock.advance(java.time.Duration.ofSeconds(1));
+        assertThat(jobEvents(queue.handle(tick(clock)))).as("nothing worked out: nothing to tell").isEmpty();
+        queue.startTimeInputs().ifPresent(inputs -> queue.startTimes().compute(inputs, clock.instant()));
+        List<JobEvent> told = jobEvents(queue.handle(tick(clock)));
+
+        assertThat(told).singleElement().satisfies(event -> {
+            assertThat(event.job().name()).isEqualTo("pytorch-test-2");
+            assertThat(event.data()).isInstanceOfSatisfying(JobQueued.class, queued -> {
+                assertThat(queued.estimatedStart()).isEqualTo(T0.plus(java.time.Duration.ofMinutes(45)));
+                assertThat(queued.reason()).as("the wait as last told").isEqualTo("QuotaExceeded");
+                assertThat(queued.position()).isEqualTo(1);
+            });
+        });
+        clock.advance(java.time.Duration.ofMinutes(10));
+        queue.startTimeInputs().ifPresent(inputs -> queue.startTimes().compute(inputs, clock.instant()));
+        assertThat(jobEvents(queue.handle(tick(clock)))).as("the same estimate: no write").isEmpty();
+
+        // The running job is now overdue by 15 minutes: taken to end now, the estimate moved by more than a fifth of the wait.
+        clock.advance(java.time.Duration.ofMinutes(50));
+        queue.startTimeInputs().ifPresent(inputs -> queue.startTimes().compute(inputs, clock.instant()));
+        assertThat(jobEvents(queue.handle(tick(clock)))).singleElement()
+                .extracting(event -> ((JobQueued) event.data()).estimatedStart()).isEqualTo(clock.instant());
+    }
+
+    private static ConfigEvent tick(Clock clock) {
+        return ConfigEvent.create("/test", clock.instant(), new dev.muster.model.event.QueueTick());
     }
 
     @Test

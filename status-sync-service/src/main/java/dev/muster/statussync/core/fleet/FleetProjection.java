@@ -1,6 +1,7 @@
 package dev.muster.statussync.core.fleet;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -117,14 +118,15 @@ public final class FleetProjection {
             if (!summary.equals(lastQueued.put(uid, summary))) {
                 writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
             }
-            waiting(jobEvent, queued.reason(), queued.message()).ifPresent(writes::add);
+            waiting(jobEvent, queued.reason(), withEstimate(queued.message(), queued.estimatedStart())).ifPresent(writes::add);
             if (queued.queue() != null) {
                 units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass()));
                 writes.add(running.containsKey(uid)
                         ? new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), RUNNING, running.get(uid),
-                        jobEvent.time())
+                        jobEvent.time(), null)
                         : new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), "Enqueued",
-                        queued.message() + (queued.position() == null ? "" : " (position " + queued.position() + ")"), jobEvent.time()));
+                        queued.message() + (queued.position() == null ? "" : " (position " + queued.position() + ")"), jobEvent.time(),
+                        queued.estimatedStart()));
             }
         } else if (jobEvent.data() instanceof JobAdmitted admitted) {
             lastQueued.remove(uid);
@@ -256,7 +258,13 @@ public final class FleetProjection {
         Unit unit = units.get(event.job().uid());
         return unit == null ? Optional.empty()
                 : Optional.of(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), unit.priority(), unit.priorityClassName(), phase, message,
-                        event.time()));
+                        event.time(), null));
+    }
+
+    /** A waiting job's message with the queue's estimate of its start, to the minute, when it has one. */
+    static String withEstimate(String message, Instant estimatedStart) {
+        return estimatedStart == null ? message : message + "; expected to start at about "
+                + estimatedStart.truncatedTo(ChronoUnit.MINUTES) + " (the queue's estimate, were nothing new to arrive)";
     }
 
     private static RecordEvent event(JobEvent event, String type, String reason, String message) {

@@ -67,9 +67,10 @@ public sealed interface FleetWrite {
      * @param priority          the job's priority as its queue orders it, or null when not known
      * @param priorityClassName the PriorityClass the job names, or null
      * @param phase             {@code Enqueued}, {@code Dequeued}, {@code Running}, {@code Succeed}, {@code Failed} or {@code TimeoutBackoff}
+     * @param estimatedStart    while {@code Enqueued}, when the queue expects the job to start; else null
      */
     record PutQueueUnit(JobRef job, String queue, ResourceList demand, Integer priority, String priorityClassName, String phase,
-                        String message, Instant time) implements OfJob {
+                        String message, Instant time, Instant estimatedStart) implements OfJob {
     }
 
     /**

@@ -118,6 +118,22 @@ class FleetProjectionTest {
     }
 
     @Test
+    void aWaitingJobsEstimateIsInItsConditionAndOnItsUnitAndMakesNoNewEvent() {
+        projection.handle(event(queued("QuotaExceeded", 1)));
+        java.time.Instant estimate = java.time.Instant.parse("2026-12-04T14:32:27Z");
+        List<FleetWrite> told = projection.handle(event(queued("QuotaExceeded", 1).withEstimatedStart(estimate)));
+
+        assertThat(writes(told, RecordEvent.class)).as("the same wait: no new event").isEmpty();
+        assertThat(writes(told, SetCondition.class)).singleElement().satisfies(condition -> assertThat(condition.message()).isEqualTo(
+                "root/child-2: kube-queue/max-jobs 1/1 in use; expected to start at about 2026-12-04T14:32:00Z"
+                        + " (the queue's estimate, were nothing new to arrive)"));
+        assertThat(writes(told, PutQueueUnit.class)).singleElement().satisfies(unit -> {
+            assertThat(unit.estimatedStart()).isEqualTo(estimate);
+            assertThat(unit.message()).as("the unit has a field of its own").isEqualTo("root/child-2: kube-queue/max-jobs 1/1 in use (position 1)");
+        });
+    }
+
+    @Test
     void aJobAdmittedUnderATreeThatMovedItsNamespaceShowsItsNewQueueBeforeTheTreesAcceptanceIsRead() {
         projection.handle(TREE_ACCEPTED);
         projection.handle(event(queued("QuotaExceeded", 1)));
