@@ -134,6 +134,7 @@ final class QualitySimulation {
     private long capacityEpoch;
     private boolean passRequested;
     private Consumer<String> progress = line -> { };
+    private QuotaObserver observer = QuotaObserver.NONE;
     private long progressEvery = Long.MAX_VALUE;
     private long arrived;
     private long lastPass = Long.MIN_VALUE / 2;
@@ -177,6 +178,29 @@ final class QualitySimulation {
         this.fleetGpus = gpus;
         this.tenantNames = tenants.stream().map(TraceInputs.Tenant::name).toList();
         this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus, settings)), QuotaSettings.defaults());
+    }
+
+    /** What a run that samples the quota core (the start-time accuracy run) is told as the stream goes. */
+    interface QuotaObserver {
+
+        QuotaObserver NONE = new QuotaObserver() {
+        };
+
+        /** A Muster job arrived and the quota core decided on it. */
+        default void arrived(QuotaAdmission quota, QuotaJob job, Instant now) {
+        }
+
+        default void admitted(String uid, Instant now) {
+        }
+
+        /** An admitted job ran to its end. */
+        default void finished(String uid, Instant now) {
+        }
+    }
+
+    QualitySimulation observing(QuotaObserver quotaObserver) {
+        this.observer = quotaObserver;
+        return this;
     }
 
     /** Says how far a run is, each tenth of the stream, for runs long enough to wonder. */
@@ -223,6 +247,7 @@ final class QualitySimulation {
         }
         QuotaJob quotaJob = new QuotaJob(job.uid(), job.tenant(), job.uid(), demand(job), 0, Instant.EPOCH.plusSeconds(job.arrival()), job.id());
         decide(() -> quota.submit(quotaJob, instant()));
+        observer.arrived(quota, quotaJob, instant());
     }
 
     private void apply(List<QuotaDecision> decisions) {
@@ -230,6 +255,7 @@ final class QualitySimulation {
             if (decision instanceof QuotaDecision.Waiting) {
                 waitingReports++;
             } else if (decision instanceof QuotaDecision.Admitted admitted) {
+                observer.admitted(admitted.job().uid(), instant());
                 JobState state = states.get(admitted.job().uid());
                 state.stage = Stage.PLACING;
                 state.triedEpoch = -1;
@@ -406,6 +432,7 @@ final class QualitySimulation {
         state.stage = Stage.DONE;
         free(state);
         if (!state.job.isLocal()) {
+            observer.finished(state.job.uid(), instant());
             release(state);
         }
     }

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,9 +21,13 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
+import dev.muster.model.event.ConfigRef;
+import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.queue.JobQueueView;
+import dev.muster.model.quota.ConfigInForce;
+import dev.muster.model.quota.QuotaUsageRow;
 import dev.muster.queue.config.QueueConfig;
 import dev.muster.queue.core.queueing.FleetApiSubmissions;
 import dev.muster.queue.core.queueing.FleetQueue;
@@ -33,8 +38,8 @@ import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor.Produced;
 import dev.muster.runtime.RestoreGate;
-import io.smallrye.common.annotation.Identifier;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 
 /**
@@ -129,12 +134,12 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     @Override
-    public synchronized List<dev.muster.model.event.JobRef> undeleted() {
+    public synchronized List<JobRef> undeleted() {
         return queue.fleetApiJobs();
     }
 
     /** Each quota node's usage now, with when the next job under it is expected to start, for the queues view. */
-    public List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
+    public List<QuotaUsageRow> usageReport() {
         refreshStartTimes(false);
         synchronized (this) {
             return queue.usageReport();
@@ -171,15 +176,15 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     /** A configuration change that could not be read: refused and recorded, as an invalid one is. */
-    synchronized List<MusterEvent> refuseUnreadable(dev.muster.model.event.ConfigRef object, List<String> reasons) {
+    synchronized List<MusterEvent> refuseUnreadable(ConfigRef object, List<String> reasons) {
         return queue.refuseUnreadable(object, reasons);
     }
 
     /** Which tree is in force and the refused changes of configuration, for the queues view. */
-    public synchronized dev.muster.model.quota.ConfigInForce configInForce() {
-        return new dev.muster.model.quota.ConfigInForce(queue.treeInForce().map(tree -> tree.getMetadata().getNamespace() + "/"
+    public synchronized ConfigInForce configInForce() {
+        return new ConfigInForce(queue.treeInForce().map(tree -> tree.getMetadata().getNamespace() + "/"
                 + tree.getMetadata().getName() + " (resourceVersion " + tree.getMetadata().getResourceVersion() + ")").orElse(null),
-                queue.refusals().stream().map(refusal -> new dev.muster.model.quota.ConfigInForce.Refusal(refusal.object().kind(),
+                queue.refusals().stream().map(refusal -> new ConfigInForce.Refusal(refusal.object().kind(),
                         refusal.object().namespace(), refusal.object().name(), refusal.reasons(), refusal.at())).toList());
     }
 
@@ -212,6 +217,6 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     private QuotaSettings settings() {
-        return new QuotaSettings(config.starvationAge(), config.giveBackBackoff(), config.strictFifoLeaves().orElse(java.util.Set.of()));
+        return new QuotaSettings(config.starvationAge(), config.giveBackBackoff(), config.strictFifoLeaves().orElse(Set.of()));
     }
 }
