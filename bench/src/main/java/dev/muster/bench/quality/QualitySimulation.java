@@ -193,6 +193,10 @@ final class QualitySimulation {
         default void admitted(String uid, Instant now) {
         }
 
+        /** An admitted job's gang started on its member (again, after a failover or preemption). */
+        default void started(String uid, Instant now) {
+        }
+
         /** An admitted job ran to its end. */
         default void finished(String uid, Instant now) {
         }
@@ -417,6 +421,9 @@ final class QualitySimulation {
 
     private void start(JobState state) {
         state.stage = Stage.RUNNING;
+        if (!state.job.isLocal()) {
+            observer.started(state.job.uid(), instant());
+        }
         if (state.firstStart < 0) {
             state.firstStart = now;
         }

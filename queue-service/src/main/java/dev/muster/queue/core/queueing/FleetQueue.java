@@ -20,6 +20,7 @@ import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.EventType;
 import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
@@ -80,7 +81,7 @@ public final class FleetQueue {
             EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.PRIORITY_CLASS_APPLIED, EventType.PRIORITY_CLASS_DELETED,
             EventType.QUEUE_TICK,
             EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED,
-            EventType.EVICTED));
+            EventType.EVICTED, EventType.BOUND));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
     /** The classes every Kubernetes cluster has, which no one creates: known before any PriorityClass event. */
@@ -190,7 +191,7 @@ public final class FleetQueue {
                 // Finished on its member, or refused by placement (no member could ever hold it): its quota is free again.
                 if (job.data() instanceof JobFinished) {
                     quota.standing(job.job().uid()).filter(JobStanding::admitted)
-                            .ifPresent(ran -> startTimes.finished(ran.leaf(), ran.admittedAt(), now));
+                            .ifPresent(ran -> startTimes.finished(job.job().uid(), ran.leaf(), ran.admittedAt(), now));
                 }
                 if (finished.add(job.job().uid())) {
                     pendingState.put(QueueState.FINISHED.key(job.job().uid()), QueueState.encode(job.job()));
@@ -198,6 +199,9 @@ public final class FleetQueue {
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobDeleted) {
                 delete(job, now, out);
+            } else if (job.data() instanceof JobBound) {
+                // Only the start-time estimate cares: an admitted job runs from its binding.
+                startTimes.bound(job.job().uid(), job.time() == null ? now : job.time());
             } else if (job.data() instanceof JobGivenBack) {
                 out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobEvicted) {
@@ -611,6 +615,7 @@ public final class FleetQueue {
                 continue;
             }
             if (decision instanceof QuotaDecision.Admitted admitted) {
+                startTimes.admitted(tracked.ref().uid());
                 events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand(),
                         admitted.job().priority(), quota.tree().flatMap(tree -> tree.node(admitted.leaf())).map(QuotaTree.Node::queue).orElse(null))));
             } else if (decision instanceof QuotaDecision.Waiting waiting) {

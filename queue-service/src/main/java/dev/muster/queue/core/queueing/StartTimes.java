@@ -43,13 +43,20 @@ public final class StartTimes {
     static final int MAX_VISITS = 500_000;
     private static final int REMEMBERED_PER_LEAF = 101;
 
-    /** What a replay needs, copied from the queue: the tree, every job's standing, the expected durations known. */
-    public record Inputs(QuotaTree tree, List<JobStanding> standings, Map<String, Duration> durations) {
+    /**
+     * What a replay needs, copied from the queue: the tree, every job's standing, the expected durations known, and when
+     * each admitted job started to run (absent: not yet).
+     */
+    public record Inputs(QuotaTree tree, List<JobStanding> standings, Map<String, Duration> durations, Map<String, Instant> startedAt) {
     }
 
     private final QuotaSettings settings;
     private final Duration refresh;
     private final Map<String, Deque<Duration>> ranByLeaf = new HashMap<>();
+    /** When each admitted job was bound to a member, as placement said; kept in memory, as the medians. */
+    private final Map<String, Instant> boundAt = new HashMap<>();
+    /** The jobs admitted since this queue started that are not bound yet: they have not started to run. */
+    private final java.util.Set<String> unbound = new java.util.HashSet<>();
     private volatile Map<String, Estimate> estimates = Map.of();
     private volatile Instant computedAt;
 
@@ -58,13 +65,32 @@ public final class StartTimes {
         this.refresh = refresh;
     }
 
-    /** A job of this leaf, admitted at {@code admittedAt}, ran to its end now: its run time counts towards the leaf's median. */
-    void finished(String leaf, Instant admittedAt, Instant now) {
-        if (leaf == null || admittedAt == null || now.isBefore(admittedAt)) {
+    /** The job was admitted: it runs once bound. */
+    void admitted(String uid) {
+        unbound.add(uid);
+        boundAt.remove(uid);
+    }
+
+    /** Placement bound the job to a member: it runs from then (a failover binds it anew, and it starts over). */
+    void bound(String uid, Instant at) {
+        if (unbound.remove(uid) || boundAt.containsKey(uid)) {
+            boundAt.put(uid, at);
+        }
+    }
+
+    /**
+     * A job of this leaf, admitted at {@code admittedAt}, ran to its end now: its run time, from its binding when known,
+     * counts towards the leaf's median.
+     */
+    void finished(String uid, String leaf, Instant admittedAt, Instant now) {
+        Instant since = boundAt.getOrDefault(uid, admittedAt);
+        unbound.remove(uid);
+        boundAt.remove(uid);
+        if (leaf == null || since == null || now.isBefore(since)) {
             return;
         }
         Deque<Duration> ran = ranByLeaf.computeIfAbsent(leaf, name -> new ArrayDeque<>());
-        ran.addLast(Duration.between(admittedAt, now));
+        ran.addLast(Duration.between(since, now));
         if (ran.size() > REMEMBERED_PER_LEAF) {
             ran.removeFirst();
         }
@@ -83,20 +109,35 @@ public final class StartTimes {
         }
         List<JobStanding> standings = new ArrayList<>();
         Map<String, Duration> durations = new HashMap<>();
+        Map<String, Instant> startedAt = new HashMap<>();
+        java.util.Set<String> admitted = new java.util.HashSet<>();
         for (TrackedJob tracked : jobs) {
-            if (tracked.standing() != null) {
-                standings.add(tracked.standing());
-                expected(tracked).ifPresent(duration -> durations.put(tracked.ref().uid(), duration));
+            JobStanding standing = tracked.standing();
+            if (standing != null) {
+                String uid = tracked.ref().uid();
+                standings.add(standing);
+                expected(tracked).ifPresent(duration -> durations.put(uid, duration));
+                if (standing.admitted()) {
+                    admitted.add(uid);
+                    // Admitted before this queue started: when it was bound is not known here, its admission stands in.
+                    if (!unbound.contains(uid)) {
+                        startedAt.put(uid, boundAt.getOrDefault(uid, standing.admittedAt()));
+                    }
+                }
             }
         }
-        return Optional.of(new Inputs(quota.tree().get(), standings, durations));
+        // Jobs that left (finished, deleted, preempted and waiting again) are forgotten here, where every job is seen.
+        unbound.retainAll(admitted);
+        boundAt.keySet().retainAll(admitted);
+        return Optional.of(new Inputs(quota.tree().get(), standings, durations, startedAt));
     }
 
     /** Works the estimates out again from these inputs; safe apart from the queue, and from another replay. */
     public void compute(Inputs inputs, Instant now) {
         long waiting = inputs.standings().stream().filter(standing -> !standing.admitted()).count();
         Map<String, Estimate> fresh = StartTimeEstimates.of(inputs.tree(), settings, inputs.standings(), now,
-                job -> Optional.ofNullable(inputs.durations().get(job.uid())), HORIZON, endsBudget(waiting));
+                job -> Optional.ofNullable(inputs.durations().get(job.uid())),
+                standing -> Optional.ofNullable(inputs.startedAt().get(standing.job().uid())), HORIZON, endsBudget(waiting));
         estimates = fresh;
         computedAt = now;
     }

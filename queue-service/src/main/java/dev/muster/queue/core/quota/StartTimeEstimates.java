@@ -86,12 +86,24 @@ public final class StartTimeEstimates {
      */
     public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
                                            Function<QuotaJob, Optional<Duration>> expectedDuration, Duration horizon, int maxEnds) {
+        return of(tree, settings, standings, now, expectedDuration, standing -> Optional.of(standing.admittedAt()), horizon, maxEnds);
+    }
+
+    /**
+     * The same, each admitted job running from when it started on its member rather than from its admission: a job
+     * admitted long ago whose gang waited for room in a member still runs its whole duration.
+     *
+     * @param startedAt when an admitted job started to run; empty when it has not yet (it then runs its whole duration from now)
+     */
+    public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
+                                           Function<QuotaJob, Optional<Duration>> expectedDuration,
+                                           Function<JobStanding, Optional<Instant>> startedAt, Duration horizon, int maxEnds) {
         StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restore(tree, settings, standings), expectedDuration);
         List<JobStanding> waiting = new ArrayList<>();
         PriorityQueue<Instant> wakeUps = new PriorityQueue<>();
         for (JobStanding standing : standings) {
             if (standing.admitted()) {
-                run.running(standing.job(), standing.admittedAt(), now);
+                run.running(standing.job(), startedAt.apply(standing).orElse(now), now);
             } else {
                 waiting.add(standing);
                 run.remaining.add(standing.job().uid());

@@ -131,6 +131,7 @@ class FleetQueueTest {
         JobEvent running = submitted("pytorch-test", 1);
         ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
         queue.handle(running);
+        queue.handle(JobEvent.create("/test", running.job(), T0, dev.muster.model.event.JobBound.of("cluster-a", null, Map.of())));
         List<JobEvent> waits = jobEvents(queue.handle(submitted("pytorch-test-2", 2)));
         assertThat(waits).singleElement().extracting(event -> ((JobQueued) event.data()).estimatedStart()).as("not worked out yet").isNull();
 
@@ -156,6 +157,29 @@ class FleetQueueTest {
         queue.startTimeInputs().ifPresent(inputs -> queue.startTimes().compute(inputs, clock.instant()));
         assertThat(jobEvents(queue.handle(tick(clock)))).singleElement()
                 .extracting(event -> ((JobQueued) event.data()).estimatedStart()).isEqualTo(clock.instant());
+    }
+
+    /** A gang admitted but still waiting for room on a member has not started its run: it runs its whole duration from its binding. */
+    @Test
+    void anAdmittedJobRunsItsExpectedDurationFromItsBindingNotFromItsAdmission() {
+        dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
+        FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent running = submitted("pytorch-test", 1);
+        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
+        queue.handle(running);
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        clock.advance(java.time.Duration.ofMinutes(30));
+        assertThat(queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("not bound yet: 45 min from now")
+                .isEqualTo(clock.instant().plus(java.time.Duration.ofMinutes(45)));
+
+        Instant bound = clock.instant();
+        queue.handle(JobEvent.create("/test", running.job(), bound, dev.muster.model.event.JobBound.of("cluster-a", null, Map.of())));
+        clock.advance(java.time.Duration.ofSeconds(11));
+        assertThat(queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("45 min from its binding")
+                .isEqualTo(bound.plus(java.time.Duration.ofMinutes(45)));
     }
 
     private static ConfigEvent tick(Clock clock) {
