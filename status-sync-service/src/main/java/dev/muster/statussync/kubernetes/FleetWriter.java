@@ -216,7 +216,7 @@ public class FleetWriter {
         unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid(job)), write.queue(), write.demand().toQuantities(), write.priority(),
                 write.priorityClassName(), Map.of()));
         QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(),
-                write.estimatedStart() == null ? null : write.estimatedStart().toString(), Map.of());
+                write.estimatedStart() == null ? null : write.estimatedStart().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), Map.of());
         Resource<QueueUnit> resource = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).withName(job.name());
         QueueUnit current = resource.get();
         if (current == null) {

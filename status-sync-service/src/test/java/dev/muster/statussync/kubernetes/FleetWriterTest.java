@@ -89,11 +89,11 @@ class FleetWriterTest {
     void aQueueUnitShowsTheEstimatedStartAndLosesItWhenTheJobIsDequeued() {
         FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
         JobRef job = submit("estimated");
-        Instant estimate = Instant.parse("2026-12-04T14:32:00Z");
+        Instant estimate = Instant.parse("2026-12-04T14:32:00.543280429Z");
         dev.muster.model.resource.ResourceList demand = dev.muster.model.resource.ResourceList.parse(java.util.Map.of("cpu", "4"));
 
         writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Enqueued", "full (position 1)", Instant.now(), estimate));
-        assertThat(unit(job).getStatus().estimatedStartTime()).isEqualTo("2026-12-04T14:32:00Z");
+        assertThat(unit(job).getStatus().estimatedStartTime()).as("to the second").isEqualTo("2026-12-04T14:32:00Z");
 
         writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Dequeued", "admitted", Instant.now(), null));
         assertThat(unit(job).getStatus().phase()).isEqualTo("Dequeued");
