@@ -259,41 +259,7 @@ public final class FleetQueue {
     /** Where the job of this name stands, if the queue holds it (jobs admitted without queueing are not held). */
     public Optional<dev.muster.model.queue.JobQueueView> view(String namespace, String name) {
         return jobs.values().stream().filter(tracked -> tracked.ref().namespace().equals(namespace) && tracked.ref().name().equals(name))
-                .findFirst().map(this::view);
-    }
-
-    private dev.muster.model.queue.JobQueueView view(TrackedJob tracked) {
-        JobStanding standing = tracked.standing();
-        String state;
-        String queueName = null;
-        int position = 0;
-        if (tracked.policy() == null) {
-            state = "NoPolicy";
-        } else if (standing != null && standing.withdrawn()) {
-            state = "Stopping";
-        } else if (standing != null && standing.preemptedBy() != null) {
-            state = "Preempting";
-        } else if (standing != null && standing.admitted()) {
-            state = "Admitted";
-        } else {
-            state = "Queuing";
-        }
-        if (standing != null && standing.leaf() != null) {
-            queueName = quota.tree().flatMap(tree -> tree.node(standing.leaf())).map(QuotaTree.Node::queue).orElse(null);
-            if (!standing.admitted()) {
-                List<QuotaJob> waiting = quota.queue(standing.leaf());
-                for (int i = 0; i < waiting.size(); i++) {
-                    if (waiting.get(i).uid().equals(tracked.ref().uid())) {
-                        position = i + 1;
-                    }
-                }
-            }
-        }
-        return new dev.muster.model.queue.JobQueueView(tracked.ref().namespace(), tracked.ref().name(), tracked.ref().uid(), state,
-                queueName, position, standing == null ? (tracked.policy() == null ? "NoPolicy" : null) : standing.reason(),
-                standing == null ? (tracked.policy() == null ? "no PropagationPolicy selects this job yet" : null)
-                        : quota.currentMessage(tracked.ref().uid()).orElse(standing.message()),
-                tracked.demand().toString(), tracked.job().job(), tracked.policy(), null, null);
+                .findFirst().map(tracked -> QueueViews.job(tracked, quota));
     }
 
     public QuotaAdmission quota() {
@@ -315,22 +281,7 @@ public final class FleetQueue {
      * worked out: what {@code kubectl muster queues} shows.
      */
     public List<dev.muster.model.quota.QuotaUsageRow> usageReport() {
-        List<dev.muster.model.quota.QuotaUsageRow> rows = quota.usageReport();
-        Optional<QuotaTree> tree = quota.tree();
-        if (tree.isEmpty()) {
-            return rows;
-        }
-        Map<String, Instant> nextStart = new java.util.HashMap<>();
-        for (QuotaTree.Node node : tree.get().nodes()) {
-            Instant first = node.isLeaf() ? quota.queue(node.name()).stream().map(job -> startTimes.estimatedStart(job.uid()))
-                    .filter(java.util.Objects::nonNull).min(Instant::compareTo).orElse(null) : null;
-            if (first != null) {
-                for (QuotaTree.Node above : tree.get().pathToRoot(node)) {
-                    nextStart.merge(above.pathText(), first, (a, b) -> a.isBefore(b) ? a : b);
-                }
-            }
-        }
-        return rows.stream().map(row -> row.withNextStart(nextStart.get(row.node()))).toList();
+        return QueueViews.usage(quota, startTimes);
     }
 
     /** The job's view with its start-time estimate, worked out here when stale: for one thread that holds the queue alone. */
