@@ -44,14 +44,14 @@ final class FairShareReclaim {
         List<Candidate> candidates = new ArrayList<>();
         for (Admission admission : admitted) {
             if (!admission.stopping()) {
-                contested(admission, path, onPath, job).ifPresent(branch -> candidates.add(new Candidate(admission, branch)));
+                contested(admission, path, onPath, job).ifPresent(branch -> candidates.add(new Candidate(admission, branch,
+                        before.weightedShare(branch.victims()))));
             }
         }
         if (candidates.isEmpty()) {
             return List.of();
         }
-        candidates.sort(Comparator.comparing((Candidate candidate) -> before.weightedShare(candidate.branch().victims()),
-                        (share, other) -> DominantShares.compare(other, share))
+        candidates.sort(Comparator.comparing(Candidate::share, (share, other) -> DominantShares.compare(other, share))
                 .thenComparingInt(candidate -> candidate.admission().job().priority())
                 .thenComparing(candidate -> candidate.admission().admittedAt(), Comparator.reverseOrder())
                 .thenComparing(candidate -> candidate.admission().job().sequence(), Comparator.reverseOrder()));
@@ -72,8 +72,11 @@ final class FairShareReclaim {
         return Shortfall.fitsUnderMax(path, job.charge(), simulated) ? chosen : List.of();
     }
 
-    /** An admitted job that may give way, and the two siblings it and the waiting job are under. */
-    private record Candidate(Admission admission, Branches branch) {
+    /**
+     * An admitted job that may give way, the two siblings it and the waiting job are under, and its sibling's weighted
+     * share before any victim comes off, worked out once rather than at each comparison of the sort.
+     */
+    private record Candidate(Admission admission, Branches branch, double share) {
     }
 
     /** The children of the node where the two jobs' paths part: the waiting job's, and the admitted job's. */
