@@ -126,12 +126,8 @@ class FleetQueueTest {
     void aWaitingJobIsToldItsEstimateOnTheNextTickAndAgainOnlyWhenItMovedEnough() {
         dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
         FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
-        queue.handle(seedTree());
-        queue.handle(policy("propagation-policy-gang-queue.yaml"));
-        JobEvent running = submitted("pytorch-test", 1);
-        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
-        queue.handle(running);
-        queue.handle(JobEvent.create("/test", running.job(), T0, dev.muster.model.event.JobBound.of("cluster-a", null, Map.of())));
+        JobEvent running = runsFor45Minutes(queue);
+        queue.handle(bound(running, T0));
         List<JobEvent> waits = jobEvents(queue.handle(submitted("pytorch-test-2", 2)));
         assertThat(waits).singleElement().extracting(event -> ((JobQueued) event.data()).estimatedStart()).as("not worked out yet").isNull();
 
@@ -164,11 +160,7 @@ class FleetQueueTest {
     void anAdmittedJobRunsItsExpectedDurationFromItsBindingNotFromItsAdmission() {
         dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
         FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
-        queue.handle(seedTree());
-        queue.handle(policy("propagation-policy-gang-queue.yaml"));
-        JobEvent running = submitted("pytorch-test", 1);
-        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
-        queue.handle(running);
+        JobEvent running = runsFor45Minutes(queue);
         queue.handle(submitted("pytorch-test-2", 2));
 
         clock.advance(java.time.Duration.ofMinutes(30));
@@ -176,10 +168,24 @@ class FleetQueueTest {
                 .isEqualTo(clock.instant().plus(java.time.Duration.ofMinutes(45)));
 
         Instant bound = clock.instant();
-        queue.handle(JobEvent.create("/test", running.job(), bound, dev.muster.model.event.JobBound.of("cluster-a", null, Map.of())));
+        queue.handle(bound(running, bound));
         clock.advance(java.time.Duration.ofSeconds(11));
         assertThat(queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("45 min from its binding")
                 .isEqualTo(bound.plus(java.time.Duration.ofMinutes(45)));
+    }
+
+    /** The seed's tree and queueing policy, and its job admitted, saying it runs 45 minutes: the next job of child-2 waits for it. */
+    private static JobEvent runsFor45Minutes(FleetQueue queue) {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent running = submitted("pytorch-test", 1);
+        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
+        queue.handle(running);
+        return running;
+    }
+
+    private static JobEvent bound(JobEvent job, Instant at) {
+        return JobEvent.create("/test", job.job(), at, dev.muster.model.event.JobBound.of("cluster-a", null, Map.of()));
     }
 
     private static ConfigEvent tick(Clock clock) {
