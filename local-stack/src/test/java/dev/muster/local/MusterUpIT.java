@@ -86,7 +86,7 @@ class MusterUpIT {
                             "Reason:   QuotaExceeded: root/child-2: kube-queue/max-jobs 1/1 in use", "Runs on:  no member yet")
                     .containsPattern(cluster + "\\s+yes\\s+partly used GPU nodes after");
             assertThat(kubectl.run("muster", "queues").succeeded())
-                    .containsPattern("root/child-2\\s+root-child-2-\\w+\\s+1\\s+kube-queue/max-jobs\\s+1\\s+-\\s+1");
+                    .containsPattern("root/child-2\\s+root-child-2-\\w+\\s+1\\s+-\\s+kube-queue/max-jobs\\s+1\\s+-\\s+1");
 
             // The first job's programs finish: it succeeds, child-2's one job is free, and the waiting job runs. A watch sees it happen.
             try (Kubectl.Running watch = kubectl.start("get", "pytorchjob", "-w")) {
