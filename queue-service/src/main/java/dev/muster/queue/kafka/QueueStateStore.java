@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -62,6 +63,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
     private final RestoreGate restores = new RestoreGate(this::restore);
+    private final AtomicBoolean replaying = new AtomicBoolean();
     private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "muster-start-times");
         thread.setDaemon(true);
@@ -102,6 +104,18 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
      * the consumer takes, so that a deep queue's estimate does not hold up its decisions; the next tick tells them.
      */
     void refreshStartTimes(boolean always) {
+        // One replay at a time: views asking meanwhile read the last estimates rather than start another second of work each.
+        if (!replaying.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            replay(always);
+        } finally {
+            replaying.set(false);
+        }
+    }
+
+    private void replay(boolean always) {
         Optional<StartTimes.Inputs> inputs = Optional.empty();
         StartTimes startTimes;
         Instant now = clock.instant();

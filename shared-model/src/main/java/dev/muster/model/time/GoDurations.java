@@ -30,15 +30,20 @@ public final class GoDurations {
         Matcher part = PART.matcher(trimmed);
         Duration total = Duration.ZERO;
         int end = 0;
-        while (part.find() && part.start() == end) {
-            long amount = Long.parseLong(part.group(1));
-            total = total.plus(switch (part.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "s" -> Duration.ofSeconds(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                default -> Duration.ofHours(amount);
-            });
-            end = part.end();
+        try {
+            while (part.find() && part.start() == end) {
+                long amount = Long.parseLong(part.group(1));
+                total = total.plus(switch (part.group(2)) {
+                    case "ms" -> Duration.ofMillis(amount);
+                    case "s" -> Duration.ofSeconds(amount);
+                    case "m" -> Duration.ofMinutes(amount);
+                    default -> Duration.ofHours(amount);
+                });
+                end = part.end();
+            }
+        } catch (ArithmeticException | NumberFormatException e) {
+            // More than a long or a Duration holds: no duration anyone means.
+            return Optional.empty();
         }
         return end == trimmed.length() && end > 0 ? Optional.of(total) : Optional.empty();
     }

@@ -22,6 +22,8 @@ class GoDurationsTest {
         assertThat(GoDurations.parse("5x")).isEmpty();
         assertThat(GoDurations.parse("10m later")).isEmpty();
         assertThat(GoDurations.parse("")).isEmpty();
+        assertThat(GoDurations.parse("99999999999999999999h")).as("more than a long").isEmpty();
+        assertThat(GoDurations.parse("9223372036854775807h")).as("more than a Duration").isEmpty();
         assertThat(GoDurations.parse(null)).isEmpty();
         assertThat(GoDurations.parse("PTsoon")).isEmpty();
     }

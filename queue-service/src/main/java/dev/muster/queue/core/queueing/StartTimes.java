@@ -37,6 +37,8 @@ public final class StartTimes {
     public static final String EXPECTED_DURATION = "muster.dev/expected-duration";
     /** How far ahead the replay looks. */
     static final Duration HORIZON = Duration.ofDays(14);
+    /** The longest run time a job may declare: beyond the horizon anyway, and far inside what an {@code Instant} holds. */
+    static final Duration LONGEST_DECLARED = Duration.ofDays(3650);
     /** How many job ends the replay goes through at most. */
     public static final int MAX_ENDS = 2_000;
     /** How many waiting jobs a replay visits at most, over all its passes: each end is a pass over every waiting job. */
@@ -189,18 +191,24 @@ public final class StartTimes {
                 .map(StartTimes::median);
     }
 
-    /** What the job says of its own run time: its deadline, else its annotation. */
+    /**
+     * What the job says of its own run time: its deadline, else its annotation; at most {@link #LONGEST_DECLARED}, so that
+     * no value a user writes takes the replay's clock past what an {@code Instant} holds.
+     */
     static Optional<Duration> declared(PyTorchJob manifest) {
         if (manifest == null) {
             return Optional.empty();
         }
+        Optional<Duration> declared;
         if (manifest.getSpec() != null && manifest.getSpec().runPolicy() != null && manifest.getSpec().runPolicy().activeDeadlineSeconds() != null
                 && manifest.getSpec().runPolicy().activeDeadlineSeconds() > 0) {
-            return Optional.of(Duration.ofSeconds(manifest.getSpec().runPolicy().activeDeadlineSeconds()));
+            declared = Optional.of(Duration.ofSeconds(manifest.getSpec().runPolicy().activeDeadlineSeconds()));
+        } else {
+            Map<String, String> annotations = manifest.getMetadata() == null ? null : manifest.getMetadata().getAnnotations();
+            declared = annotations == null || annotations.get(EXPECTED_DURATION) == null ? Optional.empty()
+                    : GoDurations.parse(annotations.get(EXPECTED_DURATION)).filter(duration -> !duration.isNegative() && !duration.isZero());
         }
-        Map<String, String> annotations = manifest.getMetadata() == null ? null : manifest.getMetadata().getAnnotations();
-        return annotations == null || annotations.get(EXPECTED_DURATION) == null ? Optional.empty()
-                : GoDurations.parse(annotations.get(EXPECTED_DURATION)).filter(duration -> !duration.isNegative() && !duration.isZero());
+        return declared.map(duration -> duration.compareTo(LONGEST_DECLARED) > 0 ? LONGEST_DECLARED : duration);
     }
 
     private static Duration median(Deque<Duration> ran) {

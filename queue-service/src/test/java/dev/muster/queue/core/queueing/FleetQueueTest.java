@@ -213,6 +213,26 @@ class FleetQueueTest {
         assertThat(StartTimes.declared(job)).hasValue(java.time.Duration.ofMinutes(150));
         job.getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "soon"));
         assertThat(StartTimes.declared(job)).as("not a duration: no estimate from it").isEmpty();
+        job.getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "P999999999999D"));
+        assertThat(StartTimes.declared(job)).as("past any clock: capped").hasValue(StartTimes.LONGEST_DECLARED);
+        job.getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "99999999999999999999h"));
+        assertThat(StartTimes.declared(job)).as("more than a long").isEmpty();
+    }
+
+    /** A job that says it runs for ever makes the jobs behind it wait past the horizon, and disturbs no other estimate. */
+    @Test
+    void aJobDeclaringAnAbsurdRunTimeLeavesTheEstimatesWorking() {
+        queue.handle(seedTree());
+        queue.handle(policy("propagation-policy-gang-queue.yaml"));
+        JobEvent running = submitted("pytorch-test", 1);
+        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "P999999999999D"));
+        queue.handle(running);
+        queue.handle(submitted("pytorch-test-2", 2));
+
+        dev.muster.model.queue.JobQueueView waiting = queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow();
+
+        assertThat(waiting.estimatedStart()).isNull();
+        assertThat(waiting.estimate()).isEqualTo("no estimate: it would not start within 336 h");
     }
 
     @Test
