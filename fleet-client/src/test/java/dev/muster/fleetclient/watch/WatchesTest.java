@@ -20,32 +20,13 @@ class WatchesTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-    private final Watches watches = new Watches(new WatchConfig() {
-        @Override
-        public Duration restartBackoff() {
-            return Duration.ofMillis(100);
-        }
+    /** The settings as a record: its accessors are the configuration's methods. */
+    private record FastWatches(Duration restartBackoff, Duration maxRestartBackoff, Duration reconnectGrace, Duration stallTimeout,
+                               Duration auditInterval) implements WatchConfig {
+    }
 
-        @Override
-        public Duration maxRestartBackoff() {
-            return Duration.ofMillis(400);
-        }
-
-        @Override
-        public Duration reconnectGrace() {
-            return Duration.ofMillis(200);
-        }
-
-        @Override
-        public Duration stallTimeout() {
-            return Duration.ofSeconds(1);
-        }
-
-        @Override
-        public Duration auditInterval() {
-            return Duration.ofMillis(200);
-        }
-    });
+    private final Watches watches = new Watches(new FastWatches(Duration.ofMillis(100), Duration.ofMillis(400), Duration.ofMillis(200),
+            Duration.ofSeconds(1), Duration.ofMillis(200)));
 
     @AfterEach
     void stop() {
