@@ -102,11 +102,7 @@ class FleetQueueTest {
 
     @Test
     void aWaitingJobSaysWhenItWouldStartFromTheRunTimeTheJobAheadOfItDeclares() {
-        queue.handle(seedTree());
-        queue.handle(policy("propagation-policy-gang-queue.yaml"));
-        JobEvent running = submitted("pytorch-test", 1);
-        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
-        queue.handle(running);
+        runningFor(queue, "45m");
         queue.handle(submitted("pytorch-test-2", 2));
 
         dev.muster.model.queue.JobQueueView waiting = queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow();
@@ -126,7 +122,7 @@ class FleetQueueTest {
     void aWaitingJobIsToldItsEstimateOnTheNextTickAndAgainOnlyWhenItMovedEnough() {
         dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
         FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
-        JobEvent running = runsFor45Minutes(queue);
+        JobEvent running = runningFor(queue, "45m");
         queue.handle(bound(running, T0));
         List<JobEvent> waits = jobEvents(queue.handle(submitted("pytorch-test-2", 2)));
         assertThat(waits).singleElement().extracting(event -> ((JobQueued) event.data()).estimatedStart()).as("not worked out yet").isNull();
@@ -160,7 +156,7 @@ class FleetQueueTest {
     void anAdmittedJobRunsItsExpectedDurationFromItsBindingNotFromItsAdmission() {
         dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
         FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
-        JobEvent running = runsFor45Minutes(queue);
+        JobEvent running = runningFor(queue, "45m");
         queue.handle(submitted("pytorch-test-2", 2));
 
         clock.advance(java.time.Duration.ofMinutes(30));
@@ -174,12 +170,12 @@ class FleetQueueTest {
                 .isEqualTo(bound.plus(java.time.Duration.ofMinutes(45)));
     }
 
-    /** The seed's tree and queueing policy, and its job admitted, saying it runs 45 minutes: the next job of child-2 waits for it. */
-    private static JobEvent runsFor45Minutes(FleetQueue queue) {
+    /** The seed's tree and queueing policy, and its job admitted, saying how long it runs: the next job of child-2 waits for it. */
+    private static JobEvent runningFor(FleetQueue queue, String expectedDuration) {
         queue.handle(seedTree());
         queue.handle(policy("propagation-policy-gang-queue.yaml"));
         JobEvent running = submitted("pytorch-test", 1);
-        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "45m"));
+        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, expectedDuration));
         queue.handle(running);
         return running;
     }
@@ -222,11 +218,7 @@ class FleetQueueTest {
     /** A job that says it runs for ever makes the jobs behind it wait past the horizon, and disturbs no other estimate. */
     @Test
     void aJobDeclaringAnAbsurdRunTimeLeavesTheEstimatesWorking() {
-        queue.handle(seedTree());
-        queue.handle(policy("propagation-policy-gang-queue.yaml"));
-        JobEvent running = submitted("pytorch-test", 1);
-        ((JobSubmitted) running.data()).job().getMetadata().setAnnotations(Map.of(StartTimes.EXPECTED_DURATION, "P999999999999D"));
-        queue.handle(running);
+        runningFor(queue, "P999999999999D");
         queue.handle(submitted("pytorch-test-2", 2));
 
         dev.muster.model.queue.JobQueueView waiting = queue.viewWithEstimate("default", "pytorch-test-2").orElseThrow();
