@@ -1,6 +1,8 @@
 package dev.muster.model.job;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +31,12 @@ public final class MemberJobs {
      * one fleet job, the older placement's is the one to purge.
      */
     public static final String PLACEMENT_GENERATION = "muster.dev/placement-generation";
+    /**
+     * When the queue admitted the job for the admission this copy runs under, by the queue's clock. Status sync reads
+     * a preemption on another topic than the member's copies, possibly after the job was admitted and placed again: a
+     * preemption decided before this time was of an earlier admission and does not stop this copy.
+     */
+    public static final String ADMITTED_AT = "muster.dev/admitted-at";
     /** The failover toleration of the job's policy, in seconds; absent when the policy asks for no failover. */
     public static final String FAILOVER_TOLERATION = "muster.dev/failover-toleration-seconds";
     /** The failover purge mode of the job's policy ({@code Immediately}, {@code Graciously}, {@code Never}). */
@@ -48,6 +56,12 @@ public final class MemberJobs {
      */
     public static PyTorchJob forMember(PyTorchJob fleetJob, String fleetUid, String reservation, int generation,
                                        Optional<FailoverPolicy> failover) {
+        return forMember(fleetJob, fleetUid, reservation, generation, failover, null);
+    }
+
+    /** The member copy of a fleet job placed under the admission made at {@code admittedAt} (null: not said). */
+    public static PyTorchJob forMember(PyTorchJob fleetJob, String fleetUid, String reservation, int generation,
+                                       Optional<FailoverPolicy> failover, Instant admittedAt) {
         PyTorchJob copy = Manifests.copy(fleetJob);
         ObjectMeta source = fleetJob.getMetadata();
         ObjectMeta metadata = new ObjectMeta();
@@ -65,6 +79,11 @@ public final class MemberJobs {
             annotations.put(RESERVATION, reservation);
         }
         annotations.put(PLACEMENT_GENERATION, String.valueOf(generation));
+        if (admittedAt != null) {
+            annotations.put(ADMITTED_AT, admittedAt.toString());
+        } else {
+            annotations.remove(ADMITTED_AT);
+        }
         failover.ifPresent(policy -> {
             annotations.put(FAILOVER_TOLERATION, String.valueOf(policy.toleration().toSeconds()));
             annotations.put(FAILOVER_PURGE_MODE, policy.purgeMode().value());
@@ -106,6 +125,16 @@ public final class MemberJobs {
             return value == null ? 0 : Integer.parseInt(value);
         } catch (NumberFormatException e) {
             return 0;
+        }
+    }
+
+    /** When the admission a member copy runs under was made; empty for copies that do not say (or say it unreadably). */
+    public static Optional<Instant> admittedAt(PyTorchJob memberJob) {
+        String value = annotation(memberJob, ADMITTED_AT);
+        try {
+            return value == null ? Optional.empty() : Optional.of(Instant.parse(value));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
         }
     }
 

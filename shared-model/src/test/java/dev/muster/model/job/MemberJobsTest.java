@@ -3,6 +3,7 @@ package dev.muster.model.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,6 +67,23 @@ class MemberJobsTest {
         assertThat(MemberJobs.failover(copy)).isEmpty();
         assertThat(MemberJobs.generation(copy)).isZero();
         assertThat(copy.getMetadata().getAnnotations()).doesNotContainKey(MemberJobs.RESERVATION);
+    }
+
+    @Test
+    void theCopySaysWhichAdmissionItRunsUnderAndAFleetJobCannotSayItForIt() {
+        PyTorchJob fleetJob = fleetJob();
+        fleetJob.getMetadata().setAnnotations(Map.of(MemberJobs.ADMITTED_AT, "2030-01-01T00:00:00Z"));
+        Instant admittedAt = Instant.parse("2026-12-04T17:07:18.094123Z");
+
+        assertThat(MemberJobs.admittedAt(MemberJobs.forMember(fleetJob, "fleet-uid", null, 0, Optional.empty(), admittedAt))).contains(admittedAt);
+        assertThat(MemberJobs.admittedAt(MemberJobs.forMember(fleetJob, "fleet-uid", null, 0, Optional.empty()))).isEmpty();
+        assertThat(MemberJobs.admittedAt(fleetJobAnnotated("not a time"))).isEmpty();
+    }
+
+    private static PyTorchJob fleetJobAnnotated(String admittedAt) {
+        PyTorchJob job = fleetJob();
+        job.getMetadata().setAnnotations(Map.of(MemberJobs.ADMITTED_AT, admittedAt));
+        return job;
     }
 
     @Test

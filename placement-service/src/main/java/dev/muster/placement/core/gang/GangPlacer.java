@@ -790,7 +790,7 @@ public final class GangPlacer {
                 && Boolean.TRUE.equals(admitted.policy().getSpec().propagateDeps());
         return new MemberCommand.CreateJob(cluster, admittedEvent.job(),
                 MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup,
-                        generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy())),
+                        generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy()), admittedEvent.time()),
                 propagate ? JobDependencies.of(admitted.job()) : List.of());
     }
 

@@ -211,7 +211,8 @@ public final class JobMirror {
 
     /**
      * A job event: a deleted fleet job has all its copies purged; a preempted one's copies are no longer its status,
-     * nor failed over or finished (placement stops them, and a copy placed later is another copy).
+     * nor failed over or finished (placement stops them, and a copy placed later is another copy, whether it is seen
+     * before or after the preemption is read).
      */
     public MirrorDecisions handle(MusterEvent event) {
         if (event instanceof JobEvent job && job.data() instanceof JobDeleted) {
@@ -220,6 +221,10 @@ public final class JobMirror {
         }
         if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
             for (Tracked tracked : copiesByUid.getOrDefault(job.job().uid(), Map.of()).values()) {
+                if (!tracked.copy.stoppedBy(job.time())) {
+                    // The copy of a later admission, seen on its member before this preemption was read: it is the job's.
+                    continue;
+                }
                 tracked.preempted = true;
                 tracked.departed = true;
                 tracked.unhealthySince = null;

@@ -1,5 +1,6 @@
 package dev.muster.statussync.core.mirror;
 
+import java.time.Instant;
 import java.util.Optional;
 
 import dev.muster.model.event.JobRef;
@@ -16,15 +17,17 @@ import dev.muster.model.policy.FailoverPolicy;
  * @param copyUid    the copy's own UID on the member: one placement of the job
  * @param generation the placement generation that made it (see {@link MemberJobs#PLACEMENT_GENERATION})
  * @param failover   the failover policy it was placed with
+ * @param admittedAt when the queue made the admission it was placed under (see {@link MemberJobs#ADMITTED_AT}), if it says
  * @param status     its status as the member's training operator writes it
  */
 public record MemberCopy(String cluster, JobRef job, String copyUid, int generation, Optional<FailoverPolicy> failover,
-                         PyTorchJobStatus status) {
+                         Optional<Instant> admittedAt, PyTorchJobStatus status) {
 
     /** Not created by the member's operator yet. */
     public static final String PENDING = "Pending";
 
     public MemberCopy {
+        admittedAt = admittedAt == null ? Optional.empty() : admittedAt;
         status = status == null ? new PyTorchJobStatus(null, null, null, null, null, null) : status;
     }
 
@@ -32,7 +35,7 @@ public record MemberCopy(String cluster, JobRef job, String copyUid, int generat
     public static Optional<MemberCopy> of(String cluster, PyTorchJob copy) {
         return MemberJobs.fleetUid(copy).map(uid -> new MemberCopy(cluster,
                 new JobRef(copy.getMetadata().getNamespace(), copy.getMetadata().getName(), uid), copy.getMetadata().getUid(),
-                MemberJobs.generation(copy), MemberJobs.failover(copy), copy.getStatus()));
+                MemberJobs.generation(copy), MemberJobs.failover(copy), MemberJobs.admittedAt(copy), copy.getStatus()));
     }
 
     /** {@code Created}, {@code Running}, {@code Restarting}, {@code Succeeded}, {@code Failed}, or {@link #PENDING}. */
@@ -43,6 +46,14 @@ public record MemberCopy(String cluster, JobRef job, String copyUid, int generat
     /** The current condition's one-word reason and message, if it has one. */
     public Optional<JobCondition> condition() {
         return status.currentCondition();
+    }
+
+    /**
+     * Whether a preemption decided at {@code preemptedAt} stops this copy: not when the copy says it runs under a later
+     * admission (the job admitted and placed again before status sync read the preemption).
+     */
+    public boolean stoppedBy(Instant preemptedAt) {
+        return preemptedAt == null || admittedAt.isEmpty() || !admittedAt.get().isAfter(preemptedAt);
     }
 
     public boolean isRunning() {

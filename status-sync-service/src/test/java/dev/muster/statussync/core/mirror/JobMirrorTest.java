@@ -3,6 +3,7 @@ package dev.muster.statussync.core.mirror;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -43,7 +44,7 @@ class JobMirrorTest {
     }
 
     private static MemberCopy copy(String cluster, int generation, Optional<FailoverPolicy> failover, PyTorchJobStatus status) {
-        return new MemberCopy(cluster, JOB, "copy-" + cluster + "-" + generation, generation, failover, status);
+        return new MemberCopy(cluster, JOB, "copy-" + cluster + "-" + generation, generation, failover, Optional.empty(), status);
     }
 
     private static <T extends JobEventData> List<T> events(MirrorDecisions decisions, Class<T> type) {
@@ -268,8 +269,50 @@ class JobMirrorTest {
 
         mirror.memberObserved("gpu-a", true);
         mirror.copyGone("gpu-a", JOB.uid());
-        MirrorDecisions readmitted = mirror.copyObserved(new MemberCopy("gpu-a", JOB, "copy-after-reclaim", 0, SEED_FAILOVER, status("Created", "Running")));
+        MirrorDecisions readmitted = mirror.copyObserved(new MemberCopy("gpu-a", JOB, "copy-after-reclaim", 0, SEED_FAILOVER, Optional.empty(),
+                status("Created", "Running")));
         assertThat(readmitted.statuses()).as("placed again after the reclaim: the new copy is the job's").hasSize(1);
+    }
+
+    /**
+     * Status sync reads the preemption on the queue's topic and the copy on the member: after a restart or a broker
+     * outage the preemption can be read after the job was admitted again and its new copy seen. That copy runs under
+     * the later admission: it stays the job's status and its end finishes the job (the fault storm lost a job so).
+     */
+    @Test
+    void aPreemptionReadAfterTheCopyOfALaterAdmissionLeavesThatCopyTheJobs() {
+        Instant preemptedAt = clock.instant();
+        clock.advance(Duration.ofSeconds(2));
+        mirror.memberObserved("gpu-a", true);
+        MemberCopy readmitted = new MemberCopy("gpu-a", JOB, "copy-of-second-admission", 0, SEED_FAILOVER, Optional.of(clock.instant()),
+                status("Created", "Running"));
+        mirror.copyObserved(readmitted);
+
+        MirrorDecisions preempted = mirror.handle(JobEvent.create("/test", JOB, preemptedAt,
+                new JobPreempted("team-b/guaranteed", "uid-b", "preempted to return borrowed capacity")));
+        MirrorDecisions succeeded = mirror.copyObserved(new MemberCopy("gpu-a", JOB, "copy-of-second-admission", 0, SEED_FAILOVER,
+                readmitted.admittedAt(), status("Created", "Running", "Succeeded")));
+
+        assertThat(preempted.isEmpty()).isTrue();
+        assertThat(mirror.mirroredStatus(JOB.uid()).statuses()).as("still the job's status").hasSize(1);
+        assertThat(events(succeeded, JobFinished.class)).singleElement().extracting(JobFinished::outcome).isEqualTo("Succeeded");
+    }
+
+    /** A copy admitted before the preemption, or one that does not say when (made by an older placement), is stopped by it. */
+    @Test
+    void aPreemptionStopsTheCopiesOfEarlierAdmissionsAndThoseThatDoNotSay() {
+        Instant admittedAt = clock.instant();
+        clock.advance(Duration.ofSeconds(1));
+        JobEvent preemption = JobEvent.create("/test", JOB, clock.instant(), new JobPreempted("team-b/guaranteed", "uid-b", "reclaimed"));
+
+        assertThat(new MemberCopy("gpu-a", JOB, "c", 0, SEED_FAILOVER, Optional.of(admittedAt), status("Created")).stoppedBy(preemption.time())).isTrue();
+        assertThat(new MemberCopy("gpu-a", JOB, "c", 0, SEED_FAILOVER, Optional.empty(), status("Created")).stoppedBy(preemption.time())).isTrue();
+        assertThat(new MemberCopy("gpu-a", JOB, "c", 0, SEED_FAILOVER, Optional.of(clock.instant().plusMillis(1)), status("Created"))
+                .stoppedBy(preemption.time())).isFalse();
+
+        mirror.copyObserved(new MemberCopy("gpu-a", JOB, "c", 0, SEED_FAILOVER, Optional.of(admittedAt), status("Created", "Running")));
+        mirror.handle(preemption);
+        assertThat(mirror.mirroredStatus(JOB.uid()).isEmpty()).isTrue();
     }
 
     @Test
