@@ -75,6 +75,24 @@ public final class GangPacker {
     }
 
     /**
+     * How many of the gang's pods, largest first, the exact search places before one fits nowhere: all of them when
+     * the gang fits. Says how close a part of a cluster (a rack, say) comes to holding the gang.
+     */
+    public static int podsPlaced(Gang gang, NodeIndex index) {
+        Touched touched = new Touched();
+        int placed = 0;
+        for (PodNeeds pod : gang.largestFirst()) {
+            NodeState best = bestFit(pod, index, touched);
+            if (best == null) {
+                break;
+            }
+            touched.put(best.minus(pod.request()));
+            placed++;
+        }
+        return placed;
+    }
+
+    /**
      * The same search as {@link #bestFit}, pod by pod, on fixed-point amounts: nothing is allocated per node
      * looked at. The nodes already used (at most one per pod) are few, so they are simply all compared. The
      * plan, or null when a pod fits nowhere.

@@ -88,7 +88,7 @@ final class ExplainCommand implements Callable<Integer> {
             TablePrinter table = new TablePrinter(List.of("CLUSTER", "FITS", "WHY"));
             for (ClusterFitRow row : clusters) {
                 table.row(List.of(row.cluster(), row.fits() ? "yes" : "no", row.fits()
-                        ? "partly used GPU nodes after: " + row.partialGpuNodes() + ", GPUs free: " + row.freeGpu().stripTrailingZeros().toPlainString()
+                        ? (row.domain() == null ? "" : "all pods in " + row.domain() + ", ") + "partly used GPU nodes after: " + row.partialGpuNodes() + ", GPUs free: " + row.freeGpu().stripTrailingZeros().toPlainString()
                         : row.reason()));
             }
             table.print(terminal.out());

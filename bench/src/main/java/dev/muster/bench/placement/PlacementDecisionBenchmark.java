@@ -20,15 +20,19 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.TopologyRequest;
 import dev.muster.model.json.Manifests;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.TopologyLevels;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 /**
  * One placement decision: the best member cluster for a gang (fit node by node, and score), as placement
  * makes it for each admitted job. Fleets of {@code clusters x nodes} from the openb node shapes, partly
- * filled; gangs of one CPU master and GPU workers. Sampled, so JMH prints the median and p99 per decision.
+ * filled, in racks of 16 nodes and blocks of 4 racks; gangs of one CPU master and GPU workers, asking for no topology,
+ * for one rack, or preferring one. Sampled, so JMH prints the median and p99 per decision.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -52,6 +56,10 @@ public class PlacementDecisionBenchmark {
     @Param("../shared/traces/alibaba-clusterdata/cluster-trace-gpu-v2023/openb_node_list_gpu_node.csv")
     public String nodeShapes;
 
+    /** What the gang asks of the topology: {@code none}, {@code required-rack} or {@code preferred-rack}. */
+    @Param({"none", "required-rack", "preferred-rack"})
+    public String topology;
+
     private List<ClusterInventory> clusters;
     private PyTorchJob job;
 
@@ -62,18 +70,25 @@ public class PlacementDecisionBenchmark {
         // Each cluster's node index is built when its inventory changes, not per decision.
         clusters.forEach(ClusterInventory::index);
         job = job(gang - 1);
+        if (!"none".equals(topology)) {
+            String annotation = topology.startsWith("required") ? TopologyRequest.REQUIRED : TopologyRequest.PREFERRED;
+            job.getSpec().pytorchReplicaSpecs().values().forEach(replica -> replica.template().setMetadata(new ObjectMetaBuilder()
+                    .addToAnnotations(annotation, TopologyLevels.RACK).build()));
+        }
+        // A topology decision reads each member's racks as indexed once after a change, like the node index.
+        clusters.forEach(cluster -> cluster.domains(TopologyLevels.RACK));
     }
 
     /** The decision placement makes: the best cluster, packing only clusters that could beat the best found. */
     @Benchmark
     public GangPlanner.Options decide() {
-        return GangPlanner.choose(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE);
+        return GangPlanner.choose(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE, TopologyLevels.DEFAULT);
     }
 
     /** For comparison: every cluster packed and ranked, which is what the bound in {@link #decide()} avoids. */
     @Benchmark
     public GangPlanner.Options rankEveryCluster() {
-        return GangPlanner.plan(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE);
+        return GangPlanner.plan(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE, TopologyLevels.DEFAULT);
     }
 
     /** One CPU master and {@code workers} workers of one GPU, 8 CPUs and 32 GiB each. */

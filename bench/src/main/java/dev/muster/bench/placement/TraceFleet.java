@@ -15,6 +15,7 @@ import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.TopologyLevels;
 
 /**
  * A fleet built from a real node inventory: each node's shape (CPU, memory, GPUs, GPU model) drawn, seeded,
@@ -45,6 +46,10 @@ public final class TraceFleet {
         }
     }
 
+    /** Nodes per rack and racks per block of every member. */
+    public static final int RACK_SIZE = 16;
+    public static final int RACKS_PER_BLOCK = 4;
+
     public static List<ClusterInventory> build(int clusters, int nodesPerCluster, List<NodeShape> shapes, long seed) {
         Random random = new Random(seed);
         List<ClusterInventory> fleet = new ArrayList<>(clusters);
@@ -55,7 +60,9 @@ public final class TraceFleet {
             for (int n = 0; n < nodesPerCluster; n++) {
                 NodeShape shape = shapes.get(random.nextInt(shapes.size()));
                 String node = name + "-node-" + n;
-                cluster.observe(new NodeSnapshot(node, Map.of("gpu-model", shape.model()), List.of(), ResourceList.parse(Map.of(
+                // Racks of 16 consecutive nodes in blocks of 4 racks: what topology-aware decisions search.
+                cluster.observe(new NodeSnapshot(node, Map.of("gpu-model", shape.model(), TopologyLevels.RACK, "r" + n / RACK_SIZE,
+                        TopologyLevels.BLOCK, "b" + n / (RACK_SIZE * RACKS_PER_BLOCK)), List.of(), ResourceList.parse(Map.of(
                         "cpu", shape.cpuMilli() + "m", "memory", shape.memoryMib() + "Mi", "nvidia.com/gpu", String.valueOf(shape.gpu()),
                         "pods", "110")), true, false));
                 int roll = random.nextInt(10);

@@ -283,14 +283,17 @@ public final class SimulatedCluster implements AutoCloseable {
         for (NodePoolSpec pool : spec.nodePools()) {
             ResourceList allocatable = FleetSpec.allocatable(pool);
             for (int index = 0; index < pool.count(); index++) {
-                nodes.add(node(nodeName(pool, index), pool, allocatable));
+                nodes.add(node(nodeName(pool, index), pool, allocatable, index));
             }
         }
         createAll(nodes, "nodes");
     }
 
-    private Node node(String name, NodePoolSpec pool, ResourceList allocatable) {
+    private Node node(String name, NodePoolSpec pool, ResourceList allocatable, int index) {
         Map<String, String> labels = new LinkedHashMap<>(pool.labels());
+        if (pool.topology() != null) {
+            labels.putAll(pool.topology().labels(pool.name(), index));
+        }
         labels.put("kubernetes.io/hostname", name);
         labels.put(NODE_POOL_LABEL, pool.name());
         return new NodeBuilder()

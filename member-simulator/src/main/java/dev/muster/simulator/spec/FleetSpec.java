@@ -90,6 +90,10 @@ public record FleetSpec(Double timeSpeed, List<ClusterSpec> clusters) {
                 if (pool.name() == null || !DNS_LABEL.matcher(pool.name()).matches()) {
                     violations.add(poolPath + ".name", "must be a DNS label");
                 }
+                if (pool.topology() != null && (pool.topology().nodesPerRack() < 1 || pool.topology().racksPerBlock() < 0)) {
+                    violations.add(poolPath + ".topology", "needs nodesPerRack >= 1 and racksPerBlock >= 0, got " + pool.topology().nodesPerRack()
+                            + " and " + pool.topology().racksPerBlock());
+                }
                 if (pool.count() < 1) {
                     violations.add(poolPath + ".count", "must be >= 1, got " + pool.count());
                 }

@@ -25,6 +25,23 @@ class FleetSpecTest {
     }
 
     @Test
+    void aPoolInRacksLabelsEachNodeWithItsRackBlockAndZoneAndABadTopologyIsRefused() throws Exception {
+        NodePoolSpec.TopologySpec racks = new NodePoolSpec.TopologySpec(2, 2, "z1");
+
+        assertThat(racks.labels("a10x4", 5)).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(NodePoolSpec.TopologySpec.RACK, "a10x4-r2",
+                NodePoolSpec.TopologySpec.BLOCK, "a10x4-b1", NodePoolSpec.TopologySpec.ZONE, "z1"));
+        assertThat(new NodePoolSpec.TopologySpec(4, 0, null).labels("p", 3)).containsOnlyKeys(NodePoolSpec.TopologySpec.RACK);
+        assertThat(FleetSpec.read(LOCAL.resolve("fleet.yaml")).clusters().get(0).nodePools().get(0).topology()).isNotNull();
+        assertThatThrownBy(() -> FleetSpec.parse("""
+                clusters:
+                - name: a
+                  nodePools:
+                  - {name: p, count: 2, allocatable: {cpu: "1"}, topology: {nodesPerRack: 0}}
+                """, "racks.yaml")).isInstanceOf(InvalidObjectException.class)
+                .hasMessageContaining("clusters[0].nodePools[0].topology: needs nodesPerRack >= 1 and racksPerBlock >= 0, got 0 and 0");
+    }
+
+    @Test
     void reservationNeedsKubernetes128AndScheduler680() {
         assertThat(new ClusterSpec("c", "1.28.0", "6.8.0", null, null).supportsReservation()).isTrue();
         assertThat(new ClusterSpec("c", "v1.31.1", "6.10.2", null, null).supportsReservation()).isTrue();

@@ -2,11 +2,13 @@ package dev.muster.placement.config;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.fit.FitMode;
+import dev.muster.placement.core.topology.TopologyLevels;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -104,6 +106,15 @@ public interface PlacementConfig {
      */
     Optional<String> crashAfter();
 
+    /**
+     * The members' topology levels, broadest first, each a node label whose values are its domains. A job that prefers
+     * a level and fits no domain of it is tried in the broader ones in turn. Default: a zone, a block of racks, a rack,
+     * a node ({@code topology.kubernetes.io/zone}, {@code cloud.provider.com/topology-block},
+     * {@code cloud.provider.com/topology-rack}, {@code kubernetes.io/hostname}).
+     */
+    @WithDefault("topology.kubernetes.io/zone,cloud.provider.com/topology-block,cloud.provider.com/topology-rack,kubernetes.io/hostname")
+    List<String> topologyLevels();
+
     /** One member cluster. */
     interface Member {
 
@@ -120,6 +131,6 @@ public interface PlacementConfig {
         Map<String, FitMode> modes = new HashMap<>();
         members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
         return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), failoverExclusion(),
-                evictionCheck(), modes);
+                evictionCheck(), modes, new TopologyLevels(topologyLevels()));
     }
 }

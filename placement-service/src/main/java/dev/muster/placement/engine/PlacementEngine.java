@@ -203,7 +203,7 @@ public class PlacementEngine {
         }
         List<ClusterFitRow> rows = new ArrayList<>();
         options.ranked().forEach(fits -> rows.add(new ClusterFitRow(fits.cluster(), true,
-                fits.partialGpuNodes(), fits.freeGpu(), null)));
+                fits.partialGpuNodes(), fits.freeGpu(), null, fits.domain() == null ? null : fits.domain().toString())));
         options.reasons().forEach((cluster, reason) -> rows.add(new ClusterFitRow(cluster, false, null, null, reason)));
         return rows;
     }

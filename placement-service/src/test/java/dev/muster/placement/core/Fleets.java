@@ -9,9 +9,11 @@ import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.TopologyRequest;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.TopologyLevels;
 
 /** Member clusters and jobs for placement tests, built as status sync would report them. */
 public final class Fleets {
@@ -27,6 +29,33 @@ public final class Fleets {
             cluster.observe(node(name + "-" + i, cpu, gpu));
         }
         return cluster;
+    }
+
+    /**
+     * A reachable cluster of {@code racks} racks of {@code nodesPerRack} identical nodes, named {@code <cluster>-<i>},
+     * labelled with their rack ({@code r<k>}), their block of two racks ({@code b<k>}) and their host name.
+     */
+    public static ClusterInventory racked(String name, int racks, int nodesPerRack, String cpu, String gpu) {
+        ClusterInventory cluster = new ClusterInventory(name);
+        cluster.observe(new MemberSnapshot(name, true, true, Map.of(), Instant.EPOCH));
+        for (int i = 0; i < racks * nodesPerRack; i++) {
+            int rack = i / nodesPerRack;
+            NodeSnapshot node = node(name + "-" + i, cpu, gpu);
+            cluster.observe(new NodeSnapshot(node.name(), Map.of(TopologyLevels.RACK, "r" + rack, TopologyLevels.BLOCK, "b" + rack / 2,
+                    TopologyLevels.HOSTNAME, node.name()), List.of(), node.allocatable(), true, false));
+        }
+        return cluster;
+    }
+
+    /** The job with every replica's pod template asking for a topology level ({@link TopologyRequest#REQUIRED} or {@code PREFERRED}). */
+    public static PyTorchJob asking(PyTorchJob job, String annotation, String level) {
+        job.getSpec().pytorchReplicaSpecs().values().forEach(replica -> {
+            if (replica.template().getMetadata() == null) {
+                replica.template().setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+            }
+            replica.template().getMetadata().setAnnotations(Map.of(annotation, level));
+        });
+        return job;
     }
 
     public static NodeSnapshot node(String name, String cpu, String gpu) {

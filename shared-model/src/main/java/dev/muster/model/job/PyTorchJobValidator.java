@@ -68,6 +68,7 @@ public final class PyTorchJobValidator {
                     + " (Muster's limit of pods per gang, muster.limits.max-pods-per-gang), got " + totalReplicas);
         }
         validateSchedulingPolicy(spec.runPolicy(), (int) Math.min(totalReplicas, Integer.MAX_VALUE), violations);
+        TopologyRequest.validate(job, violations);
         return violations.list();
     }
 

@@ -8,6 +8,12 @@ import java.math.BigDecimal;
  *
  * @param partialGpuNodes GPU nodes left partly used after the gang; null when it does not fit
  * @param freeGpu         the cluster's free GPUs now; null when it does not fit
+ * @param domain          the topology domain the whole gang would be in ({@code label=value}), when the job asks for a
+ *                        topology and one holds it; else null
  */
-public record ClusterFitRow(String cluster, boolean fits, Integer partialGpuNodes, BigDecimal freeGpu, String reason) {
+public record ClusterFitRow(String cluster, boolean fits, Integer partialGpuNodes, BigDecimal freeGpu, String reason, String domain) {
+
+    public ClusterFitRow(String cluster, boolean fits, Integer partialGpuNodes, BigDecimal freeGpu, String reason) {
+        this(cluster, fits, partialGpuNodes, freeGpu, reason, null);
+    }
 }

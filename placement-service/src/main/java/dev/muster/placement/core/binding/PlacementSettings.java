@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import dev.muster.placement.core.fit.FitMode;
+import dev.muster.placement.core.topology.TopologyLevels;
 
 /**
  * How placement behaves.
@@ -17,17 +18,20 @@ import dev.muster.placement.core.fit.FitMode;
  * @param failoverExclusion  how long a job that failed over avoids the cluster it left
  * @param evictionCheck      how often a member is asked whether a preempted job's copy, pods and reservations are gone
  * @param fitModes           per cluster, when not {@link FitMode#NODE}
+ * @param topologyLevels     the members' topology levels, broadest first
  */
 public record PlacementSettings(Duration reservationTimeout, Duration reservationTtl, Duration retryBackoff, Duration maxRetryBackoff,
-                                Duration giveBackAfter, Duration failoverExclusion, Duration evictionCheck, Map<String, FitMode> fitModes) {
+                                Duration giveBackAfter, Duration failoverExclusion, Duration evictionCheck, Map<String, FitMode> fitModes,
+                                TopologyLevels topologyLevels) {
 
     public PlacementSettings {
         fitModes = Map.copyOf(fitModes);
+        topologyLevels = topologyLevels == null ? TopologyLevels.DEFAULT : topologyLevels;
     }
 
     public static PlacementSettings defaults() {
         return new PlacementSettings(Duration.ofSeconds(30), Duration.ofMinutes(10), Duration.ofSeconds(1), Duration.ofMinutes(1),
-                Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofSeconds(1), Map.of());
+                Duration.ofMinutes(5), Duration.ofMinutes(10), Duration.ofSeconds(1), Map.of(), TopologyLevels.DEFAULT);
     }
 
     public FitMode fitMode(String cluster) {

@@ -13,6 +13,7 @@ import dev.muster.gangfit.NodeState;
 import dev.muster.gangfit.PodNeeds;
 import dev.muster.gangfit.Reason;
 import dev.muster.model.job.GangPod;
+import dev.muster.model.job.TopologyDomain;
 
 /** Whether a job's whole gang fits one member cluster now, and how well. */
 public final class ClusterFit {
@@ -31,11 +32,26 @@ public final class ClusterFit {
      * @param plan            the node of each pod (empty under {@link FitMode#SUM_ESTIMATE}, which picks none)
      * @param partialGpuNodes GPU nodes left partly used after the placement: the fragmentation it leaves behind
      * @param freeGpu         the cluster's free GPUs before the placement
+     * @param domain          the topology domain all of the plan's pods are in, when the job asks
+     *                        for one and one holds it; else null
+     * @param spread          how far the plan is from the job's topology: 0 within a domain of the level it asks for (or
+     *                        when it asks for none), one more for each broader level, the most over the whole cluster
      */
-    public record Fits(String cluster, FitMode mode, Map<String, String> plan, int partialGpuNodes, BigDecimal freeGpu) implements Result {
+    public record Fits(String cluster, FitMode mode, Map<String, String> plan, int partialGpuNodes, BigDecimal freeGpu, TopologyDomain domain,
+                       int spread) implements Result {
 
         public Fits {
             plan = Map.copyOf(plan);
+        }
+
+        /** A fit of a job that asks for no topology. */
+        public Fits(String cluster, FitMode mode, Map<String, String> plan, int partialGpuNodes, BigDecimal freeGpu) {
+            this(cluster, mode, plan, partialGpuNodes, freeGpu, null, 0);
+        }
+
+        /** The same fit, in a topology domain. */
+        public Fits within(TopologyDomain domain, int spread) {
+            return new Fits(cluster, mode, plan, partialGpuNodes, freeGpu, domain, spread);
         }
     }
 

@@ -18,6 +18,10 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.TopologyDomain;
+import dev.muster.model.job.TopologyRequest;
+import dev.muster.placement.core.topology.DomainFit;
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.EventType;
@@ -132,7 +136,7 @@ public final class GangPlacer {
     public GangPlanner.Options fitNow(dev.muster.model.job.PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy) {
         String uid = job.getMetadata() == null ? null : job.getMetadata().getUid();
         return GangPlanner.plan(job, policy, clusters.values(), uid == null ? Map.of() : exclusions.getOrDefault(uid, Map.of()),
-                clock.instant(), settings::fitMode);
+                clock.instant(), settings::fitMode, settings.topologyLevels());
     }
 
     /** The member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included); zero for an unknown member. */
@@ -433,7 +437,7 @@ public final class GangPlacer {
                 attempts.put(attempt.admitted().job().uid(), new Attempt(attempt.admitted(), cluster, attempt.reservationGroup(),
                         attempt.reservations(), attempt.plan(), false, null, attempt.failed()));
                 changed.add(attempt.admitted().job().uid());
-                return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup())));
+                return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.plan())));
             }
         }
         return Decisions.none();
@@ -507,7 +511,7 @@ public final class GangPlacer {
         Instant now = clock.instant();
         List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
         GangPlanner.Options options = GangPlanner.choose(admitted.job(), admitted.policy(), candidates,
-                exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode);
+                exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode, settings.topologyLevels());
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {
             Optional<String> never = NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values());
@@ -545,7 +549,7 @@ public final class GangPlacer {
         JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group),
                 step(job.uid(), fits.cluster()));
         MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
-                : createJob(admittedEvent, fits.cluster(), null);
+                : createJob(admittedEvent, fits.cluster(), null, fits.plan());
         return new Decisions(List.of(attempted), List.of(command));
     }
 
@@ -643,7 +647,7 @@ public final class GangPlacer {
                     ClusterInventory cluster = clusters.computeIfAbsent(record.cluster(), ClusterInventory::new);
                     List<Reservation> reservations = promise(cluster, admitted, record.plan(), record.reservationGroup());
                     resume.add(reserving ? new MemberCommand.Reserve(record.cluster(), admitted.job(), reservations)
-                            : createJob(admitted, record.cluster(), record.reservationGroup()));
+                            : createJob(admitted, record.cluster(), record.reservationGroup(), record.plan()));
                 }
             }
         });
@@ -784,13 +788,17 @@ public final class GangPlacer {
         return Decisions.none();
     }
 
-    private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup) {
+    /** The member copy, its pods confined to the topology domain the plan keeps them in when the job asks for one. */
+    private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup, Map<String, String> plan) {
         JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
         boolean propagate = admitted.policy() != null && admitted.policy().getSpec() != null
                 && Boolean.TRUE.equals(admitted.policy().getSpec().propagateDeps());
-        return new MemberCommand.CreateJob(cluster, admittedEvent.job(),
-                MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup,
-                        generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy()), admittedEvent.time()),
+        PyTorchJob copy = MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup,
+                generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy()), admittedEvent.time());
+        ClusterInventory inventory = clusters.get(cluster);
+        Optional<TopologyDomain> domain = inventory == null || plan.isEmpty() ? Optional.empty() : TopologyRequest.of(admitted.job())
+                .flatMap(request -> DomainFit.of(request, settings.topologyLevels(), plan.values(), inventory.index()::node));
+        return new MemberCommand.CreateJob(cluster, admittedEvent.job(), domain.map(within -> within.confine(copy)).orElse(copy),
                 propagate ? JobDependencies.of(admitted.job()) : List.of());
     }
 

@@ -15,6 +15,7 @@ import dev.muster.gangfit.NodeIndex;
 import dev.muster.gangfit.Reason;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.TopologyRequest;
 import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
 import dev.muster.model.resource.ResourceNames;
@@ -23,10 +24,14 @@ import dev.muster.placement.core.fit.ClusterFit.Fits;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.DomainFit;
+import dev.muster.placement.core.topology.TopologyLevels;
 
 /**
  * Ranks the member clusters a job's whole gang fits on now. Score, best first:
  * <ol>
+ * <li>closest to the topology the job asks for (see {@link DomainFit}): a cluster with a rack that holds the gang
+ * beats one where it would spread over racks, however many GPUs that one has free;</li>
  * <li>least fragmentation left behind: fewest GPU nodes partly used once the gang is on them;</li>
  * <li>most free GPUs;</li>
  * <li>cluster name, ascending.</li>
@@ -37,7 +42,7 @@ import dev.muster.placement.core.inventory.ClusterInventory;
 public final class GangPlanner {
 
     /** Best first. */
-    public static final Comparator<Fits> SCORE = Comparator.comparingInt(Fits::partialGpuNodes)
+    public static final Comparator<Fits> SCORE = Comparator.comparingInt(Fits::spread).thenComparingInt(Fits::partialGpuNodes)
             .thenComparing(Fits::freeGpu, Comparator.reverseOrder())
             .thenComparing(Fits::cluster);
 
@@ -77,7 +82,14 @@ public final class GangPlanner {
      */
     public static Options plan(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
                                Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes) {
+        return plan(job, policy, clusters, excludedUntil, now, modes, TopologyLevels.DEFAULT);
+    }
+
+    /** As {@link #plan}, with the fleet's topology levels. */
+    public static Options plan(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
+                               Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes, TopologyLevels levels) {
         Gang needs = ClusterFit.needs(GangPod.of(job));
+        Optional<TopologyRequest> topology = TopologyRequest.of(job);
         ClusterAffinity affinity = affinity(policy);
         List<Fits> ranked = new ArrayList<>();
         Map<String, Reason> reasons = new TreeMap<>();
@@ -87,7 +99,7 @@ public final class GangPlanner {
                 reasons.put(cluster.cluster(), Reason.of(notCandidate.get()));
                 continue;
             }
-            fit(cluster, needs, modes, ranked, reasons);
+            fit(cluster, needs, topology, levels, modes, ranked, reasons);
         }
         ranked.sort(SCORE);
         return new Options(ranked, reasons);
@@ -105,7 +117,14 @@ public final class GangPlanner {
      */
     public static Options choose(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
                                  Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes) {
+        return choose(job, policy, clusters, excludedUntil, now, modes, TopologyLevels.DEFAULT);
+    }
+
+    /** As {@link #choose}, with the fleet's topology levels. */
+    public static Options choose(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
+                                 Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes, TopologyLevels levels) {
         Gang needs = ClusterFit.needs(GangPod.of(job));
+        Optional<TopologyRequest> topology = TopologyRequest.of(job);
         ClusterAffinity affinity = affinity(policy);
         int gpuPods = (int) needs.largestFirst().stream().filter(pod -> pod.request().amount(ResourceNames.GPU).signum() > 0).count();
         Map<String, Reason> reasons = new TreeMap<>();
@@ -127,7 +146,7 @@ public final class GangPlanner {
             if (!fitting.isEmpty() && SCORE.compare(candidate.bound(), fitting.get(0)) > 0) {
                 break;
             }
-            fit(candidate.cluster(), needs, modes, fitting, reasons);
+            fit(candidate.cluster(), needs, topology, levels, modes, fitting, reasons);
             fitting.sort(SCORE);
             if (fitting.size() > 1) {
                 fitting.subList(1, fitting.size()).clear();
@@ -140,9 +159,23 @@ public final class GangPlanner {
     private record Bounded(ClusterInventory cluster, Fits bound) {
     }
 
-    private static void fit(ClusterInventory cluster, Gang needs, Function<String, FitMode> modes, List<Fits> fitting,
-                            Map<String, Reason> reasons) {
-        ClusterFit.Result result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), modes.apply(cluster.cluster()));
+    private static void fit(ClusterInventory cluster, Gang needs, Optional<TopologyRequest> topology, TopologyLevels levels,
+                            Function<String, FitMode> modes, List<Fits> fitting, Map<String, Reason> reasons) {
+        FitMode mode = modes.apply(cluster.cluster());
+        ClusterFit.Result result;
+        if (topology.isEmpty()) {
+            result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode);
+        } else if (mode == FitMode.NODE) {
+            result = DomainFit.fit(cluster.cluster(), needs, cluster.index(), cluster::domains, topology.get(), levels);
+        } else if (topology.get().required()) {
+            // The estimate sees no nodes, so it can promise no domain.
+            result = new DoesNotFit(cluster.cluster(), Reason.of("the job requires topology level " + topology.get().level()
+                    + ", which placement cannot honor on a cluster it fits by estimate (fit mode " + mode + ")"));
+        } else {
+            result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode) instanceof Fits fits
+                    ? fits.within(null, levels.fromNarrowToBroad(topology.get().level()).size())
+                    : ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode);
+        }
         if (result instanceof Fits fits) {
             fitting.add(fits);
         } else {

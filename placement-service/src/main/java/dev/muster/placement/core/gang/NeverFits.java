@@ -9,10 +9,12 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import dev.muster.gangfit.Gang;
+import dev.muster.gangfit.NodeIndex;
 import dev.muster.gangfit.NodeState;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.TopologyRequest;
 import dev.muster.model.policy.PropagationPolicySpec.ClusterAffinity;
 import dev.muster.model.resource.Quantities;
 import dev.muster.model.resource.ResourceList;
@@ -20,6 +22,9 @@ import dev.muster.placement.core.fit.ClusterFit.DoesNotFit;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.DomainFit;
+import dev.muster.placement.core.topology.TopologyDomains;
+import dev.muster.placement.core.topology.TopologyLevels;
 
 /**
  * Tells a gang that waits for room from one no member could ever hold: one that does not fit any member the job may
@@ -48,9 +53,14 @@ final class NeverFits {
             return Optional.empty();
         }
         Gang needs = ClusterFit.needs(GangPod.of(job));
+        Optional<TopologyRequest> required = TopologyRequest.of(job).filter(TopologyRequest::required);
         Map<String, String> reasons = new TreeMap<>();
         for (ClusterInventory cluster : possible) {
-            ClusterFit.Result empty = ClusterFit.fit(cluster.cluster(), needs, cluster.emptyIndex(), FitMode.NODE);
+            NodeIndex emptyIndex = cluster.emptyIndex();
+            ClusterFit.Result empty = required.isPresent()
+                    ? DomainFit.fit(cluster.cluster(), needs, emptyIndex, level -> TopologyDomains.group(emptyIndex, level, Map.of()),
+                            required.get(), TopologyLevels.DEFAULT)
+                    : ClusterFit.fit(cluster.cluster(), needs, emptyIndex, FitMode.NODE);
             if (!(empty instanceof DoesNotFit doesNotFit)) {
                 return Optional.empty();
             }

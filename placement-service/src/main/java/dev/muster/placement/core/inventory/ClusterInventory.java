@@ -21,6 +21,7 @@ import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.placement.core.topology.TopologyDomains;
 
 /**
  * What placement knows of one member cluster, updated one observation at a time: its nodes, the pods bound
@@ -67,6 +68,7 @@ public final class ClusterInventory {
     private NodeIndex cachedEmptyIndex;
     /** The last index built, whose work on the nodes that did not change the next one reuses. */
     private NodeIndex previousIndex;
+    private final TopologyDomains domains = new TopologyDomains();
 
     public ClusterInventory(String cluster) {
         this.cluster = cluster;
@@ -253,6 +255,11 @@ public final class ClusterInventory {
             previousIndex = cachedIndex;
         }
         return cachedIndex;
+    }
+
+    /** The cluster's domains of a topology level now, by label value, each indexed for packing. */
+    public Map<String, NodeIndex> domains(String level) {
+        return domains.of(index(), level);
     }
 
     /**

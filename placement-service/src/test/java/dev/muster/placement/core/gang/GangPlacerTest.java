@@ -28,7 +28,10 @@ import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.model.job.TopologyRequest;
 import dev.muster.placement.core.Fleets;
+import dev.muster.placement.core.topology.TopologyLevels;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
 import dev.muster.placement.core.binding.MemberHoldings;
@@ -104,6 +107,28 @@ class GangPlacerTest {
                 assertThat(jobBound.message()).isEqualTo("Binding has been scheduled successfully. Result: {cluster-b:0,[{master 1} {worker 2}]}"));
         assertThat(placer.bound()).containsEntry("uid-1", "cluster-b");
         assertThat(placer.handle(admitted(Seed.job("default", "pytorch-test")))).as("a repeated admission").isEqualTo(Decisions.none());
+    }
+
+    /** The pods of a gang that asks for a rack carry a node affinity for the rack chosen, so the member cannot spread them. */
+    @Test
+    void theCopyOfAGangThatRequiresARackIsConfinedToTheRackChosenAndSaysWhenItWasAdmitted() {
+        placer.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.MemberReported(new MemberSnapshot("cluster-r", true, false, Map.of(), clock.instant()))));
+        Fleets.racked("cluster-r", 2, 2, "96", "8").nodeStates().forEach(node -> placer.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.NodeReported("cluster-r", new dev.muster.model.inventory.NodeSnapshot(node.name(), node.labels(), List.of(),
+                        node.allocatable(), true, false)))));
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.PodReported("cluster-r", Fleets.load("busy", "cluster-r-0", "8", "8"))));
+
+        JobEvent admission = admitted(Fleets.asking(Fleets.job("pytorch-test", 2, "8"), TopologyRequest.REQUIRED, TopologyLevels.RACK));
+        Decisions decisions = placer.handle(admission);
+
+        assertThat(decisions.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class, create -> {
+            assertThat(create.memberJob().getMetadata().getAnnotations()).containsEntry(MemberJobs.ADMITTED_AT, admission.time().toString());
+            create.memberJob().getSpec().pytorchReplicaSpecs().values().forEach(replica ->
+                    assertThat(replica.template().getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                            .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchExpressions()).singleElement()
+                            .isEqualTo(new NodeSelectorRequirement(TopologyLevels.RACK, "In", List.of("r1")))));
+        });
     }
 
     @Test
