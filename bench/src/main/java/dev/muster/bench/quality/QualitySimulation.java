@@ -21,6 +21,7 @@ import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.job.TopologyRequest;
 import dev.muster.model.json.Manifests;
 import dev.muster.bench.quota.QuotaTrees;
 import dev.muster.model.quota.ElasticQuotaTree;
@@ -30,6 +31,7 @@ import dev.muster.model.resource.ResourceNames;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.TopologyLevels;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
@@ -52,7 +54,7 @@ final class QualitySimulation {
     /** The timings of the fleet around the decisions. */
     record Settings(Duration inventoryLag, Duration createDelay, Duration reserveDelay, Duration pendingTimeout,
                     Duration failoverExclusion, Duration refusedExclusion, Duration retryInterval, Duration sampleInterval, Duration drain,
-                    boolean fairSharing, boolean fairPreemption) {
+                    boolean fairSharing, boolean fairPreemption, TopologyRequest topology) {
 
         /**
          * Inventory 5 s behind the members; a job created 2 s after its decision, a reservation tried 1 s after;
@@ -62,7 +64,7 @@ final class QualitySimulation {
          */
         static Settings defaults() {
             return new Settings(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2), true, false);
+                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2), true, false, null);
         }
 
         /**
@@ -71,7 +73,13 @@ final class QualitySimulation {
          */
         Settings withFairSharing(boolean on, boolean preempting) {
             return new Settings(inventoryLag, createDelay, reserveDelay, pendingTimeout, failoverExclusion, refusedExclusion, retryInterval,
-                    sampleInterval, drain, on, on && preempting);
+                    sampleInterval, drain, on, on && preempting, topology);
+        }
+
+        /** The same, every gang asking for this topology (null: none); the members' nodes are in racks either way. */
+        Settings withTopology(TopologyRequest asked) {
+            return new Settings(inventoryLag, createDelay, reserveDelay, pendingTimeout, failoverExclusion, refusedExclusion, retryInterval,
+                    sampleInterval, drain, fairSharing, fairPreemption, asked);
         }
     }
 
@@ -127,6 +135,7 @@ final class QualitySimulation {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     private final Map<SimulatedJob.PodShape, Map<Integer, PyTorchJob>> specs = new HashMap<>();
     private final List<Sample> samples = new ArrayList<>();
+    private final RackLocality rackLocality = new RackLocality();
     private final long fleetGpus;
     private long sequence;
     private long now;
@@ -166,8 +175,10 @@ final class QualitySimulation {
             memberList.add(member);
             ClusterInventory view = new ClusterInventory(cluster.getKey());
             view.observe(new MemberSnapshot(cluster.getKey(), true, true, Map.of(), Instant.EPOCH));
+            int position = 0;
             for (TraceInputs.Node node : cluster.getValue()) {
-                view.observe(new NodeSnapshot(node.name(), Map.of(), List.of(), request(node.cpuMilli(), node.memoryMib(), node.gpu())
+                view.observe(new NodeSnapshot(node.name(), Map.of(TopologyLevels.RACK, RackLocality.rack(position++)), List.of(),
+                        request(node.cpuMilli(), node.memoryMib(), node.gpu())
                         .with(ResourceNames.PODS, BigDecimal.valueOf(110)), true, false));
                 cpu += node.cpuMilli();
                 memory += node.memoryMib();
@@ -178,6 +189,11 @@ final class QualitySimulation {
         this.fleetGpus = gpus;
         this.tenantNames = tenants.stream().map(TraceInputs.Tenant::name).toList();
         this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus, settings)), QuotaSettings.defaults());
+    }
+
+    /** How many multi-node gangs were placed inside one rack, once {@link #run} has run. */
+    RackLocality rackLocality() {
+        return rackLocality;
     }
 
     /** What a run that samples the quota core (the start-time accuracy run) is told as the stream goes. */
@@ -333,6 +349,7 @@ final class QualitySimulation {
         placements++;
         state.cluster = fits.cluster();
         int attempt = ++state.attempt;
+        rackLocality.placed(fits.plan(), views.get(fits.cluster()));
         if (!fits.plan().isEmpty()) {
             // Placement holds its plan in its inventory until the member shows the pods, so later decisions do not count it free.
             Map<String, ClusterInventory.PlannedPod> pods = new LinkedHashMap<>();
@@ -591,8 +608,12 @@ final class QualitySimulation {
                   pytorchReplicaSpecs:
                     Worker:
                       replicas: %d
-                      template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {requests: {cpu: %dm, memory: %dMi, nvidia.com/gpu: "%d"}}}]}}
-                """.formatted(workers, job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()), PyTorchJob.class));
+                      template:
+                        metadata: {annotations: {%s}}
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {requests: {cpu: %dm, memory: %dMi, nvidia.com/gpu: "%d"}}}]}
+                """.formatted(workers, settings.topology() == null ? "" : (settings.topology().required() ? TopologyRequest.REQUIRED
+                        : TopologyRequest.PREFERRED) + ": " + settings.topology().level(), job.worker().cpuMilli(), job.worker().memoryMib(),
+                job.worker().gpu()), PyTorchJob.class));
     }
 
     /**

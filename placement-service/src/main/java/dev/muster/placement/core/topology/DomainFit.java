@@ -12,6 +12,7 @@ import dev.muster.gangfit.GangPacker;
 import dev.muster.gangfit.GangPlan;
 import dev.muster.gangfit.NodeIndex;
 import dev.muster.gangfit.NodeState;
+import dev.muster.gangfit.PodNeeds;
 import dev.muster.gangfit.Reason;
 import dev.muster.model.job.TopologyDomain;
 import dev.muster.model.resource.ResourceNames;
@@ -60,13 +61,20 @@ public final class DomainFit {
         Fits best = null;
         int bestPartial = 0;
         BigDecimal gpus = needs.total().amount(ResourceNames.GPU);
+        int gpuPods = 0;
+        for (PodNeeds pod : needs.largestFirst()) {
+            gpuPods += pod.request().amount(ResourceNames.GPU).signum() > 0 ? 1 : 0;
+        }
         for (Map.Entry<String, NodeIndex> domain : domains.entrySet()) {
             NodeIndex nodes = domain.getValue();
             if (best != null && bestPartial == 0) {
                 // No later domain beats one left with no partly used GPU node: none has fewer GPUs free.
                 break;
             }
-            if (nodes.freeGpu().compareTo(gpus) < 0 || !(GangPacker.pack(needs, nodes) instanceof GangPlan.Placed placed)) {
+            // Each GPU pod fills at most one partly used node: a domain that cannot end with fewer than the best is not packed.
+            int fewestAfter = nodes.partialGpuNodes() - Math.min(gpuPods, nodes.partialGpuNodes());
+            if (best != null && fewestAfter >= bestPartial || nodes.freeGpu().compareTo(gpus) < 0
+                    || !(GangPacker.pack(needs, nodes) instanceof GangPlan.Placed placed)) {
                 continue;
             }
             int partial = nodes.partialGpuNodesAfter(needs, placed.nodes());

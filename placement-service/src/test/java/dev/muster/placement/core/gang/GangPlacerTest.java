@@ -109,25 +109,48 @@ class GangPlacerTest {
         assertThat(placer.handle(admitted(Seed.job("default", "pytorch-test")))).as("a repeated admission").isEqualTo(Decisions.none());
     }
 
-    /** The pods of a gang that asks for a rack carry a node affinity for the rack chosen, so the member cannot spread them. */
-    @Test
-    void theCopyOfAGangThatRequiresARackIsConfinedToTheRackChosenAndSaysWhenItWasAdmitted() {
+    /** A member of two racks of two 8-GPU nodes; in {@code busyRack}, one node is full. */
+    private void rackedMember(String cluster, int busyRack) {
         placer.handle(MemberEvent.create("/test", clock.instant(),
-                new MemberEventData.MemberReported(new MemberSnapshot("cluster-r", true, false, Map.of(), clock.instant()))));
-        Fleets.racked("cluster-r", 2, 2, "96", "8").nodeStates().forEach(node -> placer.handle(MemberEvent.create("/test", clock.instant(),
-                new MemberEventData.NodeReported("cluster-r", new dev.muster.model.inventory.NodeSnapshot(node.name(), node.labels(), List.of(),
+                new MemberEventData.MemberReported(new MemberSnapshot(cluster, true, false, Map.of(), clock.instant()))));
+        Fleets.racked(cluster, 2, 2, "96", "8").nodeStates().forEach(node -> placer.handle(MemberEvent.create("/test", clock.instant(),
+                new MemberEventData.NodeReported(cluster, new dev.muster.model.inventory.NodeSnapshot(node.name(), node.labels(), List.of(),
                         node.allocatable(), true, false)))));
-        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.PodReported("cluster-r", Fleets.load("busy", "cluster-r-0", "8", "8"))));
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.PodReported(cluster,
+                Fleets.load("busy", cluster + "-" + busyRack * 2, "8", "8"))));
+    }
 
+    private static void assertConfinedTo(MemberCommand command, String rack) {
+        assertThat(command).isInstanceOfSatisfying(MemberCommand.CreateJob.class, create ->
+                create.memberJob().getSpec().pytorchReplicaSpecs().values().forEach(replica ->
+                        assertThat(replica.template().getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
+                                .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchExpressions()).singleElement()
+                                .isEqualTo(new NodeSelectorRequirement(TopologyLevels.RACK, "In", List.of(rack))))));
+    }
+
+    /**
+     * The pods of a gang that asks for a rack carry a node affinity for the rack chosen, so the member cannot spread them;
+     * failed over, the gang is confined to a rack of its new member, chosen from that member's nodes.
+     */
+    @Test
+    void theCopyOfAGangThatRequiresARackIsConfinedToTheRackChosenOnEachMemberItIsPlacedOn() {
+        rackedMember("cluster-r", 0);
         JobEvent admission = admitted(Fleets.asking(Fleets.job("pytorch-test", 2, "8"), TopologyRequest.REQUIRED, TopologyLevels.RACK));
+
         Decisions decisions = placer.handle(admission);
 
-        assertThat(decisions.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class, create -> {
-            assertThat(create.memberJob().getMetadata().getAnnotations()).containsEntry(MemberJobs.ADMITTED_AT, admission.time().toString());
-            create.memberJob().getSpec().pytorchReplicaSpecs().values().forEach(replica ->
-                    assertThat(replica.template().getSpec().getAffinity().getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution()
-                            .getNodeSelectorTerms()).singleElement().satisfies(term -> assertThat(term.getMatchExpressions()).singleElement()
-                            .isEqualTo(new NodeSelectorRequirement(TopologyLevels.RACK, "In", List.of("r1")))));
+        assertThat(decisions.commands()).singleElement().satisfies(command -> assertConfinedTo(command, "r1"));
+        assertThat(((MemberCommand.CreateJob) decisions.commands().get(0)).memberJob().getMetadata().getAnnotations())
+                .containsEntry(MemberJobs.ADMITTED_AT, admission.time().toString());
+
+        placer.result(new MemberResult.JobCreated("cluster-r", JOB));
+        rackedMember("cluster-s", 1);
+        Decisions moved = placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new FailoverTriggered("cluster-r", "MemberUnreachable", "member unreachable for 31s", "Immediately")));
+
+        assertThat(moved.commands()).singleElement().satisfies(command -> {
+            assertThat(command.cluster()).isEqualTo("cluster-s");
+            assertConfinedTo(command, "r0");
         });
     }
 
