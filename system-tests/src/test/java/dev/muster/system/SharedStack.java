@@ -3,9 +3,11 @@ package dev.muster.system;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import dev.muster.local.MusterService;
+import io.fabric8.kubernetes.client.KubernetesClient;
 
 /**
  * One stack for the system tests whose faults leave the fleet as they found it (failover, reclaim): started by the
@@ -37,6 +39,19 @@ final class SharedStack {
             }, "muster-stack-stop"));
         }
         return stack;
+    }
+
+    /**
+     * What a test class on the shared stack does when it ends: deletes its jobs (and waits until the queue holds them no
+     * more, so the next class finds the quota free) and closes its fleet client; either may be null if it never started.
+     */
+    static void leave(MusterStack stack, KubernetesClient fleet, String namespace, List<String> jobs) throws IOException {
+        if (stack != null) {
+            stack.deleteJobs(namespace, jobs);
+        }
+        if (fleet != null) {
+            fleet.close();
+        }
     }
 
     /** What the shared stack's services exported over OTLP so far. */

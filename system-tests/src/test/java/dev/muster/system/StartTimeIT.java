@@ -59,12 +59,7 @@ class StartTimeIT {
 
     @AfterAll
     static void deleteTheJobs() throws Exception {
-        if (stack != null) {
-            stack.deleteJobs(NAMESPACE, List.of("runs-30-min", "waits"));
-        }
-        if (fleet != null) {
-            fleet.close();
-        }
+        SharedStack.leave(stack, fleet, NAMESPACE, List.of("runs-30-min", "waits"));
     }
 
     @Test

@@ -49,12 +49,7 @@ class TopologyIT {
 
     @AfterAll
     static void deleteTheJob() throws Exception {
-        if (stack != null) {
-            stack.deleteJobs(NAMESPACE, List.of("rack-train", "rack-train-2"));
-        }
-        if (fleet != null) {
-            fleet.close();
-        }
+        SharedStack.leave(stack, fleet, NAMESPACE, List.of("rack-train", "rack-train-2"));
     }
 
     @Test

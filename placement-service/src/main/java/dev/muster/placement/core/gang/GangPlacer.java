@@ -546,7 +546,8 @@ public final class GangPlacer {
         attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
                 reserve ? now.plus(settings.reservationTimeout()) : null, failed));
         changed.add(job.uid());
-        JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group),
+        JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group,
+                        fits.domain() == null ? null : fits.domain().toString()),
                 step(job.uid(), fits.cluster()));
         MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
                 : createJob(admittedEvent, fits.cluster(), null, fits.plan());

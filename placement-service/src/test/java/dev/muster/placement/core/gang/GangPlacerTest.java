@@ -139,6 +139,8 @@ class GangPlacerTest {
 
         Decisions decisions = placer.handle(admission);
 
+        assertThat(decisions.events()).singleElement().extracting(JobEvent::data)
+                .isEqualTo(new PlacementAttempted("cluster-r", null, TopologyLevels.RACK + "=r1"));
         assertThat(decisions.commands()).singleElement().satisfies(command -> assertConfinedTo(command, "r1"));
         assertThat(((MemberCommand.CreateJob) decisions.commands().get(0)).memberJob().getMetadata().getAnnotations())
                 .containsEntry(MemberJobs.ADMITTED_AT, admission.time().toString());
