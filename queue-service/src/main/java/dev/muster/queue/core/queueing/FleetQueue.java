@@ -104,6 +104,8 @@ public final class FleetQueue {
     private final Map<String, JobRef> fleetApiJobs = new LinkedHashMap<>();
     private final Map<String, QueueState.ConfigRefusal> refusals = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
+    /** The jobs whose binding is in the state topic, to remove with them. */
+    private final java.util.Set<String> recordedBindings = new java.util.HashSet<>();
     private ElasticQuotaTree appliedTree;
     private QuotaAdmission quota;
     private long sequence;
@@ -119,6 +121,7 @@ public final class FleetQueue {
     public static FleetQueue restore(QuotaSettings settings, Clock clock, Collection<Entry> records) {
         FleetQueue queue = new FleetQueue(settings, clock);
         List<JobStanding> standings = new ArrayList<>();
+        Map<String, Instant> bindings = new java.util.HashMap<>();
         Map<PropagationPolicy, PropagationPolicy> sharedPolicies = new java.util.HashMap<>();
         for (Entry record : records) {
             if (record.value() == null) {
@@ -141,6 +144,8 @@ public final class FleetQueue {
             } else if (QueueState.REFUSALS.holds(record.key())) {
                 QueueState.ConfigRefusal refusal = QueueState.REFUSALS.read(record.value());
                 queue.refusals.put(refusal.object().key(), refusal);
+            } else if (QueueState.BOUND.holds(record.key())) {
+                bindings.put(record.key().substring(QueueState.BOUND.key("").length()), QueueState.BOUND.read(record.value()));
             } else if (QueueState.JOBS.holds(record.key())) {
                 TrackedJob job = QueueState.JOBS.read(record.value());
                 if (job.policy() != null) {
@@ -157,6 +162,15 @@ public final class FleetQueue {
         }
         QuotaTree tree = queue.appliedTree == null ? null : QuotaTree.of(queue.appliedTree);
         queue.quota = QuotaAdmission.restore(tree, settings, standings);
+        bindings.forEach((uid, at) -> {
+            TrackedJob job = queue.jobs.get(uid);
+            if (job != null) {
+                queue.recordedBindings.add(uid);
+                if (job.standing() != null && job.standing().admitted()) {
+                    queue.startTimes.restored(uid, at, job.standing().admittedAt());
+                }
+            }
+        });
         return queue;
     }
 
@@ -200,8 +214,12 @@ public final class FleetQueue {
             } else if (job.data() instanceof JobDeleted) {
                 delete(job, now, out);
             } else if (job.data() instanceof JobBound) {
-                // Only the start-time estimate cares: an admitted job runs from its binding.
-                startTimes.bound(job.job().uid(), job.time() == null ? now : job.time());
+                // Only the start-time estimate cares: an admitted job runs from its binding, kept across a restart.
+                Instant boundAt = job.time() == null ? now : job.time();
+                if (startTimes.bound(job.job().uid(), boundAt) && jobs.containsKey(job.job().uid())) {
+                    pendingState.put(QueueState.BOUND.key(job.job().uid()), QueueState.encode(boundAt));
+                    recordedBindings.add(job.job().uid());
+                }
             } else if (job.data() instanceof JobGivenBack) {
                 out.addAll(toEvents(quota.giveBack(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobEvicted) {
@@ -400,6 +418,9 @@ public final class FleetQueue {
     private void forget(String uid) {
         if (jobs.remove(uid) != null) {
             pendingState.put(QueueState.JOBS.key(uid), null);
+        }
+        if (recordedBindings.remove(uid)) {
+            pendingState.put(QueueState.BOUND.key(uid), null);
         }
     }
 

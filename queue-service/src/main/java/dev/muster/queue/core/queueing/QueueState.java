@@ -14,8 +14,9 @@ import dev.muster.queue.core.quota.JobStanding;
  * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}), each job that finished
  * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again), the name each
  * job holds until deleted ({@code name/<uid>}), each job submitted through the fleet API until deleted ({@code fleet-api/<uid>}, so
- * that a deletion made there while the queue was not watching is found), each PriorityClass ({@code priority/<name>}) and the last refused change
- * of each configuration object ({@code refused/<Kind>/<namespace>/<name>}). A null value removes a key.
+ * that a deletion made there while the queue was not watching is found), each PriorityClass ({@code priority/<name>}), the last refused change
+ * of each configuration object ({@code refused/<Kind>/<namespace>/<name>}) and when each admitted job was bound to a member
+ * ({@code bound/<uid>}, from when its run time counts). A null value removes a key.
  */
 public final class QueueState {
 
@@ -27,6 +28,7 @@ public final class QueueState {
     private static final String FLEET_API_PREFIX = "fleet-api/";
     private static final String REFUSED_PREFIX = "refused/";
     private static final String PRIORITY_PREFIX = "priority/";
+    private static final String BOUND_PREFIX = "bound/";
 
     private QueueState() {
     }
@@ -92,6 +94,9 @@ public final class QueueState {
     /** Each PriorityClass, keyed by its name. */
     static final Kind<dev.muster.model.event.PriorityClassApplied> PRIORITY_CLASSES = new Kind<>(PRIORITY_PREFIX,
             dev.muster.model.event.PriorityClassApplied.class);
+
+    /** When each admitted job was bound to a member, keyed by its UID. */
+    static final Kind<java.time.Instant> BOUND = new Kind<>(BOUND_PREFIX, java.time.Instant.class);
 
     static byte[] encode(Object value) {
         return MusterJson.toBytes(value);

@@ -55,7 +55,7 @@ public final class StartTimes {
     private final QuotaSettings settings;
     private final Duration refresh;
     private final Map<String, Deque<Duration>> ranByLeaf = new HashMap<>();
-    /** When each admitted job was bound to a member, as placement said; kept in memory, as the medians. */
+    /** When each admitted job was bound to a member, as placement said; also in the state topic, so a restart keeps it. */
     private final Map<String, Instant> boundAt = new HashMap<>();
     /** The jobs admitted since this queue started that are not bound yet: they have not started to run. */
     private final java.util.Set<String> unbound = new java.util.HashSet<>();
@@ -73,9 +73,21 @@ public final class StartTimes {
         boundAt.remove(uid);
     }
 
-    /** Placement bound the job to a member: it runs from then (a failover binds it anew, and it starts over). */
-    void bound(String uid, Instant at) {
+    /**
+     * Placement bound the job to a member: it runs from then (a failover binds it anew, and it starts over). Whether it
+     * counts: a binding of a job not admitted here (or since) is of an admission this queue no longer holds.
+     */
+    boolean bound(String uid, Instant at) {
         if (unbound.remove(uid) || boundAt.containsKey(uid)) {
+            boundAt.put(uid, at);
+            return true;
+        }
+        return false;
+    }
+
+    /** A binding recorded before a restart, of a job admitted at {@code admittedAt}: one older than that admission was of an earlier one. */
+    void restored(String uid, Instant at, Instant admittedAt) {
+        if (admittedAt == null || !at.isBefore(admittedAt)) {
             boundAt.put(uid, at);
         }
     }
@@ -121,7 +133,7 @@ public final class StartTimes {
                 expected(tracked).ifPresent(duration -> durations.put(uid, duration));
                 if (standing.admitted()) {
                     admitted.add(uid);
-                    // Admitted before this queue started: when it was bound is not known here, its admission stands in.
+                    // Admitted before this queue started and bound while it was away (or before bindings were kept): its admission stands in.
                     if (!unbound.contains(uid)) {
                         startedAt.put(uid, boundAt.getOrDefault(uid, standing.admittedAt()));
                     }

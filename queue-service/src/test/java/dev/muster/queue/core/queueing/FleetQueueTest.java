@@ -170,6 +170,30 @@ class FleetQueueTest {
                 .isEqualTo(bound.plus(java.time.Duration.ofMinutes(45)));
     }
 
+    /** When a job was bound is in the state topic: after a restart the job behind it is still expected from the binding, not the admission. */
+    @Test
+    void aBindingKeptInTheStateTopicStillCountsAfterARestartAndGoesWithTheJob() {
+        dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
+        FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
+        JobEvent running = runningFor(queue, "45m");
+        queue.handle(submitted("pytorch-test-2", 2));
+        clock.advance(java.time.Duration.ofMinutes(30));
+        Instant bound = clock.instant();
+        queue.handle(bound(running, bound));
+        Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+        compact(stateTopic, queue.drainState());
+
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), clock,
+                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        clock.advance(java.time.Duration.ofSeconds(11));
+
+        assertThat(restored.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("45 min from its binding")
+                .isEqualTo(bound.plus(java.time.Duration.ofMinutes(45)));
+        restored.handle(finished("pytorch-test"));
+        compact(stateTopic, restored.drainState());
+        assertThat(stateTopic.keySet()).as("what the state topic keeps of the finished job").noneMatch(key -> key.startsWith("bound/"));
+    }
+
     /** The seed's tree and queueing policy, and its job admitted, saying how long it runs: the next job of child-2 waits for it. */
     private static JobEvent runningFor(FleetQueue queue, String expectedDuration) {
         queue.handle(seedTree());
