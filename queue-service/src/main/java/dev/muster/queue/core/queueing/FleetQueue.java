@@ -162,12 +162,16 @@ public final class FleetQueue {
         }
         QuotaTree tree = queue.appliedTree == null ? null : QuotaTree.of(queue.appliedTree);
         queue.quota = QuotaAdmission.restore(tree, settings, standings);
-        bindings.forEach((uid, at) -> {
-            TrackedJob job = queue.jobs.get(uid);
-            if (job != null) {
+        queue.jobs.forEach((uid, job) -> {
+            if (bindings.containsKey(uid)) {
                 queue.recordedBindings.add(uid);
-                if (job.standing() != null && job.standing().admitted()) {
-                    queue.startTimes.restored(uid, at, job.standing().admittedAt());
+            }
+            if (job.standing() != null && job.standing().admitted()) {
+                // Admitted and bound: it runs from its binding. Admitted and not bound (or bound while the queue was down,
+                // a binding it reads next): not started yet.
+                queue.startTimes.admitted(uid);
+                if (bindings.containsKey(uid)) {
+                    queue.startTimes.restored(uid, bindings.get(uid), job.standing().admittedAt());
                 }
             }
         });

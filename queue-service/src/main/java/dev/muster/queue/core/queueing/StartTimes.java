@@ -88,7 +88,7 @@ public final class StartTimes {
     /** A binding recorded before a restart, of a job admitted at {@code admittedAt}: one older than that admission was of an earlier one. */
     void restored(String uid, Instant at, Instant admittedAt) {
         if (admittedAt == null || !at.isBefore(admittedAt)) {
-            boundAt.put(uid, at);
+            bound(uid, at);
         }
     }
 
@@ -133,7 +133,7 @@ public final class StartTimes {
                 expected(tracked).ifPresent(duration -> durations.put(uid, duration));
                 if (standing.admitted()) {
                     admitted.add(uid);
-                    // Admitted before this queue started and bound while it was away (or before bindings were kept): its admission stands in.
+                    // Admitted and bound before bindings were kept: its admission stands in.
                     if (!unbound.contains(uid)) {
                         startedAt.put(uid, boundAt.getOrDefault(uid, standing.admittedAt()));
                     }

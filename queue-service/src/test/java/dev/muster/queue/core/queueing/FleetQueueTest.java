@@ -194,6 +194,28 @@ class FleetQueueTest {
         assertThat(stateTopic.keySet()).as("what the state topic keeps of the finished job").noneMatch(key -> key.startsWith("bound/"));
     }
 
+    /** A job admitted before a restart and bound after it (while the queue was down, read when it is back) runs from that binding. */
+    @Test
+    void aJobAdmittedBeforeARestartAndBoundAfterRunsFromItsBinding() {
+        dev.muster.testing.time.TestClock clock = new dev.muster.testing.time.TestClock(T0);
+        FleetQueue queue = new FleetQueue(QuotaSettings.defaults(), clock);
+        JobEvent running = runningFor(queue, "45m");
+        queue.handle(submitted("pytorch-test-2", 2));
+        Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+        compact(stateTopic, queue.drainState());
+        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), clock,
+                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+
+        clock.advance(java.time.Duration.ofMinutes(20));
+        assertThat(restored.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("not bound yet: 45 min from now")
+                .isEqualTo(clock.instant().plus(java.time.Duration.ofMinutes(45)));
+        Instant bound = clock.instant();
+        restored.handle(bound(running, bound));
+        clock.advance(java.time.Duration.ofSeconds(11));
+        assertThat(restored.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart())
+                .isEqualTo(bound.plus(java.time.Duration.ofMinutes(45)));
+    }
+
     /** The seed's tree and queueing policy, and its job admitted, saying how long it runs: the next job of child-2 waits for it. */
     private static JobEvent runningFor(FleetQueue queue, String expectedDuration) {
         queue.handle(seedTree());
