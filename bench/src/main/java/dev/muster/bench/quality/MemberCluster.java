@@ -53,6 +53,26 @@ final class MemberCluster {
         return usedGpus;
     }
 
+    /**
+     * The free GPUs of the nodes where at least one pod of these shapes (each asking for a GPU or more) would fit now:
+     * what waiting jobs of those shapes could use, gang or no gang. The free GPUs of the other nodes no such pod can use.
+     */
+    long freeGpusUsableBy(java.util.Collection<SimulatedJob.PodShape> shapes) {
+        long usable = 0;
+        for (int node = 0; node < freeGpu.length; node++) {
+            if (freeGpu[node] <= 0) {
+                continue;
+            }
+            for (SimulatedJob.PodShape shape : shapes) {
+                if (shape.gpu() > 0 && freeGpu[node] >= shape.gpu() && freeCpu[node] >= shape.cpuMilli() && freeMemory[node] >= shape.memoryMib()) {
+                    usable += freeGpu[node];
+                    break;
+                }
+            }
+        }
+        return usable;
+    }
+
     /** The node of each worker if the whole gang fits now, taking the capacity; null (and nothing taken) if not. */
     int[] bind(SimulatedJob.PodShape worker, int workers) {
         int[] placed = new int[workers];

@@ -39,6 +39,9 @@ public final class PlacementQuality {
         }
         System.out.println();
         System.out.print(SimulationResult.table(results));
+        long fleetGpus = nodes.stream().mapToLong(TraceInputs.Node::gpu).sum();
+        System.out.println();
+        results.forEach(result -> System.out.println(result.policy().label() + ": " + IdleGpus.describe(result.samples(), fleetGpus)));
         TraceInputs.write(out.resolve("summary.csv"), SimulationResult.summaryCsv(results));
         TraceInputs.write(out.resolve("tenants.csv"), SimulationResult.tenantCsv(results));
         TraceInputs.write(out.resolve("timeseries.csv"), SimulationResult.timeSeriesCsv(results));

@@ -89,7 +89,12 @@ final class QualitySimulation {
      * @param gpusByTenant the GPUs each tenant's admitted jobs are charged
      * @param contending   the tenants with jobs waiting in the queue
      */
-    record Sample(long time, double gpuAllocation, int waiting, int running, Map<String, Long> gpusByTenant, Set<String> contending) {
+    /**
+     * @param idle the fleet's free GPUs, and of them those no waiting pod fits on, those a pod of an admitted gang waiting
+     *             for a member fits on (the whole gang does not), and those only pods of jobs quota holds back fit on
+     */
+    record Sample(long time, double gpuAllocation, int waiting, int running, Map<String, Long> gpusByTenant, Set<String> contending,
+                  IdleGpus idle) {
     }
 
     private enum Stage { QUEUED, PLACING, RESERVING, RESERVED, CREATING, PENDING_ON_MEMBER, RUNNING, DONE }
@@ -540,6 +545,8 @@ final class QualitySimulation {
         int waiting = 0;
         int running = 0;
         Set<String> contending = new java.util.TreeSet<>();
+        Set<SimulatedJob.PodShape> admittedShapes = new HashSet<>();
+        Set<SimulatedJob.PodShape> heldShapes = new HashSet<>();
         for (JobState state : states.values()) {
             if (state.job.isLocal() || state.job.arrival() > now) {
                 continue;
@@ -550,12 +557,16 @@ final class QualitySimulation {
                 waiting++;
                 if (state.stage == Stage.QUEUED) {
                     contending.add(state.job.tenant());
+                    heldShapes.add(state.job.worker());
+                } else if (state.stage == Stage.PLACING) {
+                    admittedShapes.add(state.job.worker());
                 }
             }
         }
+        IdleGpus idle = IdleGpus.of(memberList, admittedShapes, heldShapes);
         Map<String, Long> gpusByTenant = new java.util.TreeMap<>();
         tenantNames.forEach(tenant -> gpusByTenant.put(tenant, quota.usage(tenant).amount(ResourceNames.GPU).longValue()));
-        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, running, gpusByTenant, contending));
+        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, running, gpusByTenant, contending, idle));
         // Sampling stops with the last job: nothing else is left to happen.
         if (now + settings.sampleInterval().toSeconds() <= end && !events.isEmpty()) {
             after(settings.sampleInterval(), this::sample);

@@ -25,6 +25,8 @@ public final class TopologyQuality {
         StringBuilder csv = new StringBuilder("topology,gpu_allocation,wait_p50_s,wait_p95_s,never_ran,gangs_of_two_or_more_pods,within_one_rack,placement_us\n");
         System.out.printf(Locale.ROOT, "%n%-16s %9s %9s %9s %9s %12s %14s %13s%n", "gangs ask", "GPU alloc", "wait p50", "wait p95", "never ran",
                 "gangs 2+ pods", "in one rack", "placement cpu");
+        java.util.List<String> idle = new java.util.ArrayList<>();
+        long fleetGpus = inputs.nodes().stream().mapToLong(TraceInputs.Node::gpu).sum();
         for (TopologyRequest asked : new TopologyRequest[] {null, new TopologyRequest(TopologyLevels.RACK, false),
                 new TopologyRequest(TopologyLevels.RACK, true)}) {
             String label = asked == null ? "nothing" : (asked.required() ? "a rack, required" : "a rack, preferred");
@@ -37,10 +39,13 @@ public final class TopologyQuality {
             System.out.printf(Locale.ROOT, "%-16s %8.1f%% %8ds %8ds %9d %12d %13.1f%% %11.0fµs   (simulated in %.0f s)%n", label,
                     result.meanAllocation() * 100, result.allWaits().p50(), result.allWaits().p95(), result.neverRan(), racks.multiPod(), share,
                     result.placementMicrosPerCall(), (System.nanoTime() - begin) / 1e9);
+            idle.add(label + ": " + IdleGpus.describe(result.samples(), fleetGpus));
             csv.append(String.format(Locale.ROOT, "%s,%.4f,%d,%d,%d,%d,%d,%.1f%n", label, result.meanAllocation(), result.allWaits().p50(),
                     result.allWaits().p95(), result.neverRan(), racks.multiPod(), racks.withinOneRack(), result.placementMicrosPerCall()));
         }
         TraceInputs.write(inputs.out().resolve("topology.csv"), csv.toString());
+        System.out.println();
+        idle.forEach(System.out::println);
         System.out.println();
         System.out.println("Wrote " + inputs.out().resolve("topology.csv"));
     }
