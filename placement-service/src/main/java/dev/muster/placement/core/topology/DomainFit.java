@@ -36,7 +36,7 @@ public final class DomainFit {
 
     /**
      * @param whole   the cluster's nodes
-     * @param domains the cluster's domains of a level, by label value
+     * @param domains the cluster's domains of each level, by label value, fewest free GPUs first
      */
     public static ClusterFit.Result fit(String cluster, Gang needs, NodeIndex whole, Function<String, Map<String, NodeIndex>> domains,
                                         TopologyRequest request, TopologyLevels levels) {
