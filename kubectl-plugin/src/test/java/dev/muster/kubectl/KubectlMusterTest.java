@@ -60,7 +60,7 @@ class KubectlMusterTest {
                  "estimatedStart":"2026-11-30T12:14:00Z",
                  "estimate":"after 1 job ends, were nothing new to arrive; where it is placed is not simulated"}""");
         answer("/api/v1/fit", 200, """
-                [{"cluster":"gpu-c","fits":true,"partialGpuNodes":0,"freeGpu":16},
+                [{"cluster":"gpu-c","fits":true,"partialGpuNodes":0,"freeGpu":16,"domain":"cloud.provider.com/topology-rack=r1"},
                  {"cluster":"gpu-b","fits":false,"reason":"no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)"}]""");
         answer("/api/v1/members/gpu-b/pytorchjobs/default/pytorch-test", 404, """
                 {"error":"no PyTorchJob default/pytorch-test on member cluster gpu-b"}""");
@@ -153,7 +153,7 @@ class KubectlMusterTest {
 
                 Clusters, best first, were it placed now:
                 CLUSTER   FITS   WHY
-                gpu-c     yes    partly used GPU nodes after: 0, GPUs free: 16
+                gpu-c     yes    all pods in cloud.provider.com/topology-rack=r1, partly used GPU nodes after: 0, GPUs free: 16
                 gpu-b     no     no node has 8 nvidia.com/gpu free (largest free: 4 on node b-7)
                 """);
     }
