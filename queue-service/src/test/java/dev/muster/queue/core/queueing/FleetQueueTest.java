@@ -183,8 +183,7 @@ class FleetQueueTest {
         Map<String, byte[]> stateTopic = new LinkedHashMap<>();
         compact(stateTopic, queue.drainState());
 
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), clock,
-                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        FleetQueue restored = restoredFrom(stateTopic, clock);
         clock.advance(java.time.Duration.ofSeconds(11));
 
         assertThat(restored.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("45 min from its binding")
@@ -203,8 +202,7 @@ class FleetQueueTest {
         queue.handle(submitted("pytorch-test-2", 2));
         Map<String, byte[]> stateTopic = new LinkedHashMap<>();
         compact(stateTopic, queue.drainState());
-        FleetQueue restored = FleetQueue.restore(QuotaSettings.defaults(), clock,
-                stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
+        FleetQueue restored = restoredFrom(stateTopic, clock);
 
         clock.advance(java.time.Duration.ofMinutes(20));
         assertThat(restored.viewWithEstimate("default", "pytorch-test-2").orElseThrow().estimatedStart()).as("not bound yet: 45 min from now")
@@ -687,7 +685,11 @@ class FleetQueueTest {
 
     /** A queue restored from what the compacted state topic holds. */
     private static FleetQueue restoredFrom(Map<String, byte[]> stateTopic) {
-        return FleetQueue.restore(QuotaSettings.defaults(), CLOCK,
+        return restoredFrom(stateTopic, CLOCK);
+    }
+
+    private static FleetQueue restoredFrom(Map<String, byte[]> stateTopic, Clock clock) {
+        return FleetQueue.restore(QuotaSettings.defaults(), clock,
                 stateTopic.entrySet().stream().map(entry -> new Entry(entry.getKey(), entry.getValue())).toList());
     }
 
