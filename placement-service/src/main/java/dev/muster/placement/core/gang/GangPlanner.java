@@ -172,9 +172,9 @@ public final class GangPlanner {
             result = new DoesNotFit(cluster.cluster(), Reason.of("the job requires topology level " + topology.get().level()
                     + ", which placement cannot honor on a cluster it fits by estimate (fit mode " + mode + ")"));
         } else {
-            result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode) instanceof Fits fits
-                    ? fits.within(null, levels.fromNarrowToBroad(topology.get().level()).size())
-                    : ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode);
+            // Preferred on an estimate: no domain can be promised, so it ranks as spread over the whole cluster.
+            ClusterFit.Result estimated = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode);
+            result = estimated instanceof Fits fits ? fits.within(null, levels.fromNarrowToBroad(topology.get().level()).size()) : estimated;
         }
         if (result instanceof Fits fits) {
             fitting.add(fits);

@@ -40,14 +40,18 @@ public final class DomainFit {
      */
     public static ClusterFit.Result fit(String cluster, Gang needs, NodeIndex whole, Function<String, Map<String, NodeIndex>> domains,
                                         TopologyRequest request, TopologyLevels levels) {
+        int gpuPods = 0;
+        for (PodNeeds pod : needs.largestFirst()) {
+            gpuPods += pod.request().amount(ResourceNames.GPU).signum() > 0 ? 1 : 0;
+        }
         if (request.required()) {
             Map<String, NodeIndex> ofLevel = domains.apply(request.level());
-            Fits best = best(cluster, needs, whole, request.level(), ofLevel, 0);
+            Fits best = best(cluster, needs, gpuPods, whole, request.level(), ofLevel, 0);
             return best != null ? best : new DoesNotFit(cluster, Reason.worded(() -> whyNot(needs, request.level(), ofLevel)));
         }
         List<String> tried = levels.fromNarrowToBroad(request.level());
         for (int spread = 0; spread < tried.size(); spread++) {
-            Fits best = best(cluster, needs, whole, tried.get(spread), domains.apply(tried.get(spread)), spread);
+            Fits best = best(cluster, needs, gpuPods, whole, tried.get(spread), domains.apply(tried.get(spread)), spread);
             if (best != null) {
                 return best;
             }
@@ -57,14 +61,10 @@ public final class DomainFit {
     }
 
     /** The best domain of the level for the gang; the domains come fewest free GPUs first, so the first best is kept. */
-    private static Fits best(String cluster, Gang needs, NodeIndex whole, String level, Map<String, NodeIndex> domains, int spread) {
+    private static Fits best(String cluster, Gang needs, int gpuPods, NodeIndex whole, String level, Map<String, NodeIndex> domains, int spread) {
         Fits best = null;
         int bestPartial = 0;
         BigDecimal gpus = needs.total().amount(ResourceNames.GPU);
-        int gpuPods = 0;
-        for (PodNeeds pod : needs.largestFirst()) {
-            gpuPods += pod.request().amount(ResourceNames.GPU).signum() > 0 ? 1 : 0;
-        }
         for (Map.Entry<String, NodeIndex> domain : domains.entrySet()) {
             NodeIndex nodes = domain.getValue();
             if (best != null && bestPartial == 0) {
