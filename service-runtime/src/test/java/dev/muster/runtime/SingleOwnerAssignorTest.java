@@ -2,10 +2,16 @@ package dev.muster.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
@@ -76,5 +82,72 @@ class SingleOwnerAssignorTest {
 
         assertThat(assignment.groupAssignment().get("member-z").partitions()).hasSize(4);
         assertThat(assignment.groupAssignment().get("member-a").partitions()).isEmpty();
+    }
+
+    /** The ids each fence was asked to fence, in order. */
+    private final List<Collection<String>> fenced = new ArrayList<>();
+
+    private SingleOwnerAssignor member(String transactionalIds) {
+        SingleOwnerAssignor member = new SingleOwnerAssignor(configs -> new PredecessorFence(configs) {
+            @Override
+            public void fence(Collection<String> transactionalIds) {
+                fenced.add(List.copyOf(transactionalIds));
+            }
+        });
+        member.configure(Map.of(SingleOwnerAssignor.TRANSACTIONAL_IDS, transactionalIds, "bootstrap.servers", "localhost:9092"));
+        return member;
+    }
+
+    private static Subscription subscriptionOf(SingleOwnerAssignor member) {
+        return new Subscription(List.of("submissions", "config"), member.subscriptionUserData(Set.of("submissions", "config")), List.of());
+    }
+
+    /** One generation: the leader's assignment, each member told its share. */
+    private static void rebalance(int generation, Map<String, SingleOwnerAssignor> members) {
+        Map<String, Subscription> subscriptions = new TreeMap<>();
+        members.forEach((id, member) -> subscriptions.put(id, subscriptionOf(member)));
+        GroupAssignment assignment = members.values().iterator().next().assign(CLUSTER, new GroupSubscription(subscriptions));
+        members.forEach((id, member) -> member.onAssignment(assignment.groupAssignment().get(id),
+                new ConsumerGroupMetadata("group", generation, id, Optional.empty())));
+    }
+
+    @Test
+    void aStandbyThatTakesOverFencesTheTransactionalIdsOfTheOwnerItKnew() {
+        SingleOwnerAssignor owner = member("placement-a");
+        SingleOwnerAssignor standby = member("placement-b, placement-b-gate");
+        rebalance(1, Map.of("member-a", owner));
+        rebalance(2, Map.of("member-a", owner, "member-b", standby));
+        assertThat(fenced).as("no one has taken anything over yet").isEmpty();
+
+        // The owner dies; the standby alone in the group.
+        rebalance(3, Map.of("member-b", standby));
+
+        assertThat(fenced).containsExactly(List.of("placement-a"));
+    }
+
+    @Test
+    void anOwnerThatKeepsItsPartitionsOrComesBackWithItsOwnIdsFencesNoOne() {
+        SingleOwnerAssignor owner = member("queue-0,queue-gate-0");
+        rebalance(1, Map.of("member-a", owner));
+        SingleOwnerAssignor standby = member("queue-1");
+        rebalance(2, Map.of("member-a", owner, "member-b", standby));
+        rebalance(3, Map.of("member-a", owner, "member-b", standby));
+
+        // Restarted with the same instance id: its producers fenced their predecessors when they started.
+        SingleOwnerAssignor restarted = member("queue-0,queue-gate-0");
+        rebalance(4, Map.of("member-a", restarted));
+
+        assertThat(fenced).isEmpty();
+    }
+
+    @Test
+    void aStandbyThatTakesOverFromAnOwnerWithoutTransactionsFencesNothing() {
+        SingleOwnerAssignor owner = new SingleOwnerAssignor();
+        owner.configure(Map.of());
+        SingleOwnerAssignor standby = member("status-sync-b");
+        rebalance(1, Map.of("member-a", owner, "member-b", standby));
+        rebalance(2, Map.of("member-b", standby));
+
+        assertThat(fenced).isEmpty();
     }
 }

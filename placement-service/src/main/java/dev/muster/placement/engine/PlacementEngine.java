@@ -263,8 +263,7 @@ public class PlacementEngine {
      * ({@link #backlogRead}); new ones are held until the members are reconciled.
      */
     public void restore(Map<String, byte[]> latest) {
-        Map<String, PlacementRecord> records = new LinkedHashMap<>();
-        latest.forEach((uid, bytes) -> records.put(uid, PlacementRecord.decode(bytes)));
+        Map<String, PlacementRecord> records = decode(latest);
         Decisions resume;
         synchronized (lock) {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
@@ -280,6 +279,17 @@ public class PlacementEngine {
         active = true;
         LOG.infof("placement state restored from %s: %d jobs, %d member writes owed once the inputs' backlog is read",
                 Topics.PLACEMENT_STATE, records.size(), resume.commands().size());
+    }
+
+    /** Takes a core that is thrown away through a placement and a restore, so that a takeover is not this JVM's first. */
+    public void warmUp() {
+        TakeoverWarmUp.run(config.settings());
+    }
+
+    private static Map<String, PlacementRecord> decode(Map<String, byte[]> latest) {
+        Map<String, PlacementRecord> records = new LinkedHashMap<>();
+        latest.forEach((uid, bytes) -> records.put(uid, PlacementRecord.decode(bytes)));
+        return records;
     }
 
     /**

@@ -22,6 +22,7 @@ import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor;
 import dev.muster.runtime.tracing.JobTraces;
 import dev.muster.runtime.RestoreGate;
+import dev.muster.runtime.StandbyWarmUp;
 import dev.muster.runtime.TransactionalRelay;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.common.annotation.Identifier;
@@ -54,6 +55,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final RestoreGate restores;
     /** What the inputs held when this instance was given them: the writes a restore finds owed wait until it is read. */
     private final Backlog backlog;
+    /** A standby's run of a scratch core, so that a takeover does not pay for the JVM's first restore. */
+    private final StandbyWarmUp warmUp;
     /** The batch being relayed; batches are relayed one at a time. */
     private volatile KafkaRecordBatch<String, byte[]> relaying;
 
@@ -62,6 +65,11 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.backlog = new Backlog("placement-service", config.backlogPatience(), Clock.systemUTC());
+        // The state topic is read as a takeover reads it, and thrown away.
+        this.warmUp = new StandbyWarmUp("placement-service", () -> {
+            CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE);
+            engine.warmUp();
+        });
         this.restores = new RestoreGate(() -> {
             engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
             resumeIfBacklogRead();
@@ -107,6 +115,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
             LOG.info("standing by: another instance owns the inputs");
             restores.standingBy();
             engine.standBy();
+            warmUp.standingBy();
             return;
         }
         // The inventory is read again from the beginning, and says nothing about whether an owed write was carried out.

@@ -274,7 +274,8 @@ class PlacementServiceRestartIT {
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
              ServiceProcess standby = ServiceProcess.start(JAR, standbySettings, DEADLINE)) {
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
-                    .contains("standing by: another instance owns the inputs").doesNotContain("placement state restored"));
+                    .contains("standing by: another instance owns the inputs").contains("warmed up for a takeover")
+                    .doesNotContain("placement state restored"));
             // Ten jobs a second, the kill in the middle of them.
             for (int i = 0; i < 40; i++) {
                 if (i == 20) {
