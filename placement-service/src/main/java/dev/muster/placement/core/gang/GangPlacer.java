@@ -117,7 +117,7 @@ public final class GangPlacer {
 
     /** A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. */
     private record Attempt(JobEvent admitted, String cluster, String reservationGroup, List<String> reservations, Map<String, String> plan,
-                           boolean reserving, Instant deadline, Map<String, String> failed) {
+                           boolean reserving, Instant deadline, Map<String, String> failed, TopologyDomain domain) {
     }
 
     /** The jobs whose state changed since the last {@link #drainState()}. */
@@ -435,9 +435,9 @@ public final class GangPlacer {
                     .map(ReservationSnapshot::isHolding).orElse(false));
             if (allAvailable) {
                 attempts.put(attempt.admitted().job().uid(), new Attempt(attempt.admitted(), cluster, attempt.reservationGroup(),
-                        attempt.reservations(), attempt.plan(), false, null, attempt.failed()));
+                        attempt.reservations(), attempt.plan(), false, null, attempt.failed(), attempt.domain()));
                 changed.add(attempt.admitted().job().uid());
-                return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.plan())));
+                return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.domain())));
             }
         }
         return Decisions.none();
@@ -543,14 +543,15 @@ public final class GangPlacer {
         String group = reserve ? reservationGroup(job, generations.getOrDefault(job.uid(), 0), failed.size()) : null;
         List<Reservation> reservations = promise(cluster, admittedEvent, fits.plan(), group);
         List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
+        TopologyDomain domain = domainOf(admittedEvent, cluster, fits.plan());
         attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
-                reserve ? now.plus(settings.reservationTimeout()) : null, failed));
+                reserve ? now.plus(settings.reservationTimeout()) : null, failed, domain));
         changed.add(job.uid());
         JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group,
                         fits.domain() == null ? null : fits.domain().toString()),
                 step(job.uid(), fits.cluster()));
         MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
-                : createJob(admittedEvent, fits.cluster(), null, fits.plan());
+                : createJob(admittedEvent, fits.cluster(), null, domain);
         return new Decisions(List.of(attempted), List.of(command));
     }
 
@@ -592,23 +593,23 @@ public final class GangPlacer {
         int generation = generations.getOrDefault(uid, 0);
         if (bound.containsKey(uid)) {
             return new PlacementRecord(PlacementRecord.Stage.BOUND, admission, bound.get(uid), boundGroups.get(uid), null, null, null, null,
-                    null, 0, null, null, excluded, generation, null, null);
+                    null, 0, null, null, excluded, generation, null, null, null);
         }
         Attempt attempt = attempts.get(uid);
         if (attempt != null) {
             return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING, admission,
                     attempt.cluster(), attempt.reservationGroup(), attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(),
-                    null, 0, null, null, excluded, generation, null, null);
+                    null, 0, null, null, excluded, generation, null, null, attempt.domain());
         }
         Waiting job = waiting.get(uid);
         if (job != null) {
             return new PlacementRecord(PlacementRecord.Stage.WAITING, admission, null, null, null, null, null, null, job.since(), job.tries(),
-                    job.notBefore(), job.reasons(), excluded, generation, null, null);
+                    job.notBefore(), job.reasons(), excluded, generation, null, null, null);
         }
         return evictions.eviction(uid).map(eviction -> new PlacementRecord(PlacementRecord.Stage.EVICTING, null, eviction.cluster(), null, null,
-                        null, null, null, null, 0, null, null, null, 0, eviction, null))
+                        null, null, null, null, 0, null, null, null, 0, eviction, null, null))
                 .or(() -> finishedCopies.copy(uid).map(copy -> new PlacementRecord(PlacementRecord.Stage.FINISHED, null, copy.cluster(), null, null,
-                        null, null, null, null, 0, null, null, null, 0, null, copy.job())))
+                        null, null, null, null, 0, null, null, null, 0, null, copy.job(), null)))
                 .orElse(null);
     }
 
@@ -644,11 +645,11 @@ public final class GangPlacer {
                 default -> {
                     boolean reserving = record.stage() == PlacementRecord.Stage.RESERVING;
                     attempts.put(uid, new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
-                            reserving, record.deadline(), record.failed()));
+                            reserving, record.deadline(), record.failed(), record.domain()));
                     ClusterInventory cluster = clusters.computeIfAbsent(record.cluster(), ClusterInventory::new);
                     List<Reservation> reservations = promise(cluster, admitted, record.plan(), record.reservationGroup());
                     resume.add(reserving ? new MemberCommand.Reserve(record.cluster(), admitted.job(), reservations)
-                            : createJob(admitted, record.cluster(), record.reservationGroup(), record.plan()));
+                            : createJob(admitted, record.cluster(), record.reservationGroup(), record.domain()));
                 }
             }
         });
@@ -789,18 +790,29 @@ public final class GangPlacer {
         return Decisions.none();
     }
 
-    /** The member copy, its pods confined to the topology domain the plan keeps them in when the job asks for one. */
-    private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup, Map<String, String> plan) {
+    /** The member copy, its pods confined to the topology domain, if the placement chose one. */
+    private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup, TopologyDomain domain) {
         JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
         boolean propagate = admitted.policy() != null && admitted.policy().getSpec() != null
                 && Boolean.TRUE.equals(admitted.policy().getSpec().propagateDeps());
         PyTorchJob copy = MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup,
                 generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy()), admittedEvent.time());
-        ClusterInventory inventory = clusters.get(cluster);
-        Optional<TopologyDomain> domain = inventory == null || plan.isEmpty() ? Optional.empty() : TopologyRequest.of(admitted.job())
-                .flatMap(request -> DomainFit.of(request, settings.topologyLevels(), plan.values(), inventory.index()::node));
-        return new MemberCommand.CreateJob(cluster, admittedEvent.job(), domain.map(within -> within.confine(copy)).orElse(copy),
+        return new MemberCommand.CreateJob(cluster, admittedEvent.job(), domain == null ? copy : domain.confine(copy),
                 propagate ? JobDependencies.of(admitted.job()) : List.of());
+    }
+
+    /**
+     * The topology domain that holds every pod of the plan, when the job asks for one. Kept with the attempt: a new owner
+     * that creates the copy before it has read the member's nodes again confines it all the same.
+     */
+    private TopologyDomain domainOf(JobEvent admittedEvent, ClusterInventory inventory, Map<String, String> plan) {
+        JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
+        if (plan.isEmpty()) {
+            return null;
+        }
+        return TopologyRequest.of(admitted.job())
+                .flatMap(request -> DomainFit.of(request, settings.topologyLevels(), plan.values(), inventory.index()::node))
+                .orElse(null);
     }
 
     private Reservation reservation(String name, JobRef job, GangPod pod, String node) {

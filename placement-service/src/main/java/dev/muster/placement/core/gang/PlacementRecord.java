@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.muster.model.event.JobRef;
+import dev.muster.model.job.TopologyDomain;
 import dev.muster.model.json.MusterJson;
 
 /**
@@ -19,11 +20,13 @@ import dev.muster.model.json.MusterJson;
  * @param generation    how many times the job failed over: its events' ids differ from one placement to the next
  * @param eviction      while the job is stopped for a reclaim, how far that is; else null
  * @param finished      the job, once it ran to its end on {@code cluster}: its copy stays there until the job is deleted
+ * @param domain        the topology domain the copy's pods are confined to, while reserving or creating; null when the
+ *                      job asks for none (or the record predates it)
  */
 public record PlacementRecord(Stage stage, String admitted, String cluster, String reservationGroup, List<String> reservations,
                               Map<String, String> plan, Instant deadline, Map<String, String> failed, Instant since, int tries,
                               Instant notBefore, Map<String, String> reasons, Map<String, Instant> excludedUntil, int generation,
-                              Evictions.Eviction eviction, JobRef finished) {
+                              Evictions.Eviction eviction, JobRef finished, TopologyDomain domain) {
 
     /** Where the job is in its placement. */
     public enum Stage {

@@ -156,6 +156,17 @@ class GangPlacerTest {
         });
     }
 
+    /** The domain is kept with the attempt: a new owner creates the copy before it has read any member's nodes again. */
+    @Test
+    void aNewOwnerThatCreatesTheCopyOfAGangThatRequiresARackConfinesItBeforeItKnowsTheMembersNodes() {
+        rackedMember("cluster-r", 0);
+        placer.handle(admitted(Fleets.asking(Fleets.job("pytorch-test", 2, "8"), TopologyRequest.REQUIRED, TopologyLevels.RACK)));
+
+        restarted();
+
+        assertThat(resumed.commands()).singleElement().satisfies(command -> assertConfinedTo(command, "r1"));
+    }
+
     @Test
     void aJobThatEndsBeforeItsCreationIsAnsweredIsAnnouncedBoundBeforeItIsForgotten() {
         member("cluster-b", false, 2, "4");
