@@ -31,6 +31,7 @@ import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceNames;
+import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kubectl.Kubectl;
 import io.fabric8.kubernetes.api.model.Event;
@@ -54,6 +55,7 @@ class ReclaimIT {
     private static final Path EXAMPLES = Path.of("..", "examples", "reclaim");
     private static final String TEAM_A = "root/research/team-a";
     private static final String TEAM_B = "root/research/team-b";
+    private static final List<String> TEAM_A_JOBS = List.of("a-low", "a-2", "a-3", "a-4");
     private static MusterStack stack;
     private static KubernetesClient fleet;
     private static Kubectl kubectl;
@@ -73,7 +75,7 @@ class ReclaimIT {
     @AfterAll
     static void deleteTheJobsAndCloseClient() throws Exception {
         if (stack != null) {
-            stack.deleteJobs("team-a", List.of("a-low", "a-2", "a-3", "a-4"));
+            stack.deleteJobs("team-a", TEAM_A_JOBS);
             stack.deleteJobs("team-b", List.of("guaranteed", "after-crashes"));
         }
         if (fleet != null) {
@@ -90,6 +92,15 @@ class ReclaimIT {
     /** team-a's jobs of the walkthrough, one by one: each is admitted before the next is applied, so which is newest is known. */
     private static List<String> teamAJobs() throws Exception {
         return Arrays.stream(Files.readString(EXAMPLES.resolve("team-a-jobs.yaml")).split("\n---\n")).toList();
+    }
+
+    /** team-a's jobs applied one by one, each running before the next (applying one that is there changes nothing). */
+    private static void submitTeamA() throws Exception {
+        List<String> jobs = teamAJobs();
+        for (int i = 0; i < TEAM_A_JOBS.size(); i++) {
+            apply(TEAM_A_JOBS.get(i), jobs.get(i));
+            awaitRunning("team-a", TEAM_A_JOBS.get(i));
+        }
     }
 
     /** team-b's guaranteed job of the walkthrough, under this name. */
@@ -167,12 +178,7 @@ class ReclaimIT {
     @Test
     @Order(1)
     void theLowestPriorityThenNewestBorrowersAreStoppedOnTheirMembersBeforeTheGuaranteedJobTakesTheirGpus() throws Exception {
-        List<String> names = List.of("a-low", "a-2", "a-3", "a-4");
-        List<String> jobs = teamAJobs();
-        for (int i = 0; i < names.size(); i++) {
-            apply(names.get(i), jobs.get(i));
-            awaitRunning("team-a", names.get(i));
-        }
+        submitTeamA();
         assertThat(queueUsage().get(TEAM_A)).isEqualByComparingTo("16");
 
         submitGuaranteed("guaranteed");
@@ -200,10 +206,12 @@ class ReclaimIT {
         assertThat(membersGpus().get("team-a")).as("the quota view agrees with the members once settled").isEqualByComparingTo("16");
     }
 
+    /** In the fault tier: it kills two services, and runs on its own there (after the test above in a run of both). */
     @Test
     @Order(2)
+    @FaultTier
     void aReclaimDuringWhichPlacementAndStatusSyncAreKilledStopsEachVictimOnceAndAdmitsTheReclaimerOnce() throws Exception {
-        awaitRunning("team-a", "a-low", "a-2", "a-3", "a-4");
+        submitTeamA();
 
         submitGuaranteed("after-crashes");
         await().atMost(DEADLINE).until(() -> events("team-a", "a-4").stream().filter(event -> "Preempted".equals(event.getReason())).count() == 2);
