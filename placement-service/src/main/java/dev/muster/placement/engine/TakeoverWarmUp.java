@@ -27,20 +27,14 @@ import dev.muster.placement.core.gang.PlacementRecord;
 final class TakeoverWarmUp {
 
     private static final String NAME = "muster-warm-up";
+    /** A gang of a CPU launcher and two one-GPU workers. */
     private static final String JOB = """
-            apiVersion: kubeflow.org/v1
-            kind: PyTorchJob
-            metadata: {name: %1$s, namespace: %1$s, uid: %1$s}
-            spec:
-              pytorchReplicaSpecs:
-                Master:
-                  replicas: 1
-                  restartPolicy: Never
-                  template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}}
-                Worker:
-                  replicas: 2
-                  restartPolicy: OnFailure
-                  template: {spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "4", nvidia.com/gpu: "1"}}}]}}
+            {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "%1$s", "namespace": "%1$s", "uid": "%1$s"},
+             "spec": {"pytorchReplicaSpecs": {
+               "Master": {"replicas": 1, "template": {"spec": {"containers": [
+                 {"name": "pytorch", "image": "pytorch", "resources": {"limits": {"cpu": "1"}}}]}}},
+               "Worker": {"replicas": 2, "template": {"spec": {"containers": [
+                 {"name": "pytorch", "image": "pytorch", "resources": {"limits": {"cpu": "4", "nvidia.com/gpu": "1"}}}]}}}}}}
             """.formatted(NAME);
 
     private TakeoverWarmUp() {

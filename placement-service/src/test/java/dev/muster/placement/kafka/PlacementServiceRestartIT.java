@@ -284,6 +284,8 @@ class PlacementServiceRestartIT {
                     await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
                             assertThat(Files.readString(standby.log())).as("log %s", standby.log()).contains("placement state restored"));
                     System.out.printf("the standby took over %d ms after the active was killed%n", Duration.between(killed, Instant.now()).toMillis());
+                    // What the killed owner left open is aborted at once, not when its transaction times out.
+                    assertThat(Files.readString(standby.log())).contains("fenced the previous owner's transactional id muster-placement-service-placement-0");
                 }
                 admitted.add(admit(client, "load-" + i));
                 Thread.sleep(100);

@@ -60,6 +60,9 @@ class QueueServiceStandbyIT {
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
                         assertThat(Files.readString(standby.log())).as("log %s", standby.log()).contains("queue state restored"));
                 System.out.printf("the standby took over %d ms after the active was killed%n", Duration.between(killed, Instant.now()).toMillis());
+                // What the dead instance left open, in its decisions' transactions and its gate's, is aborted at once.
+                assertThat(Files.readString(standby.log())).containsPattern("fenced the previous owner's transactional id muster-queue-service-[0-9a-f-]{36} ")
+                        .containsPattern("fenced the previous owner's transactional id muster-queue-service-gate-[0-9a-f-]{36} ");
                 client.send(Topics.SUBMISSIONS, second);
                 client.await(Topics.ADMISSIONS, event -> event.job().equals(second.job()) && event.data() instanceof JobQueued, DEADLINE);
                 client.send(Topics.MEMBER_STATUS, JobEvent.create("/test", first.job(), Instant.now(), new JobFinished("cluster-a", "Succeeded", null)));
