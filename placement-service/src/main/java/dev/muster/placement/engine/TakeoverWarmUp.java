@@ -14,7 +14,7 @@ import dev.muster.model.event.MemberEventData;
 import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.job.PyTorchJob;
-import dev.muster.model.json.Manifests;
+import dev.muster.model.job.WarmUpJob;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.gang.GangPlacer;
@@ -27,15 +27,6 @@ import dev.muster.placement.core.gang.PlacementRecord;
 final class TakeoverWarmUp {
 
     private static final String NAME = "muster-warm-up";
-    /** A gang of a CPU launcher and two one-GPU workers. */
-    private static final String JOB = """
-            {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "%1$s", "namespace": "%1$s", "uid": "%1$s"},
-             "spec": {"pytorchReplicaSpecs": {
-               "Master": {"replicas": 1, "template": {"spec": {"containers": [
-                 {"name": "pytorch", "image": "pytorch", "resources": {"limits": {"cpu": "1"}}}]}}},
-               "Worker": {"replicas": 2, "template": {"spec": {"containers": [
-                 {"name": "pytorch", "image": "pytorch", "resources": {"limits": {"cpu": "4", "nvidia.com/gpu": "1"}}}]}}}}}}
-            """.formatted(NAME);
 
     private TakeoverWarmUp() {
     }
@@ -48,7 +39,7 @@ final class TakeoverWarmUp {
         placer.handle(MemberEvent.create(NAME, now, new MemberEventData.MemberReported(new MemberSnapshot(NAME, true, true, Map.of(), now))));
         placer.handle(MemberEvent.create(NAME, now, new MemberEventData.NodeReported(NAME, new NodeSnapshot(NAME, Map.of(), List.of(),
                 ResourceList.parse(Map.of("cpu", "64", "memory", "512Gi", "nvidia.com/gpu", "8", "pods", "110")), true, false))));
-        PyTorchJob job = Manifests.read(JOB, PyTorchJob.class);
+        PyTorchJob job = WarmUpJob.of(NAME, NAME);
         placer.handle(JobEvent.create(NAME, new JobRef(NAME, NAME, NAME), now, new JobAdmitted(job, null, NAME, ResourceList.empty())));
         Map<String, PlacementRecord> written = new LinkedHashMap<>();
         placer.drainState().forEach((uid, record) -> {

@@ -39,6 +39,7 @@ import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor.Produced;
 import dev.muster.runtime.RestoreGate;
+import dev.muster.runtime.StandbyWarmUp;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
@@ -63,6 +64,8 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
     private final RestoreGate restores = new RestoreGate(this::restore);
+    /** A standby's run of a scratch queue, so that a takeover does not pay for the JVM's first restore. */
+    private final StandbyWarmUp warmUp;
     private final AtomicBoolean replaying = new AtomicBoolean();
     private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "muster-start-times");
@@ -75,6 +78,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         this.metrics = metrics;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.queue = new FleetQueue(settings(), clock);
+        // The state topic is read as a takeover reads it, and thrown away.
+        this.warmUp = new StandbyWarmUp("queue-service", () -> {
+            CompactedTopic.latestByKey(kafkaConnection, Topics.QUEUE_STATE);
+            TakeoverWarmUp.run(settings());
+        });
         metrics.observe(this::snapshot);
     }
 
@@ -167,6 +175,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         } else {
             restores.standingBy();
             LOG.info("standing by: another instance owns the inputs");
+            warmUp.standingBy();
         }
     }
 
