@@ -54,7 +54,7 @@ class QueueServiceStandbyIT {
 
             try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
-                        .contains("standing by: another instance owns the inputs").doesNotContain("queue state restored"));
+                        .contains("standing by: another instance owns the inputs").contains("warmed up for a takeover").doesNotContain("queue state restored"));
                 active.kill();
                 Instant killed = Instant.now();
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
@@ -102,7 +102,7 @@ class QueueServiceStandbyIT {
             ServiceProcess owner = Files.readString(active.log()).contains("queue state restored") ? active : standby;
             ServiceProcess other = owner == active ? standby : active;
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(other.log())).as("log %s", other.log())
-                    .contains("standing by: another instance owns the inputs"));
+                    .contains("standing by: another instance owns the inputs").contains("warmed up for a takeover"));
 
             // Ten submissions a second, the owner killed in the middle of them; the seed's child-2 runs one job at a time.
             for (int i = 0; i < 20; i++) {
