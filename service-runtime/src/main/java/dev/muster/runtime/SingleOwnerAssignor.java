@@ -42,6 +42,11 @@ public final class SingleOwnerAssignor implements ConsumerPartitionAssignor, Con
     /** The consumer setting naming the transactional ids this member's producers use; none by default. */
     public static final String TRANSACTIONAL_IDS = "muster.owner.transactional-ids";
     private static final int NEVER_OWNED = -1;
+    /**
+     * The most ids a member fences on a takeover: a service writes with one or two. Each may block the consumer's thread for
+     * a while if the broker is slow, so a member that said it writes with hundreds does not hold the takeover up for them.
+     */
+    static final int MAX_FENCED = 4;
 
     private final Function<Map<String, ?>, PredecessorFence> fences;
     private PredecessorFence fence;
@@ -88,7 +93,7 @@ public final class SingleOwnerAssignor implements ConsumerPartitionAssignor, Con
         others.removeAll(transactionalIds);
         // A restarted owner that kept its ids fenced them itself; one that never saw another owner has no one to fence.
         if (fence != null && !others.isEmpty()) {
-            fence.fence(others);
+            fence.fence(others.stream().limit(MAX_FENCED).toList());
         }
     }
 

@@ -150,4 +150,22 @@ class SingleOwnerAssignorTest {
 
         assertThat(fenced).isEmpty();
     }
+
+    @Test
+    void anAssignmentWhoseUserDataIsGarbageFencesAtMostAFewIdsAndStillHandsThePartitionsOver() {
+        SingleOwnerAssignor standby = member("placement-b");
+        byte[] garbage = new byte[4096];
+        new java.util.Random(7).nextBytes(garbage);
+        garbage[100] = ',';
+        garbage[200] = ',';
+        String many = String.join(",", java.util.stream.IntStream.range(0, 500).mapToObj(i -> "id-" + i).toList());
+        standby.onAssignment(new Assignment(List.of(), java.nio.ByteBuffer.wrap(garbage)), new ConsumerGroupMetadata("group", 1, "b", Optional.empty()));
+        standby.onAssignment(new Assignment(List.of(), java.nio.ByteBuffer.wrap(many.getBytes(java.nio.charset.StandardCharsets.UTF_8))),
+                new ConsumerGroupMetadata("group", 2, "b", Optional.empty()));
+
+        standby.onAssignment(new Assignment(List.of(new TopicPartition("config", 0))), new ConsumerGroupMetadata("group", 3, "b", Optional.empty()));
+
+        assertThat(fenced).singleElement().satisfies(ids -> assertThat(ids).hasSize(SingleOwnerAssignor.MAX_FENCED));
+        assertThat(standby.subscriptionUserData(Set.of("config")).getInt(0)).as("the generation it owns the partitions in").isEqualTo(3);
+    }
 }
