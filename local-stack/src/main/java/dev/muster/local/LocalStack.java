@@ -21,6 +21,7 @@ import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.model.event.Topics;
 import dev.muster.model.json.Kubeconfig;
+import dev.muster.testing.kafka.BrokerLauncher;
 import dev.muster.testing.kafka.KafkaAcls;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerConfig;
@@ -97,7 +98,7 @@ public final class LocalStack implements AutoCloseable {
         deleteRecursively(settings.kafkaData());
         progress.accept("starting Kafka broker (KRaft), data in " + settings.kafkaData());
         KafkaBrokerConfig brokerConfig = new KafkaBrokerConfig(Map.of(), KafkaBrokerConfig.TEST_JVM_OPTIONS, Duration.ofSeconds(90),
-                settings.kafkaData(), true, false);
+                settings.kafkaData(), true, false, BrokerLauncher.CHILD_JVM);
         broker = KafkaBroker.start(settings.securedKafka() == null ? brokerConfig : brokerConfig.securedWithTlsAndScram());
         started.add(broker);
         MusterTopics.create(broker, TOPIC_PARTITIONS);

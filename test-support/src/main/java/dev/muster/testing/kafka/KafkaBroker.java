@@ -1,7 +1,6 @@
 package dev.muster.testing.kafka;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -10,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -37,11 +35,11 @@ import dev.muster.kafka.broker.BrokerRuntime;
 import dev.muster.testing.net.LoopbackPorts;
 
 /**
- * A real Apache Kafka broker (KRaft, combined broker and controller) running as a child JVM on loopback,
- * with its own ports and data folder.
+ * A real Apache Kafka broker (KRaft, combined broker and controller) on loopback, with its own ports and data folder.
  * <p>
- * The broker runs from the Maven Central jars the {@code kafka-broker} module resolved at build time, so
- * Kafka's server dependencies never share a class loader with the code under test. It can be stopped
+ * By default the broker runs as a child JVM from the Maven Central jars the {@code kafka-broker} module resolved at
+ * build time, so Kafka's server dependencies never share a class loader with the code under test; where a Docker engine
+ * is at hand it may run in Apache Kafka's image instead ({@link BrokerLauncher}), from the same settings. It can be stopped
  * gracefully, killed as in a crash, and started again on the same ports and data, which is what
  * reliability tests need. Transactions work on the single node: the internal topics are created with
  * replication factor 1.
@@ -51,6 +49,7 @@ public final class KafkaBroker implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(KafkaBroker.class.getName());
     private static final Set<KafkaBroker> RUNNING = ConcurrentHashMap.newKeySet();
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration PROBE_INTERVAL = Duration.ofMillis(50);
     private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
     /** A secured broker's super user. */
     public static final String ADMIN_USER = "admin";
@@ -69,7 +68,7 @@ public final class KafkaBroker implements AutoCloseable {
     private final int controllerPort;
     private final String adminPassword;
     private final BrokerTls tls;
-    private Process process;
+    private BrokerProcess process;
 
     private KafkaBroker(KafkaBrokerConfig config) throws IOException {
         this.config = config;
@@ -145,13 +144,16 @@ public final class KafkaBroker implements AutoCloseable {
         }
         try {
             writeServerProperties();
-            process = launch();
+            process = switch (config.launcher()) {
+                case CHILD_JVM -> ChildJvmBroker.launch(config, configFile, clusterId, logFile);
+                case CONTAINER -> BrokerContainer.launch(config, dataDirectory, configFile, clusterId, logFile, brokerPort);
+            };
         } catch (IOException e) {
-            throw new KafkaBrokerException("cannot launch the broker JVM", e);
+            throw new KafkaBrokerException("cannot launch the broker (" + config.launcher() + ")", e);
         }
         RUNNING.add(this);
         awaitReady();
-        LOG.log(Level.INFO, "Kafka broker {0} ready (data {1})", bootstrapServers(), dataDirectory);
+        LOG.log(Level.INFO, "Kafka broker {0} ready ({1}, data {2})", bootstrapServers(), config.launcher(), dataDirectory);
     }
 
     /** Shuts the broker down cleanly (SIGTERM) and waits for it to exit. */
@@ -159,8 +161,8 @@ public final class KafkaBroker implements AutoCloseable {
         if (!isRunning()) {
             return;
         }
-        process.destroy();
-        awaitExit(STOP_TIMEOUT);
+        process.stop(STOP_TIMEOUT);
+        RUNNING.remove(this);
     }
 
     /** Kills the broker at once (SIGKILL), as a crash or a power cut would. */
@@ -168,8 +170,8 @@ public final class KafkaBroker implements AutoCloseable {
         if (process == null) {
             return;
         }
-        process.destroyForcibly();
-        awaitExit(STOP_TIMEOUT);
+        process.kill(STOP_TIMEOUT);
+        RUNNING.remove(this);
     }
 
     /** Stops the broker cleanly and starts it again. */
@@ -285,7 +287,7 @@ public final class KafkaBroker implements AutoCloseable {
         if (config.secured()) {
             properties.putAll(securedListeners());
         } else {
-            properties.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            properties.put("listeners", "PLAINTEXT://" + listenerHost() + ":" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
             properties.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
             properties.put("inter.broker.listener.name", "PLAINTEXT");
             properties.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -317,7 +319,7 @@ public final class KafkaBroker implements AutoCloseable {
      */
     private Map<String, String> securedListeners() {
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("listeners", "SASL_SSL://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        properties.put("listeners", "SASL_SSL://" + listenerHost() + ":" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
         properties.put("advertised.listeners", "SASL_SSL://127.0.0.1:" + brokerPort);
         properties.put("inter.broker.listener.name", "SASL_SSL");
         properties.put("listener.security.protocol.map", "SASL_SSL:SASL_SSL,CONTROLLER:SASL_PLAINTEXT");
@@ -352,28 +354,8 @@ public final class KafkaBroker implements AutoCloseable {
         Files.writeString(configFile, text.toString());
     }
 
-    private Process launch() throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(config.jvmOptions());
-        command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
-        command.add("-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS");
-        command.add("-cp");
-        command.add(BrokerRuntime.classpath());
-        command.add(BrokerRuntime.MAIN_CLASS);
-        command.add(configFile.toString());
-        command.add(clusterId);
-        if (config.exitWithParent()) {
-            command.add("--exit-with-parent");
-        }
-        Process started = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-                .start();
-        if (!config.exitWithParent()) {
-            started.getOutputStream().close();
-        }
-        return started;
+    private String listenerHost() {
+        return config.launcher().listenerHost();
     }
 
     private void awaitReady() {
@@ -381,11 +363,10 @@ public final class KafkaBroker implements AutoCloseable {
         KafkaBrokerException last = null;
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
-                throw new KafkaBrokerException("the broker exited with status " + process.exitValue()
-                        + " while starting" + logTail());
+                throw new KafkaBrokerException("the broker " + process.exitDescription() + " while starting" + logTail());
             }
             if (!acceptsConnections()) {
-                pause();
+                process.pause(PROBE_INTERVAL);
                 continue;
             }
             try (Admin admin = admin()) {
@@ -413,36 +394,6 @@ public final class KafkaBroker implements AutoCloseable {
             return false;
         }
     }
-
-    /** Waits a moment between probes, returning at once if the broker exits meanwhile. */
-    private void pause() {
-        try {
-            process.onExit().get(50, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            // still running: probe again
-        } catch (ExecutionException e) {
-            throw new KafkaBrokerException("cannot watch the broker process", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaBrokerException("interrupted while waiting for the broker", e);
-        }
-    }
-
-    private void awaitExit(Duration timeout) {
-        try {
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaBrokerException("interrupted while stopping the broker", e);
-        } finally {
-            closeQuietly(process.getOutputStream());
-            RUNNING.remove(this);
-        }
-    }
-
 
     private String logTail() {
         try {
@@ -475,14 +426,6 @@ public final class KafkaBroker implements AutoCloseable {
         byte[] bytes = new byte[24];
         RANDOM.nextBytes(bytes);
         return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
-    }
-
-    private static void closeQuietly(OutputStream stream) {
-        try {
-            stream.close();
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, "closing the broker's stdin failed", e);
-        }
     }
 
     private static void deleteRecursively(Path directory) {
