@@ -5,9 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -21,6 +25,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
 
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.ConfigRejected;
@@ -49,6 +56,8 @@ import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
 import dev.muster.testing.seed.Seed;
 import dev.muster.testing.service.ServiceHealthContract;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.kafka.KafkaMessageFactory;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -112,6 +121,38 @@ class QueueInputListenerTests extends ServiceHealthContract {
                     .containsPattern("muster_quota_used\\{node=\"root/child-2\",resource=\"kube-queue/max-jobs\"} 1\\.0")
                     .containsPattern("muster_queue_depth\\{leaf=\"child-2\",queue=\"root-child-2-[a-z0-9]{5}\"} 0\\.0")
                     .contains("muster_queue_decision_seconds_count");
+        }
+    }
+
+    /**
+     * The Kafka submission example of docs/architecture.md, as a console producer sends it (structured), and the same
+     * event as the CloudEvents SDK sends it by default (binary: attributes in ce_* headers) for a second job: the same
+     * decision. In a namespace of their own, so the example's job name cannot meet another test's.
+     */
+    @Test
+    void theDocumentedKafkaSubmissionIsDecidedAlikeSentStructuredOrBinaryThroughTheCloudEventsSdk() throws Exception {
+        String example = Files.readAllLines(Path.of("..", "docs", "architecture.md")).stream()
+                .filter(line -> line.startsWith("job-0001|{")).findFirst().orElseThrow(() -> new AssertionError("the docs lost the example"));
+        String key = example.substring(0, example.indexOf('|'));
+        String structured = example.substring(example.indexOf('|') + 1).replace("\"subject\":\"default/", "\"subject\":\"sdk-modes/");
+        JsonNode attributes = JobEventClient.json(structured.getBytes(StandardCharsets.UTF_8));
+        CloudEventBuilder sdk = CloudEventBuilder.v1().withId(UUID.randomUUID().toString())
+                .withSource(URI.create(attributes.path("source").asText())).withType(attributes.path("type").asText())
+                .withSubject(attributes.path("subject").asText() + "-binary")
+                .withTime(OffsetDateTime.parse(attributes.path("time").asText())).withExtension("jobuid", "job-0002")
+                .withDataContentType(attributes.path("datacontenttype").asText())
+                .withData(attributes.path("data").toString().getBytes(StandardCharsets.UTF_8));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("sdk-modes"));
+            client.sendRaw(Topics.SUBMISSIONS, key, structured.getBytes(StandardCharsets.UTF_8));
+            client.send(KafkaMessageFactory.createWriter(Topics.SUBMISSIONS, null, null, "job-0002").writeBinary(sdk.build()));
+
+            JobEvent asWritten = client.await(Topics.ADMISSIONS, event -> event.job().uid().equals("job-0001"), DEADLINE);
+            JobEvent viaSdk = client.await(Topics.ADMISSIONS, event -> event.job().uid().equals("job-0002"), DEADLINE);
+
+            assertThat(asWritten.job()).isEqualTo(new JobRef("sdk-modes", "pytorch-test", "job-0001"));
+            assertThat(viaSdk.job()).isEqualTo(new JobRef("sdk-modes", "pytorch-test-binary", "job-0002"));
+            assertThat(viaSdk.data()).isEqualTo(asWritten.data());
         }
     }
 

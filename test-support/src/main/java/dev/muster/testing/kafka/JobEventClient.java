@@ -68,8 +68,14 @@ public final class JobEventClient implements AutoCloseable {
 
     /** Produces arbitrary bytes, e.g. a malformed record, and waits until the broker has it. */
     public void sendRaw(String topic, String key, byte[] value) {
+        send(new ProducerRecord<>(topic, key, value));
+    }
+
+    /** Produces a record as another client built it (headers and all, e.g. a CloudEvents SDK's binary mode) and waits. */
+    public void send(ProducerRecord<String, byte[]> record) {
+        String topic = record.topic();
         try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get(30, TimeUnit.SECONDS);
+            producer.send(record).get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while producing to " + topic, e);
