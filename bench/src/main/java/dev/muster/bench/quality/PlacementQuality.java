@@ -2,10 +2,12 @@ package dev.muster.bench.quality;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Placement quality on real traces: the same job stream through each placement policy, in virtual time, with
@@ -14,7 +16,7 @@ import java.util.Map;
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.quality.PlacementQuality [--nodes openb|gfs|FILE] [--jobs FILE]
  *      [--load 1.0] [--local-share 0.3] [--repeat 8] [--cluster-size 300] [--seed 2026] [--traces ../shared/traces]
- *      [--out bench/target/quality]
+ *      [--out bench/target/quality] [--policies sum-estimate,node-fit,node-fit+reservation]
  * </pre>
  */
 public final class PlacementQuality {
@@ -31,7 +33,9 @@ public final class PlacementQuality {
         Path out = inputs.out();
 
         List<SimulationResult> results = new ArrayList<>();
-        for (PlacementPolicy policy : PlacementPolicy.values()) {
+        List<String> chosen = List.of(options.value("policies", Arrays.stream(PlacementPolicy.values()).map(PlacementPolicy::label)
+                .collect(Collectors.joining(","))).split(","));
+        for (PlacementPolicy policy : Arrays.stream(PlacementPolicy.values()).filter(policy -> chosen.contains(policy.label())).toList()) {
             long begin = System.nanoTime();
             SimulationResult result = new QualitySimulation(policy, QualitySimulation.Settings.defaults(), nodes, tenants, jobs).run();
             System.out.printf(Locale.ROOT, "  %s simulated in %.1f s%n", policy.label(), (System.nanoTime() - begin) / 1e9);

@@ -1,5 +1,7 @@
 package dev.muster.queue.core.quota;
 
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,42 +15,84 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
  * Capacity held, within one evaluation, for jobs that must not be passed: those starving, and those reclaiming
  * capacity whose victims are stopping (what a stopped victim frees is theirs, held from the start of each pass). By
  * node, with who holds it.
+ * <p>
+ * Under overload thousands of jobs starve and each holds once per evaluation, so the sums are kept in place and only
+ * the first few starving jobs are named: a waiting message names no more ({@link Shortfall}).
  */
 final class Holds {
 
     static final Holds NONE = new Holds();
 
-    private final Map<String, ResourceList> held = new HashMap<>();
-    private final Map<String, Set<String>> starving = new HashMap<>();
-    private final Map<String, Set<String>> reclaimers = new HashMap<>();
+    /** How many distinct starving jobs are named per node: those a message names, and one more to know there are others. */
+    static final int STARVING_NAMED = Shortfall.HOLDERS_NAMED + 1;
 
-    void hold(List<Node> path, QuotaJob job, boolean isStarving) {
-        for (Node node : path) {
-            held.merge(node.name(), job.charge(), ResourceList::plus);
-            (isStarving ? starving : reclaimers).computeIfAbsent(node.name(), name -> new LinkedHashSet<>()).add(job.ref());
-        }
-    }
+    private final Map<String, AtNode> nodes = new HashMap<>();
 
-    /** Takes back what {@link #hold} held for a reclaimer, so that it is weighed without its own hold. */
-    void release(List<Node> path, QuotaJob job) {
+    void hold(List<Node> path, QuotaJob job, ResourceList charge, boolean isStarving) {
+        String ref = job.ref();
         for (Node node : path) {
-            held.merge(node.name(), job.charge(), ResourceList::minus);
-            Set<String> holders = reclaimers.get(node.name());
-            if (holders != null) {
-                holders.remove(job.ref());
+            AtNode at = nodes.computeIfAbsent(node.name(), name -> new AtNode());
+            at.add(charge, false);
+            if (isStarving) {
+                at.nameStarving(ref);
+            } else {
+                at.reclaimers.add(ref);
             }
         }
     }
 
-    ResourceList heldAt(String node) {
-        return held.getOrDefault(node, ResourceList.empty());
+    /** Takes back what {@link #hold} held for a reclaimer, so that it is weighed without its own hold. */
+    void release(List<Node> path, QuotaJob job, ResourceList charge) {
+        String ref = job.ref();
+        for (Node node : path) {
+            AtNode at = nodes.computeIfAbsent(node.name(), name -> new AtNode());
+            at.add(charge, true);
+            at.reclaimers.remove(ref);
+        }
     }
 
-    Set<String> starvingAt(String node) {
-        return starving.getOrDefault(node, Set.of());
+    /** What is held at the node of the resource; zero when nothing is. */
+    BigDecimal heldAt(String node, String resource) {
+        AtNode at = nodes.get(node);
+        return at == null ? BigDecimal.ZERO : at.held.getOrDefault(resource, BigDecimal.ZERO);
+    }
+
+    /** The first {@link #STARVING_NAMED} distinct starving jobs capacity is held for at the node, in the order they held it. */
+    List<String> starvingNamedAt(String node) {
+        AtNode at = nodes.get(node);
+        return at == null ? List.of() : at.starvingNamed;
+    }
+
+    /** How many times what is held at the node changed: an evaluation's verdicts are checked again where it did. */
+    int version(String node) {
+        AtNode at = nodes.get(node);
+        return at == null ? 0 : at.version;
     }
 
     Set<String> reclaimersAt(String node) {
-        return reclaimers.getOrDefault(node, Set.of());
+        AtNode at = nodes.get(node);
+        return at == null ? Set.of() : at.reclaimers;
+    }
+
+    private static final class AtNode {
+
+        private final Map<String, BigDecimal> held = new HashMap<>();
+        private final List<String> starvingNamed = new ArrayList<>(STARVING_NAMED);
+        private final Set<String> reclaimers = new LinkedHashSet<>();
+        private int version;
+
+        void add(ResourceList charge, boolean negate) {
+            version++;
+            for (String resource : charge.names()) {
+                BigDecimal amount = charge.amount(resource);
+                held.merge(resource, negate ? amount.negate() : amount, BigDecimal::add);
+            }
+        }
+
+        void nameStarving(String ref) {
+            if (starvingNamed.size() < STARVING_NAMED && !starvingNamed.contains(ref)) {
+                starvingNamed.add(ref);
+            }
+        }
     }
 }

@@ -28,4 +28,9 @@ public record JobStanding(QuotaJob job, String leaf, Instant admittedAt, Instant
     public boolean admitted() {
         return admittedAt != null;
     }
+
+    /** The same standing of this job (one equal to it, e.g. sharing another instance of its demand). */
+    JobStanding withJob(QuotaJob same) {
+        return new JobStanding(same, leaf, admittedAt, waitingSince, notBefore, giveBacks, reason, message, preemptedBy, reclaiming, withdrawn);
+    }
 }

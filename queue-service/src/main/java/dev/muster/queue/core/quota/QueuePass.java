@@ -3,15 +3,13 @@ package dev.muster.queue.core.quota;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
-import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.function.Supplier;
 
-import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.quota.PassMemo.Verdict;
 import dev.muster.queue.core.quota.QuotaDecision.Admitted;
 import dev.muster.queue.core.quota.QuotaDecision.Waiting;
 import dev.muster.queue.core.quota.QuotaTree.Node;
@@ -29,13 +27,14 @@ final class QueuePass {
     private final QuotaSettings settings;
     private final Reclaims reclaims;
     /** What one evaluation has already worked out, for the many waiting jobs that ask the same. */
-    private final PassMemo memo = new PassMemo();
+    private final PassMemo memo;
     /** The nodes' shares of what they borrow, while the pass orders queues fairly; null otherwise. */
     private DominantShares shares;
 
-    QueuePass(QuotaLedger ledger, QuotaSettings settings) {
+    QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuseVerdicts) {
         this.ledger = ledger;
         this.settings = settings;
+        this.memo = new PassMemo(reuseVerdicts);
         this.reclaims = new Reclaims(ledger, this);
     }
 
@@ -76,10 +75,10 @@ final class QueuePass {
         Holds holds = new Holds();
         for (Wait reclaimer : ledger.reclaimers()) {
             if (reclaimer.leaf() != null) {
-                holds.hold(tree.pathToRoot(tree.node(reclaimer.leaf()).orElseThrow()), reclaimer.job(), false);
+                holds.hold(tree.pathToRoot(tree.node(reclaimer.leaf()).orElseThrow()), reclaimer.job(), ledger.chargeOf(reclaimer.job()), false);
             }
         }
-        memo.heldChanged();
+        memo.newHolds();
         shares = tree != null && tree.fairSharing().enabled() ? new DominantShares(tree, ledger.used()) : null;
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
         for (Map.Entry<String, NavigableSet<QuotaJob>> queue : ledger.queues().entrySet()) {
@@ -142,19 +141,14 @@ final class QueuePass {
             considerReclaimer(cursor, wait, now, holds, decisions);
             return;
         }
-        // One answer per leaf and demand: whether the job can never fit the tree, else whether it fits now.
-        Verdict verdict = memo.verdict(cursor.leaf, wait.job().demand(), () -> {
-            ResourceList charge = wait.job().charge();
-            Optional<Shortfall> never = Shortfall.first(cursor.path, charge, Map.of(), Holds.NONE);
-            if (never.isPresent()) {
-                return new Verdict(QuotaAdmission.QUOTA_NEVER_FITS, true, never.get().neverMessage(), null);
-            }
-            return Shortfall.first(cursor.path, charge, ledger.used(), holds)
-                    .map(limit -> new Verdict(limit.reason(), limit.node().name().equals(cursor.leaf.name()), limit.message(), limit.blocker()))
-                    .orElse(null);
-        });
-        if (verdict != null && QuotaAdmission.QUOTA_NEVER_FITS.equals(verdict.reason())) {
-            report(wait, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
+        // One answer per leaf and demand: whether the job can never fit the tree, else whether it fits now. A job told of
+        // the same limit before is told nothing new, so for it the limit is enough; any other needs the numbers of now.
+        Verdict verdict = memo.verdict(cursor.path, wait.job(), ledger.chargeOf(wait.job()), ledger.used(), holds);
+        if (verdict != null && verdict.numbersOutOfDate() && !toldOf(wait, verdict.blocker())) {
+            verdict = memo.fresh(cursor.path, wait.job(), ledger.chargeOf(wait.job()), ledger.used(), holds);
+        }
+        if (verdict != null && verdict.neverFits()) {
+            report(wait, queue, position, verdict, decisions);
             return;
         }
         if (verdict == null) {
@@ -173,10 +167,9 @@ final class QueuePass {
         cursor.firstStarving = cursor.firstStarving == null || starvesAt.isBefore(cursor.firstStarving) ? starvesAt : cursor.firstStarving;
         if (isStarving(current, now)) {
             cursor.settles = false;
-            holds.hold(cursor.path, current.job(), true);
-            memo.heldChanged();
+            holds.hold(cursor.path, current.job(), ledger.chargeOf(current.job()), true);
         }
-        report(current, queue, position, verdict.reason(), verdict.message(), verdict.blocker(), decisions);
+        report(current, queue, position, verdict, decisions);
         cursor.blockIfStrict(current);
     }
 
@@ -186,15 +179,13 @@ final class QueuePass {
      */
     private void considerReclaimer(Cursor cursor, Wait wait, Instant now, Holds holds, List<QuotaDecision> decisions) {
         cursor.settles = false;
-        holds.release(cursor.path, wait.job());
-        memo.heldChanged();
-        if (Shortfall.first(cursor.path, wait.job().charge(), ledger.used(), holds).isEmpty()) {
+        holds.release(cursor.path, wait.job(), ledger.chargeOf(wait.job()));
+        if (Shortfall.first(cursor.path, ledger.chargeOf(wait.job()), ledger.used(), holds).isEmpty()) {
             admit(wait, now, decisions);
             cursor.removeHead();
             return;
         }
-        holds.hold(cursor.path, wait.job(), false);
-        memo.heldChanged();
+        holds.hold(cursor.path, wait.job(), ledger.chargeOf(wait.job()), false);
         report(wait, cursor.leaf.queue(), cursor.position(), QuotaAdmission.RECLAIMING, reclaims.message(wait), decisions);
         cursor.blockIfStrict(wait);
     }
@@ -217,7 +208,15 @@ final class QueuePass {
 
     /** Says why a job waits, once per change of reason or message. */
     void report(Wait wait, String queue, int position, String reason, String message, List<QuotaDecision> decisions) {
-        report(wait, queue, position, reason, message, null, decisions);
+        report(wait, queue, position, reason, () -> message, null, decisions);
+    }
+
+    private void report(Wait wait, String queue, int position, Verdict verdict, List<QuotaDecision> decisions) {
+        if (verdict.numbersOutOfDate()) {
+            // Only for a job told of this limit before (see consider): nothing new to tell.
+            return;
+        }
+        report(wait, queue, position, verdict.reason(), verdict::message, verdict.blocker(), decisions);
     }
 
     /**
@@ -225,16 +224,25 @@ final class QueuePass {
      * the messages of every job a quota node blocks, and near the limit tips them between {@code QuotaExceeded}
      * and {@code HeldForStarvingJob}: said again each time, a deep queue made each job about a thousand status
      * updates under overload. So while a quota limit blocks a job, it is told again only when the limit's node
-     * or resource changes; the numbers and the reason are those of when it was last told.
+     * or resource changes; the numbers and the reason are those of when it was last told. The message is worded only
+     * when the job is told, or its reason differs from the last: under overload most are told nothing new.
      */
-    private void report(Wait wait, String queue, int position, String reason, String message, String blocker,
+    private void report(Wait wait, String queue, int position, String reason, Supplier<String> message, String blocker,
                         List<QuotaDecision> decisions) {
-        if (reason.equals(wait.reason()) && message.equals(wait.message())
-                || blocker != null && isQuotaLimit(wait.reason()) && wait.message() != null && wait.message().startsWith(blocker)) {
+        if (toldOf(wait, blocker)) {
             return;
         }
-        ledger.putWaiting(wait.job().uid(), wait.reported(reason, message));
-        decisions.add(new Waiting(wait.job(), queue, position, reason, message));
+        String text = message.get();
+        if (reason.equals(wait.reason()) && text.equals(wait.message())) {
+            return;
+        }
+        ledger.putWaiting(wait.job().uid(), wait.reported(reason, text));
+        decisions.add(new Waiting(wait.job(), queue, position, reason, text));
+    }
+
+    /** Whether the job was last told that this quota limit blocks it ({@code blocker}: the limit's node and resource). */
+    private static boolean toldOf(Wait wait, String blocker) {
+        return blocker != null && isQuotaLimit(wait.reason()) && wait.message() != null && wait.message().startsWith(blocker);
     }
 
     /** Whether a quota limit blocks the job: its own use, or capacity held for other jobs, of which it is the same limit either way. */
@@ -260,6 +268,7 @@ final class QueuePass {
         private final List<Node> path;
         private final List<QuotaJob> jobs;
         private int index;
+        private Wait head;
         private int removed;
         private String blockedBy;
         private boolean starving;
@@ -278,9 +287,12 @@ final class QueuePass {
             this.jobs = jobs;
         }
 
-        /** The head as it stands now: a pass changes the waits it decides. */
+        /**
+         * The head as it stood when the cursor was last ranked: a pass changes the waits it decides, and only those, so
+         * nothing changes a head's between its ranking and its turn.
+         */
         Wait head() {
-            return ledger.wait(jobs.get(index).uid());
+            return head;
         }
 
         /** 1-based position of the head in its queue, counting only jobs still waiting. */
@@ -298,7 +310,7 @@ final class QueuePass {
         }
 
         void rank(Instant now) {
-            Wait head = head();
+            head = ledger.wait(jobs.get(index).uid());
             starving = isStarving(head, now);
             guaranteed = isWithinGuarantee(leaf, head.job());
             priority = head.job().priority();
@@ -326,60 +338,6 @@ final class QueuePass {
             }
             int bySubmission = submittedAt.compareTo(other.submittedAt);
             return bySubmission != 0 ? bySubmission : Long.compare(sequence, other.sequence);
-        }
-    }
-
-    /**
-     * Why a job waits, as reported: worked out once per leaf and demand while nothing it depends on changes.
-     *
-     * @param atLeaf  whether the job's own leaf refuses it, so that nothing above the leaf can change the verdict
-     * @param blocker what the message names before its numbers (e.g. {@code root/team-a: nvidia.com/gpu }); null
-     *                when the whole message says what blocks the job
-     */
-    private record Verdict(String reason, boolean atLeaf, String message, String blocker) {
-    }
-
-    /**
-     * Within one evaluation, what the waiting jobs of one leaf with one demand have in common: their verdict
-     * (never fits, fits now, or why not) and whether they are within their guarantee. Queues hold many jobs of
-     * few sizes, so most jobs find their answer here. Verdicts are forgotten when usage or held capacity
-     * changes, guarantees when usage does; everything at the start of each evaluation (the tree may differ).
-     */
-    private static final class PassMemo {
-
-        /** No answer: a null verdict means the job fits. */
-        private static final Object NOTHING = new Object();
-
-        private record Key(String leaf, ResourceList demand) {
-        }
-
-        private final Map<Key, Object> verdicts = new HashMap<>();
-        private final Map<Key, Boolean> guaranteed = new HashMap<>();
-
-        /** The verdict for the leaf's jobs of this demand; null when they fit. */
-        Verdict verdict(Node leaf, ResourceList demand, Supplier<Verdict> work) {
-            return verdicts.computeIfAbsent(new Key(leaf.name(), demand), key -> orNothing(work.get())) instanceof Verdict verdict ? verdict : null;
-        }
-
-        boolean guaranteed(Node leaf, ResourceList demand, Supplier<Boolean> work) {
-            return guaranteed.computeIfAbsent(new Key(leaf.name(), demand), key -> work.get());
-        }
-
-        void usageChanged() {
-            verdicts.clear();
-            guaranteed.clear();
-        }
-
-        void heldChanged() {
-            verdicts.clear();
-        }
-
-        void forget() {
-            usageChanged();
-        }
-
-        private static Object orNothing(Verdict verdict) {
-            return verdict == null ? NOTHING : verdict;
         }
     }
 }

@@ -55,17 +55,23 @@ public final class QuotaAdmission {
 
     /** @param tree the quota tree, or null before one is applied: every job then waits with {@code NoQuotaForNamespace} */
     public QuotaAdmission(QuotaTree tree, QuotaSettings settings) {
+        this(tree, settings, true);
+    }
+
+    /** @param reuseVerdicts false for a core that works out why each waiting job waits afresh: what tests compare with */
+    QuotaAdmission(QuotaTree tree, QuotaSettings settings, boolean reuseVerdicts) {
         this.settings = settings;
         this.ledger = new QuotaLedger(tree);
-        this.pass = new QueuePass(ledger, settings);
+        this.pass = new QueuePass(ledger, settings, reuseVerdicts);
         this.report = new QuotaReport(ledger);
     }
 
     /** A job enters its queue; submitting a job already known changes nothing. */
-    public List<QuotaDecision> submit(QuotaJob job, Instant now) {
-        if (ledger.admission(job.uid()) != null || ledger.wait(job.uid()) != null) {
+    public List<QuotaDecision> submit(QuotaJob submitted, Instant now) {
+        if (ledger.admission(submitted.uid()) != null || ledger.wait(submitted.uid()) != null) {
             return List.of();
         }
+        QuotaJob job = ledger.withSharedDemand(submitted);
         ledger.putWaiting(job.uid(), Wait.fresh(job, ledger.leafOf(job), null, 0));
         return pass.evaluate(now);
     }
@@ -288,7 +294,8 @@ public final class QuotaAdmission {
     public static QuotaAdmission restore(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings) {
         QuotaAdmission quota = new QuotaAdmission(tree, settings);
         QuotaLedger ledger = quota.ledger;
-        standings.stream().sorted(Comparator.comparingLong(standing -> standing.job().sequence())).forEach(standing -> {
+        standings.stream().sorted(Comparator.comparingLong(standing -> standing.job().sequence())).forEach(restored -> {
+            JobStanding standing = restored.withJob(ledger.withSharedDemand(restored.job()));
             if (standing.leaf() != null && (tree == null || tree.node(standing.leaf()).isEmpty())) {
                 throw new IllegalArgumentException("job " + standing.job().ref() + " stands in quota leaf \"" + standing.leaf()
                         + "\", which the tree does not have");

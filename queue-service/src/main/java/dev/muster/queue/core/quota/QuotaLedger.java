@@ -47,9 +47,38 @@ final class QuotaLedger {
     private final Set<String> changed = new LinkedHashSet<>();
     /** The queues an evaluation may pass over, by leaf. */
     private final Map<String, Settled> settled = new HashMap<>();
+    /** One instance of each demand jobs have come with (up to {@link #DEMANDS_SHARED}), see {@link #withSharedDemand}. */
+    private final Map<ResourceList, ResourceList> demands = new HashMap<>();
+    /** The charge of each shared demand, by the demand's instance. */
+    private final Map<ResourceList, ResourceList> charges = new java.util.IdentityHashMap<>();
+    private static final int DEMANDS_SHARED = 10_000;
 
     QuotaLedger(QuotaTree tree) {
         this.tree = tree;
+    }
+
+    /**
+     * The job with the instance of its demand that jobs of the same demand share: an evaluation reuses its verdicts per
+     * leaf and demand, and under overload looks them up for thousands of jobs, which then compare by identity. Past
+     * {@value #DEMANDS_SHARED} distinct demands a new one is kept as it came (equal all the same, compared entry by entry).
+     */
+    QuotaJob withSharedDemand(QuotaJob job) {
+        ResourceList shared = demands.get(job.demand());
+        if (shared == null) {
+            if (demands.size() < DEMANDS_SHARED) {
+                demands.put(job.demand(), job.demand());
+                charges.put(job.demand(), job.charge());
+            }
+            return job;
+        }
+        return shared == job.demand() ? job
+                : new QuotaJob(job.uid(), job.namespace(), job.name(), shared, job.priority(), job.submittedAt(), job.sequence());
+    }
+
+    /** {@link QuotaJob#charge()}, worked out once per shared demand: an evaluation under overload asks it for every waiting job. */
+    ResourceList chargeOf(QuotaJob job) {
+        ResourceList charge = charges.get(job.demand());
+        return charge != null ? charge : job.charge();
     }
 
     /** The tree in force, or null before one is applied. */

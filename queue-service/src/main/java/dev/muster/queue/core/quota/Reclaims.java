@@ -45,7 +45,12 @@ final class Reclaims {
                 .filter(wait -> guaranteed.computeIfAbsent(List.of(wait.leaf(), wait.job().demand()), key -> besideReclaimers
                         .isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job())))
                 .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
+        // The victims depend on the job's leaf and demand only: one that found none answers for the rest of its kind.
+        java.util.Set<List<Object>> tried = new java.util.HashSet<>();
         for (Wait wait : candidates) {
+            if (!tried.add(List.of(wait.leaf(), wait.job().demand()))) {
+                continue;
+            }
             Node leaf = tree.node(wait.leaf()).orElseThrow();
             List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
             if (!victims.isEmpty()) {

@@ -12,32 +12,68 @@ import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.queue.core.quota.QuotaTree.Node;
 
-/** A limit a job would break, and the waiting reason and message that say so. */
+/**
+ * A limit a job would break, and the waiting reason and message that say so.
+ *
+ * @param holders    the first distinct starving jobs capacity is held for at the node (a message names three, then "others")
+ * @param reclaimers the jobs whose reclaims hold capacity at the node
+ */
 record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, BigDecimal max, BigDecimal need,
-                 Set<String> holders, Set<String> reclaimers) {
+                 List<String> holders, Set<String> reclaimers) {
 
     /** How many of the starving jobs capacity is held for a waiting message names. */
-    private static final int HOLDERS_NAMED = 3;
+    static final int HOLDERS_NAMED = 3;
 
     /** The first node on the path, leaf first, where the charge would exceed a max, counting what is held for others. */
     static Optional<Shortfall> first(List<Node> path, ResourceList charge, Map<String, ResourceList> usage, Holds holds) {
+        return first(path, charge, usage, holds, null, node -> true);
+    }
+
+    /**
+     * The first node on the path, leaf first, where the charge would exceed a max, looking no further than this limit
+     * (exclusive) and only at the nodes {@code changed} says may have changed since the limit was found.
+     */
+    static Optional<Shortfall> before(Shortfall limit, List<Node> path, ResourceList charge, Map<String, ResourceList> usage,
+                                      Holds holds, java.util.function.Predicate<Node> changed) {
+        return first(path, charge, usage, holds, limit, changed);
+    }
+
+    private static Optional<Shortfall> first(List<Node> path, ResourceList charge, Map<String, ResourceList> usage, Holds holds,
+                                             Shortfall until, java.util.function.Predicate<Node> changed) {
         for (Node node : path) {
+            boolean last = until != null && node.name().equals(until.node().name());
+            if (!changed.test(node)) {
+                if (last) {
+                    break;
+                }
+                continue;
+            }
             ResourceList nodeUsed = usage.getOrDefault(node.name(), ResourceList.empty());
-            ResourceList nodeHeld = holds.heldAt(node.name());
             for (String resource : node.max().names()) {
+                if (last && resource.equals(until.resource())) {
+                    return Optional.empty();
+                }
                 BigDecimal need = charge.amount(resource);
                 if (need.signum() == 0) {
                     continue;
                 }
                 BigDecimal inUse = nodeUsed.amount(resource);
-                BigDecimal onHold = nodeHeld.amount(resource);
+                BigDecimal onHold = holds.heldAt(node.name(), resource);
                 if (inUse.add(onHold).add(need).compareTo(node.max().amount(resource)) > 0) {
                     return Optional.of(new Shortfall(node, resource, inUse, onHold, node.max().amount(resource), need,
-                            holds.starvingAt(node.name()), holds.reclaimersAt(node.name())));
+                            List.copyOf(holds.starvingNamedAt(node.name())), snapshot(holds.reclaimersAt(node.name()))));
                 }
+            }
+            if (last) {
+                break;
             }
         }
         return Optional.empty();
+    }
+
+    /** The reclaimers as they are now: the holds go on changing after this shortfall is found. */
+    private static Set<String> snapshot(Set<String> reclaimers) {
+        return reclaimers.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(reclaimers));
     }
 
     /** Whether the charge fits under every max on the path with this usage. */

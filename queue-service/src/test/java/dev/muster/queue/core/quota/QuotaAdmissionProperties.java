@@ -85,6 +85,31 @@ class QuotaAdmissionProperties {
     }
 
     /**
+     * Many jobs of few shapes, and time enough for them to starve: each starving job holds capacity in turn, and an
+     * evaluation keeps its verdicts per leaf and demand across those holds.
+     */
+    @Provide
+    Arbitrary<Scenario> starvingScenarios() {
+        Arbitrary<String> trees = Combinators.combine(
+                Arbitraries.integers().between(4, 32),
+                Arbitraries.integers().between(2, 8),
+                Arbitraries.integers().between(2, 3),
+                Arbitraries.integers().between(0, 2),
+                Arbitraries.integers().between(2, 8),
+                Arbitraries.of(true, false)).as(QuotaAdmissionProperties::treeYaml);
+        Arbitrary<Step> steps = Arbitraries.frequencyOf(
+                Tuple.of(8, Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.of(1, 2, 4),
+                        Arbitraries.of(0, 1, 2), Arbitraries.integers().between(0, 1)).as(Submit::new)),
+                Tuple.of(2, Arbitraries.integers().between(0, 60).map(Release::new)),
+                Tuple.of(1, Arbitraries.integers().between(0, 60).map(GiveBack::new)),
+                Tuple.of(2, Arbitraries.integers().between(3, 12).map(Wait::new)),
+                Tuple.of(2, Arbitraries.integers().between(0, 60).map(Stop::new)),
+                Tuple.of(1, Arbitraries.integers().between(0, 60).map(Delete::new)));
+        return Combinators.combine(trees, steps.list().ofMinSize(20).ofMaxSize(90), Arbitraries.of(true, false), Arbitraries.of(true, false),
+                Arbitraries.of(true, false)).as((tree, list, strict, never, fair) -> new Scenario(tree, list, strict, never, fair));
+    }
+
+    /**
      * A valid three-level tree: children's max within the parent's, children's min summing within the parent's,
      * each leaf binding its own namespace.
      */
@@ -141,6 +166,11 @@ class QuotaAdmissionProperties {
         Instant now = QuotaFixtures.T0;
 
         Run(Scenario scenario) {
+            this(scenario, true);
+        }
+
+        /** @param reuseVerdicts false for a core that works out every waiting job's verdict afresh */
+        Run(Scenario scenario, boolean reuseVerdicts) {
             List<String> annotations = new ArrayList<>();
             if (scenario.reclaimNever()) {
                 annotations.add(ReclaimPolicy.ANNOTATION + ": Never");
@@ -154,7 +184,7 @@ class QuotaAdmissionProperties {
             tree = QuotaFixtures.tree(String.join(", ", annotations), scenario.treeYaml());
             Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
             settings = new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict);
-            quota = new QuotaAdmission(tree, settings);
+            quota = new QuotaAdmission(tree, settings, reuseVerdicts);
         }
 
         /** A crash and restart: a new core restored from the persisted standings alone. */
@@ -434,6 +464,24 @@ class QuotaAdmissionProperties {
                     .as("decisions after %s", step).isEqualTo(incremental.decisionsPerStep.get(incremental.decisionsPerStep.size() - 1));
         }
         assertThat(fresh.persisted).isEqualTo(incremental.persisted);
+    }
+
+    /**
+     * Within a pass a verdict is kept per leaf and demand while starving jobs hold capacity, and checked again only
+     * where the holds changed; a core that works every verdict out afresh must decide, word and persist alike.
+     */
+    @Property(tries = 300)
+    void verdictsKeptAcrossHoldsDecideExactlyAsVerdictsWorkedOutForEveryJob(@ForAll("starvingScenarios") Scenario scenario) {
+        Run reusing = new Run(scenario);
+        Run afresh = new Run(scenario, false);
+
+        for (Step step : scenario.steps()) {
+            reusing.apply(step);
+            afresh.apply(step);
+            assertThat(reusing.decisionsPerStep.get(reusing.decisionsPerStep.size() - 1)).as("decisions after %s", step)
+                    .isEqualTo(afresh.decisionsPerStep.get(afresh.decisionsPerStep.size() - 1));
+        }
+        assertThat(reusing.persisted).isEqualTo(afresh.persisted);
     }
 
     private static boolean anyFitsWaiting(Run run) {
