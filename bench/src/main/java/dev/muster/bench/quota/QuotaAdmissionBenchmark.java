@@ -2,11 +2,6 @@ package dev.muster.bench.quota;
 
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,9 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
-import dev.muster.queue.core.quota.QueueSummary;
 import dev.muster.queue.core.quota.QuotaAdmission;
-import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.queue.core.quota.QuotaTree;
@@ -53,61 +46,35 @@ public class QuotaAdmissionBenchmark {
     @Param({"10000"})
     public int queued;
 
-    private QuotaAdmission quota;
-    private final Deque<String> admitted = new ArrayDeque<>();
-    private final Random random = new Random(2026);
-    private Instant now = Instant.parse("2026-11-29T12:00:00Z");
-    private long sequence;
+    private QuotaLoad load;
 
     @Setup(Level.Trial)
     public void fillQueues() {
-        quota = new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults());
-        int submitted = 0;
-        while (quota.queueSummaries().stream().mapToInt(QueueSummary::depth).sum() < queued) {
-            record(quota.submit(nextJob(), tick()));
-            submitted++;
-        }
-        if (admitted.isEmpty() || submitted < queued) {
-            throw new IllegalStateException("the tree admitted nothing or too much: " + admitted.size() + " admitted of " + submitted);
-        }
+        load = new QuotaLoad(new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults()), Duration.ofMillis(1),
+                QuotaAdmissionBenchmark::nextJob);
+        load.fill(queued);
     }
 
     /** A job arrives and waits (its leaf is full); withdrawn again, so the queue stays as deep. */
     @Benchmark
     public int submitToAFullLeaf() {
-        QuotaJob job = nextJob();
-        int decisions = quota.submit(job, tick()).size();
-        return decisions + quota.release(job.uid(), tick()).size();
+        QuotaJob job = load.nextJob();
+        int decisions = load.quota.submit(job, load.tick()).size();
+        return decisions + load.quota.release(job.uid(), load.tick()).size();
     }
 
     /** An admitted job completes: its quota is released and the queues re-evaluated; a new job takes its place in the queue. */
     @Benchmark
     public int completion() {
-        String done = admitted.pollFirst();
-        int decisions = record(quota.release(done, tick()));
-        return decisions + record(quota.submit(nextJob(), tick()));
+        return load.completeAndReplace();
     }
 
-    private int record(List<QuotaDecision> decisions) {
-        for (QuotaDecision decision : decisions) {
-            if (decision instanceof QuotaDecision.Admitted admittedJob) {
-                admitted.addLast(admittedJob.job().uid());
-            }
-        }
-        return decisions.size();
-    }
-
-    private QuotaJob nextJob() {
-        long id = sequence++;
-        int team = random.nextInt(DEPARTMENTS * TEAMS);
-        ResourceList demand = ResourceList.of(ResourceNames.GPU, BigDecimal.valueOf(1 + random.nextInt(4)))
+    private static QuotaJob nextJob(QuotaLoad load) {
+        long id = load.nextNumber();
+        int team = load.random.nextInt(DEPARTMENTS * TEAMS);
+        ResourceList demand = ResourceList.of(ResourceNames.GPU, BigDecimal.valueOf(1 + load.random.nextInt(4)))
                 .plus(ResourceList.of(ResourceNames.CPU, BigDecimal.valueOf(8)));
-        return new QuotaJob("job-" + id, "team-" + team, "job-" + id, demand, random.nextInt(3), now, id);
-    }
-
-    private Instant tick() {
-        now = now.plus(Duration.ofMillis(1));
-        return now;
+        return new QuotaJob("job-" + id, "team-" + team, "job-" + id, demand, load.random.nextInt(3), load.now(), id);
     }
 
     /** Root 400 GPUs, 10 departments of 64, 100 team leaves of 8 GPUs and 4 jobs each. */

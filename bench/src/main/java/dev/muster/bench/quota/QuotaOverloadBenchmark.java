@@ -2,11 +2,6 @@ package dev.muster.bench.quota;
 
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Deque;
-import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,11 +21,9 @@ import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.queue.core.quota.QuotaAdmission;
-import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.queue.core.quota.QuotaTree;
-import dev.muster.queue.core.quota.QueueSummary;
 
 /**
  * The quota core overloaded, as the 130 % trace run drives it: 16 tenants that may each borrow the whole fleet, so
@@ -52,56 +45,31 @@ public class QuotaOverloadBenchmark {
     @Param({"5000"})
     public int queued;
 
-    private QuotaAdmission quota;
-    private final Deque<String> admitted = new ArrayDeque<>();
-    private final Random random = new Random(2026);
-    private Instant now = Instant.parse("2026-11-29T12:00:00Z");
-    private long sequence;
+    private QuotaLoad load;
 
     @Setup(Level.Trial)
     public void overload() {
-        quota = new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults());
-        while (quota.queueSummaries().stream().mapToInt(QueueSummary::depth).sum() < queued) {
-            record(quota.submit(nextJob(), tick()));
-        }
+        load = new QuotaLoad(new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults()), Duration.ofMillis(100),
+                QuotaOverloadBenchmark::nextJob);
+        load.fill(queued);
         // Past the starvation age: every waiting job now holds capacity for itself.
-        now = now.plus(QuotaSettings.defaults().starvationAge()).plusSeconds(1);
-        record(quota.reevaluate(now));
-        if (admitted.isEmpty()) {
-            throw new IllegalStateException("the tree admitted nothing");
-        }
+        load.record(load.quota.reevaluate(load.advance(QuotaSettings.defaults().starvationAge().plusSeconds(1))));
     }
 
     /** An admitted job completes; its release re-evaluates the queues; a new job arrives. */
     @Benchmark
     public int completion() {
-        String done = admitted.pollFirst();
-        int decisions = record(quota.release(done, tick()));
-        return decisions + record(quota.submit(nextJob(), tick()));
+        return load.completeAndReplace();
     }
 
-    private int record(List<QuotaDecision> decisions) {
-        for (QuotaDecision decision : decisions) {
-            if (decision instanceof QuotaDecision.Admitted admittedJob) {
-                admitted.addLast(admittedJob.job().uid());
-            }
-        }
-        return decisions.size();
-    }
-
-    private QuotaJob nextJob() {
-        long id = sequence++;
-        int tenant = random.nextInt(TENANTS);
-        int gpus = 1 << random.nextInt(4);
+    private static QuotaJob nextJob(QuotaLoad load) {
+        long id = load.nextNumber();
+        int tenant = load.random.nextInt(TENANTS);
+        int gpus = 1 << load.random.nextInt(4);
         ResourceList demand = ResourceList.of(ResourceNames.GPU, BigDecimal.valueOf(gpus))
                 .plus(ResourceList.of(ResourceNames.CPU, BigDecimal.valueOf(8L * gpus)))
                 .plus(ResourceList.of("memory", BigDecimal.valueOf(64L * gpus << 30)));
-        return new QuotaJob("job-" + id, "tenant-" + tenant, "job-" + id, demand, 0, now, id);
-    }
-
-    private Instant tick() {
-        now = now.plus(Duration.ofMillis(100));
-        return now;
+        return new QuotaJob("job-" + id, "tenant-" + tenant, "job-" + id, demand, 0, load.now(), id);
     }
 
     /** Root 512 GPUs; 16 tenants guaranteed 32 each, each allowed to borrow up to the root's max. */

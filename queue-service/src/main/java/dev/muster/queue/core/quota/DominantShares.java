@@ -25,6 +25,7 @@ final class DominantShares {
     private final QuotaTree tree;
     private final Map<String, ResourceList> used;
     private final Map<String, Double> shares = new HashMap<>();
+    private int changes;
 
     DominantShares(QuotaTree tree, Map<String, ResourceList> used) {
         this.tree = tree;
@@ -45,6 +46,12 @@ final class DominantShares {
     /** Usage changed: every share is worked out again when next asked. */
     void forget() {
         shares.clear();
+        changes++;
+    }
+
+    /** How many times usage changed since these shares were made: what a winner chosen by the shares alone lasts for. */
+    int changes() {
+        return changes;
     }
 
     /** The node's dominant share, from 0 (it borrows nothing) up; 0 for the root, which has no sibling to share with. */

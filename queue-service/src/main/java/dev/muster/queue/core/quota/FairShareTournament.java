@@ -28,29 +28,53 @@ final class FairShareTournament {
      * @param order      the candidates' own order, for siblings of equal share
      */
     static <C> C winner(Collection<C> candidates, Function<C, Node> leafOf, QuotaTree tree, DominantShares shares, Comparator<C> order) {
+        return play(candidates, leafOf, tree, shares, order).winner();
+    }
+
+    /**
+     * The winner, and whether the shares alone chose it: at every level its subtree's share below every other's, so
+     * that, while the shares stay as they are, no other candidate's head can beat it, and none that drops out matters.
+     */
+    record Outcome<C>(C winner, boolean bySharesAlone) {
+    }
+
+    static <C> Outcome<C> play(Collection<C> candidates, Function<C, Node> leafOf, QuotaTree tree, DominantShares shares,
+                               Comparator<C> order) {
         return winner(List.copyOf(candidates), 1, leafOf, tree, shares, order);
     }
 
-    private static <C> C winner(List<C> group, int depth, Function<C, Node> leafOf, QuotaTree tree, DominantShares shares, Comparator<C> order) {
+    private static <C> Outcome<C> winner(List<C> group, int depth, Function<C, Node> leafOf, QuotaTree tree, DominantShares shares,
+                                         Comparator<C> order) {
         if (group.size() == 1) {
-            return group.get(0);
+            return new Outcome<>(group.get(0), true);
         }
         // Leaves are never ancestors of leaves: two candidates or more share a node above their leaves, so each has a depth-th node.
         Map<String, List<C>> bySubtree = new LinkedHashMap<>();
         for (C candidate : group) {
             bySubtree.computeIfAbsent(leafOf.apply(candidate).path().get(depth), node -> new ArrayList<>()).add(candidate);
         }
-        C best = null;
+        Outcome<C> best = null;
         double bestShare = 0;
         for (Map.Entry<String, List<C>> subtree : bySubtree.entrySet()) {
-            C champion = winner(subtree.getValue(), depth + 1, leafOf, tree, shares, order);
+            Outcome<C> champion = winner(subtree.getValue(), depth + 1, leafOf, tree, shares, order);
             double share = shares.weightedShare(tree.node(subtree.getKey()).orElseThrow());
             int byShare = best == null ? -1 : DominantShares.compare(share, bestShare);
-            if (byShare < 0 || byShare == 0 && order.compare(champion, best) < 0) {
+            if (byShare < 0 || byShare == 0 && order.compare(champion.winner(), best.winner()) < 0) {
                 best = champion;
                 bestShare = share;
             }
         }
-        return best;
+        return new Outcome<>(best.winner(), best.bySharesAlone() && alone(bySubtree.keySet(), bestShare, tree, shares));
+    }
+
+    /** Whether one subtree alone has the lowest share (within the tolerance, which is not transitive: each is compared). */
+    private static boolean alone(Collection<String> subtrees, double lowest, QuotaTree tree, DominantShares shares) {
+        int atMost = 0;
+        for (String subtree : subtrees) {
+            if (DominantShares.compare(shares.weightedShare(tree.node(subtree).orElseThrow()), lowest) <= 0) {
+                atMost++;
+            }
+        }
+        return atMost == 1;
     }
 }

@@ -30,11 +30,20 @@ final class QueuePass {
     private final PassMemo memo;
     /** The nodes' shares of what they borrow, while the pass orders queues fairly; null otherwise. */
     private DominantShares shares;
+    /**
+     * The queue the shares alone chose last, and the shares' {@link DominantShares#changes} then: while they stay the
+     * same it goes on winning as long as it has a head, so that the tournament is not played again for each of its jobs.
+     */
+    private Cursor chosenByShares;
+    private int chosenAt;
+    private final boolean reuse;
 
-    QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuseVerdicts) {
+    /** @param reuse false to work every verdict and every fair-order choice out afresh: what the reuse must decide exactly as */
+    QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuse) {
         this.ledger = ledger;
         this.settings = settings;
-        this.memo = new PassMemo(reuseVerdicts);
+        this.memo = new PassMemo(reuse);
+        this.reuse = reuse;
         this.reclaims = new Reclaims(ledger, this);
     }
 
@@ -80,6 +89,7 @@ final class QueuePass {
         }
         memo.newHolds();
         shares = tree != null && tree.fairSharing().enabled() ? new DominantShares(tree, ledger.used()) : null;
+        chosenByShares = null;
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
         for (Map.Entry<String, NavigableSet<QuotaJob>> queue : ledger.queues().entrySet()) {
             if (queue.getKey().equals(QuotaLedger.UNBOUND) || queue.getValue().isEmpty()) {
@@ -114,9 +124,15 @@ final class QueuePass {
         if (shares == null || first.starving || first.guaranteed || heads.size() == 1) {
             return heads.poll();
         }
-        Cursor winner = FairShareTournament.winner(heads, cursor -> cursor.leaf, ledger.tree(), shares, Comparator.naturalOrder());
-        heads.remove(winner);
-        return winner;
+        if (chosenByShares != null && chosenAt == shares.changes() && heads.remove(chosenByShares)) {
+            return chosenByShares;
+        }
+        FairShareTournament.Outcome<Cursor> outcome = FairShareTournament.play(heads, cursor -> cursor.leaf, ledger.tree(), shares,
+                Comparator.naturalOrder());
+        heads.remove(outcome.winner());
+        chosenByShares = reuse && outcome.bySharesAlone() ? outcome.winner() : null;
+        chosenAt = shares.changes();
+        return outcome.winner();
     }
 
     /** Decides the head of one queue: admit it, or say why it waits. */

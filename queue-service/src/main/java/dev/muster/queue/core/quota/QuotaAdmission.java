@@ -58,11 +58,14 @@ public final class QuotaAdmission {
         this(tree, settings, true);
     }
 
-    /** @param reuseVerdicts false for a core that works out why each waiting job waits afresh: what tests compare with */
-    QuotaAdmission(QuotaTree tree, QuotaSettings settings, boolean reuseVerdicts) {
+    /**
+     * @param reuse false for a core that works out afresh why each waiting job waits and which queue the fair order
+     *              serves next: what tests compare the reuse with
+     */
+    QuotaAdmission(QuotaTree tree, QuotaSettings settings, boolean reuse) {
         this.settings = settings;
         this.ledger = new QuotaLedger(tree);
-        this.pass = new QueuePass(ledger, settings, reuseVerdicts);
+        this.pass = new QueuePass(ledger, settings, reuse);
         this.report = new QuotaReport(ledger);
     }
 

@@ -169,8 +169,8 @@ class QuotaAdmissionProperties {
             this(scenario, true);
         }
 
-        /** @param reuseVerdicts false for a core that works out every waiting job's verdict afresh */
-        Run(Scenario scenario, boolean reuseVerdicts) {
+        /** @param reuse false for a core that works out every waiting job's verdict, and the fair order, afresh */
+        Run(Scenario scenario, boolean reuse) {
             List<String> annotations = new ArrayList<>();
             if (scenario.reclaimNever()) {
                 annotations.add(ReclaimPolicy.ANNOTATION + ": Never");
@@ -184,7 +184,7 @@ class QuotaAdmissionProperties {
             tree = QuotaFixtures.tree(String.join(", ", annotations), scenario.treeYaml());
             Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
             settings = new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict);
-            quota = new QuotaAdmission(tree, settings, reuseVerdicts);
+            quota = new QuotaAdmission(tree, settings, reuse);
         }
 
         /** A crash and restart: a new core restored from the persisted standings alone. */
@@ -468,7 +468,8 @@ class QuotaAdmissionProperties {
 
     /**
      * Within a pass a verdict is kept per leaf and demand while starving jobs hold capacity, and checked again only
-     * where the holds changed; a core that works every verdict out afresh must decide, word and persist alike.
+     * where the holds changed, and a queue the shares alone chose goes on being served while the shares stay; a core
+     * that works every verdict and choice out afresh must decide, word and persist alike.
      */
     @Property(tries = 300)
     void verdictsKeptAcrossHoldsDecideExactlyAsVerdictsWorkedOutForEveryJob(@ForAll("starvingScenarios") Scenario scenario) {
