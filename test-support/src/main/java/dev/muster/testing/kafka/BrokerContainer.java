@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.common.utils.AppInfoParser;
 import org.testcontainers.DockerClientFactory;
@@ -15,6 +16,7 @@ import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.utility.DockerImageName;
 
 import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.command.WaitContainerResultCallback;
 import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
@@ -128,10 +130,14 @@ final class BrokerContainer implements BrokerProcess {
         container.stop();
     }
 
+    /** Docker's own wait for the container to stop, given up after the moment: it returns as soon as the node exits. */
     @Override
     public void pause(Duration moment) {
-        try {
-            Thread.sleep(moment.toMillis());
+        try (WaitContainerResultCallback exit = container.getDockerClient().waitContainerCmd(container.getContainerId())
+                .exec(new WaitContainerResultCallback())) {
+            exit.awaitCompletion(moment.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (IOException e) {
+            throw new KafkaBrokerException("cannot watch the broker container", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaBrokerException("interrupted while waiting for the broker", e);

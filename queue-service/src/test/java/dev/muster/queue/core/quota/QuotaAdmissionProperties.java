@@ -64,13 +64,7 @@ class QuotaAdmissionProperties {
 
     @Provide
     Arbitrary<Scenario> scenarios() {
-        Arbitrary<String> trees = Combinators.combine(
-                Arbitraries.integers().between(4, 64),
-                Arbitraries.integers().between(2, 16),
-                Arbitraries.integers().between(2, 3),
-                Arbitraries.integers().between(0, 2),
-                Arbitraries.integers().between(1, 6),
-                Arbitraries.of(true, false)).as(QuotaAdmissionProperties::treeYaml);
+        Arbitrary<String> trees = trees(64, 16, 1, 6);
         Arbitrary<Step> steps = Arbitraries.frequencyOf(
                 Tuple.of(5, Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.integers().between(0, 24),
                         Arbitraries.integers().between(0, 6), Arbitraries.integers().between(-1, 2)).as(Submit::new)),
@@ -90,13 +84,7 @@ class QuotaAdmissionProperties {
      */
     @Provide
     Arbitrary<Scenario> starvingScenarios() {
-        Arbitrary<String> trees = Combinators.combine(
-                Arbitraries.integers().between(4, 32),
-                Arbitraries.integers().between(2, 8),
-                Arbitraries.integers().between(2, 3),
-                Arbitraries.integers().between(0, 2),
-                Arbitraries.integers().between(2, 8),
-                Arbitraries.of(true, false)).as(QuotaAdmissionProperties::treeYaml);
+        Arbitrary<String> trees = trees(32, 8, 2, 8);
         Arbitrary<Step> steps = Arbitraries.frequencyOf(
                 Tuple.of(8, Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.of(1, 2, 4),
                         Arbitraries.of(0, 1, 2), Arbitraries.integers().between(0, 1)).as(Submit::new)),
@@ -107,6 +95,17 @@ class QuotaAdmissionProperties {
                 Tuple.of(1, Arbitraries.integers().between(0, 60).map(Delete::new)));
         return Combinators.combine(trees, steps.list().ofMinSize(20).ofMaxSize(90), Arbitraries.of(true, false), Arbitraries.of(true, false),
                 Arbitraries.of(true, false)).as((tree, list, strict, never, fair) -> new Scenario(tree, list, strict, never, fair));
+    }
+
+    /** Valid trees ({@link #treeYaml}) up to this root capacity, with each leaf's job count between the two given. */
+    private static Arbitrary<String> trees(int rootCpu, int rootGpu, int leastJobs, int mostJobs) {
+        return Combinators.combine(
+                Arbitraries.integers().between(4, rootCpu),
+                Arbitraries.integers().between(2, rootGpu),
+                Arbitraries.integers().between(2, 3),
+                Arbitraries.integers().between(0, 2),
+                Arbitraries.integers().between(leastJobs, mostJobs),
+                Arbitraries.of(true, false)).as(QuotaAdmissionProperties::treeYaml);
     }
 
     /**
