@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,6 +31,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -208,12 +210,25 @@ public class FleetWriter {
         }
     }
 
+    /**
+     * A job's unit is written only while the job is on the fleet API: the queue's word on a job may be read after the
+     * job's deletion (another topic; a replay after a restart whose commit was lost), and a unit created then would
+     * outlive its job. The unit is owned by the job, so an API server's garbage collector removes it with the job too.
+     */
     private void putQueueUnit(FleetWrite.PutQueueUnit write) {
         JobRef job = write.job();
+        Optional<String> objectUid = fleetObjectUid(job);
+        if (objectUid.isEmpty()) {
+            LOG.debugf("job %s: not on the fleet API (or replaced); its QueueUnit is not written", job);
+            return;
+        }
         QueueUnit unit = new QueueUnit();
         unit.setMetadata(new ObjectMetaBuilder().withName(job.name()).withNamespace(job.namespace())
-                .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER, MemberJobs.FLEET_JOB_UID, job.uid())).build());
-        unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid(job)), write.queue(), write.demand().toQuantities(), write.priority(),
+                .withLabels(Map.of(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER, MemberJobs.FLEET_JOB_UID, job.uid()))
+                .withOwnerReferences(new OwnerReferenceBuilder().withApiVersion(PyTorchJob.API_VERSION).withKind(PyTorchJob.KIND)
+                        .withName(job.name()).withUid(objectUid.get()).build())
+                .build());
+        unit.setSpec(new QueueUnitSpec(jobReference(job, objectUid.get()), write.queue(), write.demand().toQuantities(), write.priority(),
                 write.priorityClassName(), Map.of()));
         QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(),
                 write.estimatedStart() == null ? null : write.estimatedStart().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), Map.of());
@@ -222,8 +237,12 @@ public class FleetWriter {
         if (current == null) {
             // An API server with the status subresource ignores status on create: it is written next.
             current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(unit).create();
-        } else if (!Objects.equals(current.getSpec(), unit.getSpec())) {
+        } else if (!Objects.equals(current.getSpec(), unit.getSpec())
+                || !Objects.equals(current.getMetadata().getOwnerReferences(), unit.getMetadata().getOwnerReferences())) {
+            // A unit left by an earlier job of the name, or written before units had owners, becomes this job's.
             current.setSpec(unit.getSpec());
+            current.getMetadata().setLabels(unit.getMetadata().getLabels());
+            current.getMetadata().setOwnerReferences(unit.getMetadata().getOwnerReferences());
             current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).update();
         }
         if (current.getStatus() == null || !Objects.equals(current.getStatus().phase(), status.phase())
@@ -284,12 +303,17 @@ public class FleetWriter {
 
     /** The fleet object's own UID, which {@code kubectl describe} finds its events by; the events' UID when there is no object (yet). */
     private String objectUid(JobRef job) {
+        return fleetObjectUid(job).orElse(job.uid());
+    }
+
+    /** The UID of the job's own fleet object, as remembered or read; empty when the job is not (or no longer) there. */
+    private Optional<String> fleetObjectUid(JobRef job) {
         String known = objectUids.get(job.uid());
         if (known != null) {
-            return known;
+            return Optional.of(known);
         }
         PyTorchJob object = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
-        return remember(job, object) ? object.getMetadata().getUid() : job.uid();
+        return remember(job, object) ? Optional.of(object.getMetadata().getUid()) : Optional.empty();
     }
 
     /** Whether the object is the job's own fleet object (not gone, not another job of that name); its UID is remembered if so. */

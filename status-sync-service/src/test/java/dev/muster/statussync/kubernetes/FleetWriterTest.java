@@ -172,4 +172,29 @@ class FleetWriterTest {
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("via-kafka").waitUntilCondition(gone -> gone == null, 10, TimeUnit.SECONDS);
         assertThat(read(applied)).isNotNull();
     }
+
+    /**
+     * The queue's word on a job read after the job's deletion (a replay after a restart, on another topic than the
+     * deletion) leaves no unit behind; a unit is owned by its job, for an API server's garbage collector.
+     */
+    @Test
+    void aQueueUnitIsWrittenOnlyForAJobOnTheFleetApiAndIsOwnedByIt() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        dev.muster.model.resource.ResourceList demand = dev.muster.model.resource.ResourceList.parse(java.util.Map.of("cpu", "4"));
+        JobRef job = submit("owned-unit");
+        String objectUid = read(job).getMetadata().getUid();
+
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Dequeued", "admitted", Instant.now(), null));
+        assertThat(unit(job).getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getUid()).isEqualTo(objectUid));
+
+        writer.write(new FleetWrite.DeleteQueueUnit(job));
+        delete("owned-unit");
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Dequeued", "admitted", Instant.now(), null));
+        assertThat(unit(job)).as("the unit of a deleted job").isNull();
+
+        JobRef replacement = submit("owned-unit");
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Enqueued", "of the job before", Instant.now(), null));
+        assertThat(unit(replacement)).as("the earlier job's word on the name's new job").isNull();
+    }
 }

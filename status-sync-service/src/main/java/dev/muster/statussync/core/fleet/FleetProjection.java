@@ -60,7 +60,12 @@ public final class FleetProjection {
     static final String SCHEDULER = "default-scheduler";
 
     private final Map<String, String> queueOfNode = new HashMap<>();
-    private final Map<String, Unit> units = new HashMap<>();
+    /**
+     * Each queued job's unit as last written (its phase null while only its queue is known). A job submitted on the
+     * Kafka path gets its fleet object from its submission, which may be read after the queue's word on it: its unit
+     * is written again once the object is there.
+     */
+    private final Map<String, PutQueueUnit> units = new HashMap<>();
     /**
      * Bound jobs, each with its binding's time. The queue's word and placement's come on different topics, read in any
      * order (a backlog after a restart): a queueing, admission or preemption older than the binding shown is of an
@@ -82,10 +87,6 @@ public final class FleetProjection {
      */
     private final Set<String> finished = new HashSet<>();
 
-    /** A job's queue unit, as last written. */
-    private record Unit(String queue, ResourceList demand, Integer priority, String priorityClassName) {
-    }
-
     /** The fleet writes one consumed event leads to. */
     public List<FleetWrite> handle(MusterEvent event) {
         if (event instanceof ConfigEvent config) {
@@ -101,6 +102,7 @@ public final class FleetProjection {
         if (jobEvent.data() instanceof JobSubmitted submitted) {
             if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source()) && submitted.job() != null) {
                 writes.add(new CreateJob(job, FleetJobs.forKafkaSubmission(submitted.job(), uid)));
+                Optional.ofNullable(units.get(uid)).filter(written -> written.phase() != null).ifPresent(writes::add);
             }
         } else if (finished.contains(uid) && (jobEvent.data() instanceof JobQueued || jobEvent.data() instanceof JobAdmitted)) {
             // The queue's word on an admission the end overtook (a failover's, whose left-behind copy ran to its end).
@@ -108,7 +110,7 @@ public final class FleetProjection {
                     jobEvent.data().summary() + "; the job had ended already"));
         } else if (jobEvent.data() instanceof JobQueued queued && beforeTheBinding) {
             writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
-            if (queued.queue() != null && units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass())) == null) {
+            if (queued.queue() != null && learn(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass())) {
                 // The unit's first word: where the job is now, not where this old wait was.
                 (running.containsKey(uid) ? unit(jobEvent, RUNNING, running.get(uid)) : unit(jobEvent, "Dequeued", "bound to a member cluster"))
                         .ifPresent(writes::add);
@@ -120,13 +122,12 @@ public final class FleetProjection {
             }
             waiting(jobEvent, queued.reason(), withEstimate(queued.message(), queued.estimatedStart())).ifPresent(writes::add);
             if (queued.queue() != null) {
-                units.put(uid, new Unit(queued.queue(), queued.demand(), queued.priority(), queued.priorityClass()));
-                writes.add(running.containsKey(uid)
+                writes.add(written(running.containsKey(uid)
                         ? new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), RUNNING, running.get(uid),
                         jobEvent.time(), null)
                         : new PutQueueUnit(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass(), "Enqueued",
                         queued.message() + (queued.position() == null ? "" : " (position " + queued.position() + ")"), jobEvent.time(),
-                        queued.estimatedStart()));
+                        queued.estimatedStart())));
             }
         } else if (jobEvent.data() instanceof JobAdmitted admitted) {
             lastQueued.remove(uid);
@@ -134,8 +135,8 @@ public final class FleetProjection {
             waiting(jobEvent, "Placing", admitted.summary() + "; choosing a member cluster for the whole gang").ifPresent(writes::add);
             String queue = admitted.queue() != null ? admitted.queue() : admitted.quotaLeaf() == null ? null : queueOfNode.get(admitted.quotaLeaf());
             if (queue != null) {
-                units.put(uid, new Unit(queue, admitted.demand(), admitted.priority(), admitted.job() == null || admitted.job().getSpec() == null ? null
-                        : admitted.job().getSpec().priorityClassName().orElse(null)));
+                learn(job, queue, admitted.demand(), admitted.priority(), admitted.job() == null || admitted.job().getSpec() == null ? null
+                        : admitted.job().getSpec().priorityClassName().orElse(null));
             }
             (running.containsKey(uid) ? unit(jobEvent, RUNNING, running.get(uid)) : unit(jobEvent, "Dequeued", admitted.summary()))
                     .ifPresent(writes::add);
@@ -255,10 +256,23 @@ public final class FleetProjection {
     }
 
     private Optional<FleetWrite> unit(JobEvent event, String phase, String message) {
-        Unit unit = units.get(event.job().uid());
+        PutQueueUnit unit = units.get(event.job().uid());
         return unit == null ? Optional.empty()
-                : Optional.of(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), unit.priority(), unit.priorityClassName(), phase, message,
-                        event.time(), null));
+                : Optional.of(written(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), unit.priority(), unit.priorityClassName(), phase,
+                        message, event.time(), null)));
+    }
+
+    private PutQueueUnit written(PutQueueUnit unit) {
+        units.put(unit.job().uid(), unit);
+        return unit;
+    }
+
+    /** What the queue says of a job's unit, its phase kept; whether the unit was not known before. */
+    private boolean learn(JobRef job, String queue, ResourceList demand, Integer priority, String priorityClassName) {
+        PutQueueUnit known = units.get(job.uid());
+        units.put(job.uid(), known == null ? new PutQueueUnit(job, queue, demand, priority, priorityClassName, null, null, null, null)
+                : new PutQueueUnit(job, queue, demand, priority, priorityClassName, known.phase(), known.message(), known.time(), known.estimatedStart()));
+        return known == null;
     }
 
     /** A waiting job's message with the queue's estimate of its start, to the minute, when it has one. */

@@ -362,4 +362,19 @@ class FleetProjectionTest {
         });
         assertThat(viaKubectl).isEmpty();
     }
+
+    /** The queue's word read before the submission (a backlog read across topics): the unit follows the fleet object's creation. */
+    @Test
+    void aKafkaJobQueuedBeforeItsSubmissionIsReadHasItsUnitWrittenAfterItsFleetObject() {
+        projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, queued("QuotaExceeded", 3)));
+
+        List<FleetWrite> submitted = projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
+
+        assertThat(submitted).hasSize(2);
+        assertThat(submitted.get(0)).isInstanceOf(FleetWrite.CreateJob.class);
+        assertThat(submitted.get(1)).isInstanceOfSatisfying(PutQueueUnit.class, unit -> {
+            assertThat(unit.phase()).isEqualTo("Enqueued");
+            assertThat(unit.message()).endsWith("(position 3)");
+        });
+    }
 }
