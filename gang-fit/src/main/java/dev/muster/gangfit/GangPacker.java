@@ -28,6 +28,9 @@ import dev.muster.model.resource.ResourceNames;
  */
 public final class GangPacker {
 
+    /** Increases closer than this (thousandths of a GPU) are equal: shares are sums of fractions. */
+    private static final double EPSILON = 1e-6;
+
     private GangPacker() {
     }
 
@@ -40,6 +43,15 @@ public final class GangPacker {
      * reason is worded only if read, from the same index, so the index must not change before then.
      */
     public static GangPlan pack(Gang gang, NodeIndex index) {
+        return pack(gang, index, Workload.NONE);
+    }
+
+    /**
+     * As {@link #pack(Gang, NodeIndex)}, each pod to the node where it raises the expected fragmentation for the
+     * workload least (ties by best fit, then name); by best fit alone when the workload is empty or an amount has no
+     * fixed-point form.
+     */
+    public static GangPlan pack(Gang gang, NodeIndex index, Workload workload) {
         long[] fixedTotal = gang.fixedTotal();
         if (fixedTotal == null || !index.isFixedPoint() || index.fixedTotalFree() == null) {
             Optional<String> overTotal = exceedsTotalFree(gang, index.totalFree());
@@ -50,9 +62,16 @@ public final class GangPacker {
             return new GangPlan.Unplaceable(Reason.worded(() -> exceedsTotalFree(gang, index.totalFree())
                     .orElse("the gang needs more than the cluster has free in all")));
         }
-        Map<String, String> placed = packInFixedPoint(gang, index);
-        if (placed != null) {
-            return new GangPlan.Placed(placed);
+        if (!workload.isEmpty()) {
+            GangPlan.Placed placed = packByFragmentation(gang, index, workload);
+            if (placed != null) {
+                return placed;
+            }
+        } else {
+            Map<String, String> placed = packInFixedPoint(gang, index);
+            if (placed != null) {
+                return new GangPlan.Placed(placed);
+            }
         }
         return new GangPlan.Unplaceable(Reason.worded(() -> packExactly(gang, index) instanceof GangPlan.Unplaceable unplaceable
                 ? unplaceable.reason().text() : "no packing of the whole gang was found"));
@@ -160,6 +179,76 @@ public final class GangPacker {
             placed.put(pod.name(), nodes.get(best).name());
         }
         return placed;
+    }
+
+    /**
+     * Fragmentation gradient descent, pod by pod, largest first: of the nodes a pod fits (as they are after the pods
+     * already planned), the one whose expected fragmentation it raises least; ties by the least of the pod's main
+     * resource left, then by name. Nodes with the same free capacity score alike, so each such class is scored once and
+     * its first node (by name) that accepts the pod stands for it; the nodes already planned are scored one by one. The
+     * plan, or null when a pod fits nowhere.
+     */
+    private static GangPlan.Placed packByFragmentation(Gang gang, NodeIndex index, Workload workload) {
+        List<NodeState> nodes = index.nodes();
+        List<NodeIndex.FreeClass> classes = index.freeClasses();
+        int pods = gang.largestFirst().size();
+        Map<Integer, long[]> planned = new LinkedHashMap<>();
+        Map<String, String> placed = new LinkedHashMap<>();
+        double increase = 0;
+        for (int p = 0; p < pods; p++) {
+            PodNeeds pod = gang.largestFirst().get(p);
+            long[] need = gang.fixedNeeds().get(p);
+            int main = need[FixedPoint.GPU] > 0 ? FixedPoint.GPU : FixedPoint.CPU;
+            Candidate best = null;
+            for (Map.Entry<Integer, long[]> node : planned.entrySet()) {
+                if (FixedPoint.covers(node.getValue(), need) && NodeFit.accepts(pod, nodes.get(node.getKey()))) {
+                    best = Candidate.better(best, new Candidate(node.getKey(), workload.increase(node.getValue(), need), node.getValue()[main] - need[main]));
+                }
+            }
+            for (NodeIndex.FreeClass freeClass : classes) {
+                if (!FixedPoint.covers(freeClass.free(), need)) {
+                    continue;
+                }
+                double raised = workload.increase(freeClass.free(), need);
+                long left = freeClass.free()[main] - need[main];
+                for (int position : freeClass.positions()) {
+                    Candidate candidate = new Candidate(position, raised, left);
+                    if (best != null && Candidate.better(best, candidate) == best) {
+                        // The class's later nodes come after this one by name: none of them is better either.
+                        break;
+                    }
+                    if (!planned.containsKey(position) && NodeFit.accepts(pod, nodes.get(position))) {
+                        best = candidate;
+                        break;
+                    }
+                }
+            }
+            if (best == null) {
+                return null;
+            }
+            planned.put(best.position(), FixedPoint.minus(planned.getOrDefault(best.position(), index.fixedFree(best.position())), need));
+            increase += best.increase();
+            placed.put(pod.name(), nodes.get(best.position()).name());
+        }
+        return new GangPlan.Placed(placed, increase / 1000);
+    }
+
+    /** A node a pod fits, with the rise of fragmentation and the main resource left were it placed there. */
+    private record Candidate(int position, double increase, long left) {
+
+        /** The better of the two: the least rise, then the least left, then the first by name. */
+        static Candidate better(Candidate best, Candidate other) {
+            if (best == null) {
+                return other;
+            }
+            if (Math.abs(other.increase - best.increase) > EPSILON) {
+                return other.increase < best.increase ? other : best;
+            }
+            if (other.left != best.left) {
+                return other.left < best.left ? other : best;
+            }
+            return other.position < best.position ? other : best;
+        }
     }
 
     /**

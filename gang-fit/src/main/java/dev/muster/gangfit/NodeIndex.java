@@ -39,6 +39,14 @@ public final class NodeIndex {
     private NavigableMap<BigDecimal, List<NodeState>> byFreeGpu;
     private NavigableMap<BigDecimal, List<NodeState>> byFreeCpu;
     private ResourceList totalFree;
+    private List<FreeClass> freeClasses;
+
+    /**
+     * The schedulable nodes with one free capacity (in fixed point), in name order: a pod's fit and what it does to
+     * fragmentation are the same on each, so they are worked out once for all of them.
+     */
+    record FreeClass(long[] free, int[] positions) {
+    }
 
     /**
      * What the index needs of one node, worked out once per state of the node.
@@ -252,6 +260,23 @@ public final class NodeIndex {
             }
         }
         return ResourceNames.GPU.equals(resource) ? byFreeGpu : byFreeCpu;
+    }
+
+    /** The schedulable nodes grouped by free capacity in fixed point (made on first use); only with {@link #isFixedPoint()}. */
+    synchronized List<FreeClass> freeClasses() {
+        if (freeClasses == null) {
+            Map<List<Long>, List<Integer>> byFree = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < nodes.size(); i++) {
+                if (facts[i].schedulable()) {
+                    byFree.computeIfAbsent(java.util.Arrays.stream(fixedFree[i]).boxed().toList(), free -> new ArrayList<>()).add(i);
+                }
+            }
+            List<FreeClass> classes = new ArrayList<>(byFree.size());
+            byFree.forEach((free, positions) -> classes.add(new FreeClass(free.stream().mapToLong(Long::longValue).toArray(),
+                    positions.stream().mapToInt(Integer::intValue).toArray())));
+            freeClasses = Collections.unmodifiableList(classes);
+        }
+        return freeClasses;
     }
 
     /** Whether every node's free capacity has a fixed-point form, so packing may search in fixed point. */

@@ -19,7 +19,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+import dev.muster.gangfit.Workload;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.resource.ResourceList;
 import dev.muster.model.job.TopologyRequest;
 import dev.muster.model.json.Manifests;
 import dev.muster.placement.core.fit.FitMode;
@@ -60,8 +62,16 @@ public class PlacementDecisionBenchmark {
     @Param({"none", "required-rack", "preferred-rack"})
     public String topology;
 
+    /**
+     * How nodes and clusters are scored: {@code best-fit}, or {@code fragmentation} against a workload of the shapes
+     * the benchmark's gangs and the openb trace's GPU pods have (1-GPU workers mostly, some of 2, 4 and 8 GPUs).
+     */
+    @Param("best-fit")
+    public String scoring;
+
     private List<ClusterInventory> clusters;
     private PyTorchJob job;
+    private Workload workload = Workload.NONE;
 
     @Setup(Level.Trial)
     public void buildFleet() {
@@ -75,6 +85,9 @@ public class PlacementDecisionBenchmark {
             job.getSpec().pytorchReplicaSpecs().values().forEach(replica -> replica.template().setMetadata(new ObjectMetaBuilder()
                     .addToAnnotations(annotation, TopologyLevels.RACK).build()));
         }
+        if ("fragmentation".equals(scoring)) {
+            workload = Workload.of(Map.of(shape(8, 32, 1), 70L, shape(16, 64, 2), 10L, shape(32, 128, 4), 10L, shape(64, 256, 8), 10L));
+        }
         // A topology decision reads each member's racks as indexed once after a change, like the node index.
         clusters.forEach(cluster -> cluster.domains(TopologyLevels.RACK));
     }
@@ -82,13 +95,17 @@ public class PlacementDecisionBenchmark {
     /** The decision placement makes: the best cluster, packing only clusters that could beat the best found. */
     @Benchmark
     public GangPlanner.Options decide() {
-        return GangPlanner.choose(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE, TopologyLevels.DEFAULT);
+        return GangPlanner.choose(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE, TopologyLevels.DEFAULT, workload);
     }
 
     /** For comparison: every cluster packed and ranked, which is what the bound in {@link #decide()} avoids. */
     @Benchmark
     public GangPlanner.Options rankEveryCluster() {
-        return GangPlanner.plan(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE, TopologyLevels.DEFAULT);
+        return GangPlanner.plan(job, null, clusters, Map.of(), NOW, cluster -> FitMode.NODE, TopologyLevels.DEFAULT, workload);
+    }
+
+    private static ResourceList shape(int cpu, int memoryGi, int gpus) {
+        return ResourceList.parse(Map.of("cpu", String.valueOf(cpu), "memory", memoryGi + "Gi", "nvidia.com/gpu", String.valueOf(gpus), "pods", "1"));
     }
 
     /** One CPU master and {@code workers} workers of one GPU, 8 CPUs and 32 GiB each. */

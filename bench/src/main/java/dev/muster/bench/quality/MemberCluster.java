@@ -15,6 +15,7 @@ final class MemberCluster {
     private final long[] freeCpu;
     private final long[] freeMemory;
     private final int[] freeGpu;
+    private final java.util.Map<String, Integer> positions = new java.util.HashMap<>();
     private final long gpus;
     private long usedGpus;
 
@@ -29,6 +30,7 @@ final class MemberCluster {
         for (int i = 0; i < size; i++) {
             TraceInputs.Node node = nodes.get(i);
             nodeNames[i] = node.name();
+            positions.put(node.name(), i);
             freeCpu[i] = node.cpuMilli();
             freeMemory[i] = node.memoryMib();
             freeGpu[i] = node.gpu();
@@ -92,6 +94,30 @@ final class MemberCluster {
             placed[done] = best;
         }
         if (done < workers) {
+            for (int i = 0; i < done; i++) {
+                take(placed[i], worker, -1);
+            }
+            return null;
+        }
+        return placed;
+    }
+
+    /**
+     * The nodes, by name, if each worker fits the node planned for it now (a reservation pinned to its node), taking the
+     * capacity; null (and nothing taken) if one does not.
+     */
+    int[] bindAt(SimulatedJob.PodShape worker, List<String> planned) {
+        int[] placed = new int[planned.size()];
+        int done = 0;
+        for (; done < placed.length; done++) {
+            Integer node = positions.get(planned.get(done));
+            if (node == null || freeGpu[node] < worker.gpu() || freeCpu[node] < worker.cpuMilli() || freeMemory[node] < worker.memoryMib()) {
+                break;
+            }
+            take(node, worker, 1);
+            placed[done] = node;
+        }
+        if (done < placed.length) {
             for (int i = 0; i < done; i++) {
                 take(placed[i], worker, -1);
             }

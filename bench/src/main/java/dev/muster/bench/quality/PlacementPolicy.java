@@ -10,16 +10,31 @@ enum PlacementPolicy {
     /** Muster's node-level fit on its inventory, then create the job. */
     NODE_FIT("node-fit", FitMode.NODE, false),
     /** Node-level fit, then reserve the gang's capacity on the member before the job is created (Muster's default). */
-    NODE_FIT_RESERVATION("node-fit+reservation", FitMode.NODE, true);
+    NODE_FIT_RESERVATION("node-fit+reservation", FitMode.NODE, true, false),
+    /**
+     * The same, each pod placed (and its reservation pinned) where it raises the expected fragmentation of the GPU pod
+     * shapes seen so far least, and the member chosen where the gang raises it least.
+     */
+    FRAGMENTATION("node-fit+reservation+fragmentation", FitMode.NODE, true, true);
 
     private final String label;
     private final FitMode mode;
     private final boolean reserves;
+    private final boolean scoresFragmentation;
 
     PlacementPolicy(String label, FitMode mode, boolean reserves) {
+        this(label, mode, reserves, false);
+    }
+
+    PlacementPolicy(String label, FitMode mode, boolean reserves, boolean scoresFragmentation) {
         this.label = label;
         this.mode = mode;
         this.reserves = reserves;
+        this.scoresFragmentation = scoresFragmentation;
+    }
+
+    boolean scoresFragmentation() {
+        return scoresFragmentation;
     }
 
     String label() {

@@ -16,7 +16,7 @@ import java.util.stream.Collectors;
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.quality.PlacementQuality [--nodes openb|gfs|FILE] [--jobs FILE]
  *      [--load 1.0] [--local-share 0.3] [--repeat 8] [--cluster-size 300] [--seed 2026] [--traces ../shared/traces]
- *      [--out bench/target/quality] [--policies sum-estimate,node-fit,node-fit+reservation]
+ *      [--out bench/target/quality] [--policies sum-estimate,node-fit,node-fit+reservation,node-fit+reservation+fragmentation]
  * </pre>
  */
 public final class PlacementQuality {

@@ -28,6 +28,8 @@ import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.queue.core.quota.FairSharing;
 import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
+import dev.muster.gangfit.Workload;
+import dev.muster.gangfit.WorkloadRecorder;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.inventory.ClusterInventory;
@@ -105,6 +107,8 @@ final class QualitySimulation {
         Stage stage = Stage.QUEUED;
         String cluster;
         int[] nodes;
+        /** The nodes placement planned for the workers, which a reservation is pinned to; empty when it planned none. */
+        List<String> planned = List.of();
         long firstStart = -1;
         int attempt;
         long triedEpoch = -1;
@@ -138,6 +142,8 @@ final class QualitySimulation {
     private final Map<String, JobState> states = new HashMap<>();
     private final Set<JobState> placing = new LinkedHashSet<>();
     private final PriorityQueue<Event> events = new PriorityQueue<>();
+    /** The GPU worker shapes admitted so far, which fragmentation is scored against under {@link PlacementPolicy#FRAGMENTATION}. */
+    private final WorkloadRecorder workload = WorkloadRecorder.standard();
     private final Map<SimulatedJob.PodShape, Map<Integer, PyTorchJob>> specs = new HashMap<>();
     private final List<Sample> samples = new ArrayList<>();
     private final RackLocality rackLocality = new RackLocality();
@@ -282,6 +288,9 @@ final class QualitySimulation {
             } else if (decision instanceof QuotaDecision.Admitted admitted) {
                 observer.admitted(admitted.job().uid(), instant());
                 JobState state = states.get(admitted.job().uid());
+                for (int worker = 0; worker < state.job.workers(); worker++) {
+                    workload.record(workerRequest(state.job));
+                }
                 state.stage = Stage.PLACING;
                 state.triedEpoch = -1;
                 placing.add(state);
@@ -336,7 +345,7 @@ final class QualitySimulation {
         }
         long begin = CPU.getCurrentThreadCpuTime();
         GangPlanner.Options options = GangPlanner.choose(spec(state.job), null, views.values(), state.excludedUntil, instant(),
-                cluster -> policy.mode());
+                cluster -> policy.mode(), TopologyLevels.DEFAULT, policy.scoresFragmentation() ? workload.workload() : Workload.NONE);
         placementCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
         placementCalls++;
         if (options.best().isPresent()) {
@@ -353,6 +362,7 @@ final class QualitySimulation {
         placing.remove(state);
         placements++;
         state.cluster = fits.cluster();
+        state.planned = List.copyOf(fits.plan().values());
         int attempt = ++state.attempt;
         rackLocality.placed(fits.plan(), views.get(fits.cluster()));
         if (!fits.plan().isEmpty()) {
@@ -379,7 +389,8 @@ final class QualitySimulation {
             return;
         }
         MemberCluster member = members.get(state.cluster);
-        int[] nodes = member.bind(state.job.worker(), state.job.workers());
+        // A reservation is pinned to the node placement planned for it, as Muster's are.
+        int[] nodes = state.planned.isEmpty() ? member.bind(state.job.worker(), state.job.workers()) : member.bindAt(state.job.worker(), state.planned);
         if (nodes == null) {
             // Refused before anything was created: placed again, elsewhere for a while.
             reservationRefusals++;

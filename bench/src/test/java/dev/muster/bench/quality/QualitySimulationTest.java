@@ -85,4 +85,22 @@ class QualitySimulationTest {
                 .allSatisfy(sample -> assertThat(sample.gpuAllocation()).isEqualTo(1.0));
         assertThat(result.samples()).filteredOn(sample -> sample.time() > 3700).allSatisfy(sample -> assertThat(sample.gpuAllocation()).isZero());
     }
+
+    /**
+     * A reservation is pinned to the node placement planned, as Muster's are: when a member-local job took that node
+     * (placement's inventory not knowing yet), the reservation is refused although another node of the member is free.
+     */
+    @Test
+    void aReservationIsPinnedToThePlannedNodeAndRefusedWhenThatNodeWasTaken() {
+        List<SimulatedJob> jobs = List.of(new SimulatedJob(0, 0, 3600, "team", 1, EIGHT_GPUS, 0),
+                new SimulatedJob(1, 1, 600, "team", 1, EIGHT_GPUS, -1));
+
+        for (PlacementPolicy policy : List.of(PlacementPolicy.NODE_FIT_RESERVATION, PlacementPolicy.FRAGMENTATION)) {
+            SimulationResult result = run(policy, nodes("m", 2, 8), jobs);
+
+            assertThat(result.refusals()).as(policy.label()).isEqualTo(1);
+            assertThat(result.misplacements()).as(policy.label()).isZero();
+            assertThat(result.started()).as(policy.label()).isEqualTo(1);
+        }
+    }
 }

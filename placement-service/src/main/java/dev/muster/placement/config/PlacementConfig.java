@@ -8,6 +8,7 @@ import java.util.Optional;
 
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.fit.FitMode;
+import dev.muster.placement.core.fit.Scoring;
 import dev.muster.placement.core.topology.TopologyLevels;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -115,6 +116,15 @@ public interface PlacementConfig {
     @WithDefault("topology.kubernetes.io/zone,cloud.provider.com/topology-block,cloud.provider.com/topology-rack,kubernetes.io/hostname")
     List<String> topologyLevels();
 
+    /**
+     * How placement chooses among the nodes and member clusters a gang fits: {@code BEST_FIT} (each pod where the least
+     * of its GPUs, else CPU, is left; the cluster left with the fewest partly used GPU nodes; the default) or
+     * {@code FRAGMENTATION} (each pod, and the gang's cluster, where it raises the expected fragmentation of the latest
+     * GPU pods' shapes least). On the openb trace neither allocates more GPUs than the other; see docs/architecture.md.
+     */
+    @WithDefault("BEST_FIT")
+    Scoring scoring();
+
     /** One member cluster. */
     interface Member {
 
@@ -131,6 +141,6 @@ public interface PlacementConfig {
         Map<String, FitMode> modes = new HashMap<>();
         members().forEach((cluster, member) -> modes.put(cluster, member.fitMode()));
         return new PlacementSettings(reservationTimeout(), reservationTtl(), retryBackoff(), maxRetryBackoff(), giveBackAfter(), failoverExclusion(),
-                evictionCheck(), modes, new TopologyLevels(topologyLevels()));
+                evictionCheck(), modes, new TopologyLevels(topologyLevels()), scoring());
     }
 }

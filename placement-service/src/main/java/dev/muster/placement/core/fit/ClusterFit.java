@@ -12,6 +12,7 @@ import dev.muster.gangfit.NodeIndex;
 import dev.muster.gangfit.NodeState;
 import dev.muster.gangfit.PodNeeds;
 import dev.muster.gangfit.Reason;
+import dev.muster.gangfit.Workload;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.TopologyDomain;
 
@@ -36,9 +37,11 @@ public final class ClusterFit {
      *                        for one and one holds it; else null
      * @param spread          how far the plan is from the job's topology: 0 within a domain of the level it asks for (or
      *                        when it asks for none), one more for each broader level, the most over the whole cluster
+     * @param fragmentation   how much the plan raises the cluster's expected fragmentation for the workload seen, in
+     *                        GPUs (see {@link Workload}); 0 when placed without one
      */
     public record Fits(String cluster, FitMode mode, Map<String, String> plan, int partialGpuNodes, BigDecimal freeGpu, TopologyDomain domain,
-                       int spread) implements Result {
+                       int spread, double fragmentation) implements Result {
 
         public Fits {
             plan = Map.copyOf(plan);
@@ -46,12 +49,18 @@ public final class ClusterFit {
 
         /** A fit of a job that asks for no topology. */
         public Fits(String cluster, FitMode mode, Map<String, String> plan, int partialGpuNodes, BigDecimal freeGpu) {
-            this(cluster, mode, plan, partialGpuNodes, freeGpu, null, 0);
+            this(cluster, mode, plan, partialGpuNodes, freeGpu, null, 0, 0);
+        }
+
+        /** A fit in a topology domain, placed without a workload. */
+        public Fits(String cluster, FitMode mode, Map<String, String> plan, int partialGpuNodes, BigDecimal freeGpu, TopologyDomain domain,
+                    int spread) {
+            this(cluster, mode, plan, partialGpuNodes, freeGpu, domain, spread, 0);
         }
 
         /** The same fit, in a topology domain. */
         public Fits within(TopologyDomain domain, int spread) {
-            return new Fits(cluster, mode, plan, partialGpuNodes, freeGpu, domain, spread);
+            return new Fits(cluster, mode, plan, partialGpuNodes, freeGpu, domain, spread, fragmentation);
         }
     }
 
@@ -71,14 +80,20 @@ public final class ClusterFit {
 
     /** Decides for one cluster, given its indexed nodes. */
     public static Result fit(String cluster, Gang needs, NodeIndex nodes, FitMode mode) {
+        return fit(cluster, needs, nodes, mode, Workload.NONE);
+    }
+
+    /** Decides for one cluster, given its indexed nodes, placing pods where they fragment the workload's GPUs least. */
+    public static Result fit(String cluster, Gang needs, NodeIndex nodes, FitMode mode, Workload workload) {
         if (mode == FitMode.SUM_ESTIMATE) {
             Optional<String> shortfall = GangPacker.exceedsTotalFree(needs, nodes.totalFree());
             return shortfall.<Result>map(reason -> new DoesNotFit(cluster, Reason.of(reason)))
                     .orElseGet(() -> new Fits(cluster, mode, Map.of(), nodes.partialGpuNodes(), nodes.freeGpu()));
         }
-        GangPlan plan = GangPacker.pack(needs, nodes);
+        GangPlan plan = GangPacker.pack(needs, nodes, workload);
         if (plan instanceof GangPlan.Placed placed) {
-            return new Fits(cluster, mode, placed.nodes(), nodes.partialGpuNodesAfter(needs, placed.nodes()), nodes.freeGpu());
+            return new Fits(cluster, mode, placed.nodes(), nodes.partialGpuNodesAfter(needs, placed.nodes()), nodes.freeGpu(), null, 0,
+                    placed.fragmentationIncrease());
         }
         return new DoesNotFit(cluster, ((GangPlan.Unplaceable) plan).reason());
     }

@@ -62,7 +62,11 @@ import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.eviction.Evictions;
 import dev.muster.placement.core.eviction.FinishedCopies;
+import dev.muster.gangfit.Workload;
+import dev.muster.gangfit.WorkloadRecorder;
+import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
+import dev.muster.placement.core.fit.Scoring;
 import dev.muster.placement.core.inventory.ClusterInventory;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
 import dev.muster.placement.core.inventory.ClusterInventory.Promise;
@@ -110,6 +114,8 @@ public final class GangPlacer {
     private final Map<String, Integer> generations = new LinkedHashMap<>();
     private final Evictions evictions;
     private final FinishedCopies finishedCopies = new FinishedCopies();
+    /** The shapes of the GPU pods admitted lately, which fragmentation is scored against (rebuilt from new admissions after a restart). */
+    private final WorkloadRecorder workload = WorkloadRecorder.standard();
 
     /** A job that fits nowhere now, since {@code since}. */
     private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
@@ -136,7 +142,7 @@ public final class GangPlacer {
     public GangPlanner.Options fitNow(dev.muster.model.job.PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy) {
         String uid = job.getMetadata() == null ? null : job.getMetadata().getUid();
         return GangPlanner.plan(job, policy, clusters.values(), uid == null ? Map.of() : exclusions.getOrDefault(uid, Map.of()),
-                clock.instant(), settings::fitMode, settings.topologyLevels());
+                clock.instant(), settings::fitMode, settings.topologyLevels(), scoredAgainst());
     }
 
     /** The member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included); zero for an unknown member. */
@@ -187,6 +193,7 @@ public final class GangPlacer {
                         new PlacementFailed(Map.of(), "the admission carries no job manifest"))), List.of());
             }
             admissions.put(uid, new String(EventSerde.serialize(jobEvent), StandardCharsets.UTF_8));
+            ClusterFit.needs(GangPod.of(admitted.job())).largestFirst().forEach(pod -> workload.record(pod.request()));
             return place(jobEvent, Map.of(), 0);
         }
         if (jobEvent.data() instanceof JobPreempted preempted) {
@@ -511,7 +518,7 @@ public final class GangPlacer {
         Instant now = clock.instant();
         List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
         GangPlanner.Options options = GangPlanner.choose(admitted.job(), admitted.policy(), candidates,
-                exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode, settings.topologyLevels());
+                exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode, settings.topologyLevels(), scoredAgainst());
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {
             Optional<String> never = NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values());
@@ -842,6 +849,11 @@ public final class GangPlacer {
         int index = reservationName.lastIndexOf('-');
         int type = index <= 0 ? -1 : reservationName.lastIndexOf('-', index - 1);
         return type <= 0 ? reservationName : reservationName.substring(0, type);
+    }
+
+    /** The workload fragmentation is scored against, none when placement scores by best fit. */
+    private Workload scoredAgainst() {
+        return settings.scoring() == Scoring.FRAGMENTATION ? workload.workload() : Workload.NONE;
     }
 
     private Duration backoff(int tries) {

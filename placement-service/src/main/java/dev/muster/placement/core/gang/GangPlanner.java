@@ -13,6 +13,7 @@ import java.util.function.Function;
 import dev.muster.gangfit.Gang;
 import dev.muster.gangfit.NodeIndex;
 import dev.muster.gangfit.Reason;
+import dev.muster.gangfit.Workload;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.TopologyRequest;
@@ -32,7 +33,8 @@ import dev.muster.placement.core.topology.TopologyLevels;
  * <ol>
  * <li>closest to the topology the job asks for (see {@link DomainFit}): a cluster with a rack that holds the gang
  * beats one where it would spread over racks, however many GPUs that one has free;</li>
- * <li>least fragmentation left behind: fewest GPU nodes partly used once the gang is on them;</li>
+ * <li>least fragmentation left behind: the least rise of the expected fragmentation for the workload seen (see
+ * {@link Workload}), when placement scores by it, then the fewest GPU nodes partly used once the gang is on them;</li>
  * <li>most free GPUs;</li>
  * <li>cluster name, ascending.</li>
  * </ol>
@@ -42,7 +44,8 @@ import dev.muster.placement.core.topology.TopologyLevels;
 public final class GangPlanner {
 
     /** Best first. */
-    public static final Comparator<Fits> SCORE = Comparator.comparingInt(Fits::spread).thenComparingInt(Fits::partialGpuNodes)
+    public static final Comparator<Fits> SCORE = Comparator.comparingInt(Fits::spread).thenComparingDouble(Fits::fragmentation)
+            .thenComparingInt(Fits::partialGpuNodes)
             .thenComparing(Fits::freeGpu, Comparator.reverseOrder())
             .thenComparing(Fits::cluster);
 
@@ -88,6 +91,13 @@ public final class GangPlanner {
     /** As {@link #plan}, with the fleet's topology levels. */
     public static Options plan(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
                                Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes, TopologyLevels levels) {
+        return plan(job, policy, clusters, excludedUntil, now, modes, levels, Workload.NONE);
+    }
+
+    /** As {@link #plan}, with the fleet's topology levels, each pod placed where it fragments the workload's GPUs least. */
+    public static Options plan(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
+                               Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes, TopologyLevels levels,
+                               Workload workload) {
         Gang needs = ClusterFit.needs(GangPod.of(job));
         Optional<TopologyRequest> topology = TopologyRequest.of(job);
         ClusterAffinity affinity = affinity(policy);
@@ -99,7 +109,7 @@ public final class GangPlanner {
                 reasons.put(cluster.cluster(), Reason.of(notCandidate.get()));
                 continue;
             }
-            fit(cluster, needs, topology, levels, modes, ranked, reasons);
+            fit(cluster, needs, topology, levels, workload, modes, ranked, reasons);
         }
         ranked.sort(SCORE);
         return new Options(ranked, reasons);
@@ -123,10 +133,22 @@ public final class GangPlanner {
     /** As {@link #choose}, with the fleet's topology levels. */
     public static Options choose(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
                                  Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes, TopologyLevels levels) {
+        return choose(job, policy, clusters, excludedUntil, now, modes, levels, Workload.NONE);
+    }
+
+    /**
+     * As {@link #choose}, with the fleet's topology levels, each pod placed where it fragments the workload's GPUs least.
+     * A gang lowers a cluster's fragmentation by at most its GPUs, and that bound is the same for every cluster, so with a
+     * workload every candidate is packed.
+     */
+    public static Options choose(PyTorchJob job, PropagationPolicy policy, Collection<ClusterInventory> clusters,
+                                 Map<String, Instant> excludedUntil, Instant now, Function<String, FitMode> modes, TopologyLevels levels,
+                                 Workload workload) {
         Gang needs = ClusterFit.needs(GangPod.of(job));
         Optional<TopologyRequest> topology = TopologyRequest.of(job);
         ClusterAffinity affinity = affinity(policy);
         int gpuPods = (int) needs.largestFirst().stream().filter(pod -> pod.request().amount(ResourceNames.GPU).signum() > 0).count();
+        double gangGpus = needs.total().amount(ResourceNames.GPU).doubleValue();
         Map<String, Reason> reasons = new TreeMap<>();
         List<Bounded> candidates = new ArrayList<>();
         for (ClusterInventory cluster : clusters) {
@@ -137,7 +159,7 @@ public final class GangPlanner {
                 NodeIndex index = cluster.index();
                 int partial = index.partialGpuNodes();
                 candidates.add(new Bounded(cluster, new Fits(cluster.cluster(), FitMode.NODE, Map.of(),
-                        partial - Math.min(gpuPods, partial), index.freeGpu())));
+                        partial - Math.min(gpuPods, partial), index.freeGpu(), null, 0, workload.isEmpty() ? 0 : -gangGpus)));
             }
         }
         candidates.sort(Comparator.comparing(Bounded::bound, SCORE));
@@ -146,7 +168,7 @@ public final class GangPlanner {
             if (!fitting.isEmpty() && SCORE.compare(candidate.bound(), fitting.get(0)) > 0) {
                 break;
             }
-            fit(candidate.cluster(), needs, topology, levels, modes, fitting, reasons);
+            fit(candidate.cluster(), needs, topology, levels, workload, modes, fitting, reasons);
             fitting.sort(SCORE);
             if (fitting.size() > 1) {
                 fitting.subList(1, fitting.size()).clear();
@@ -159,12 +181,12 @@ public final class GangPlanner {
     private record Bounded(ClusterInventory cluster, Fits bound) {
     }
 
-    private static void fit(ClusterInventory cluster, Gang needs, Optional<TopologyRequest> topology, TopologyLevels levels,
+    private static void fit(ClusterInventory cluster, Gang needs, Optional<TopologyRequest> topology, TopologyLevels levels, Workload workload,
                             Function<String, FitMode> modes, List<Fits> fitting, Map<String, Reason> reasons) {
         FitMode mode = modes.apply(cluster.cluster());
         ClusterFit.Result result;
         if (topology.isEmpty()) {
-            result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode);
+            result = ClusterFit.fit(cluster.cluster(), needs, cluster.index(), mode, workload);
         } else if (mode == FitMode.NODE) {
             result = DomainFit.fit(cluster.cluster(), needs, cluster.index(), cluster::domains, topology.get(), levels);
         } else if (topology.get().required()) {

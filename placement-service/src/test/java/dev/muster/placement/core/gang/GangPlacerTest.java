@@ -533,4 +533,30 @@ class GangPlacerTest {
         return decisions.commands().stream().filter(MemberCommand.Release.class::isInstance)
                 .flatMap(command -> ((MemberCommand.Release) command).reservations().stream()).toList();
     }
+
+    /**
+     * Placement learns the GPU pods' shapes from the admissions it reads (even of a gang that fits nowhere): scoring by
+     * fragmentation, a CPU-only job then leaves the GPU node's CPUs to its GPUs; scoring by best fit, it takes them.
+     */
+    @Test
+    void scoringByFragmentationACpuOnlyJobKeepsOffTheCpusOfFreeGpusThePodsSeenNeed() {
+        for (dev.muster.placement.core.fit.Scoring scoring : dev.muster.placement.core.fit.Scoring.values()) {
+            PlacementSettings defaults = PlacementSettings.defaults();
+            GangPlacer placer = new GangPlacer(new PlacementSettings(defaults.reservationTimeout(), defaults.reservationTtl(), defaults.retryBackoff(),
+                    defaults.maxRetryBackoff(), defaults.giveBackAfter(), defaults.failoverExclusion(), defaults.evictionCheck(), Map.of(),
+                    TopologyLevels.DEFAULT, scoring), clock);
+            member(placer, "cpu-pool", false, 1, "64");
+            placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.NodeReported("gpu-pool", Fleets.node("gpu-pool-0", "4", "8"))));
+            placer.handle(MemberEvent.create("/test", clock.instant(),
+                    new MemberEventData.MemberReported(new MemberSnapshot("gpu-pool", true, false, Map.of(), clock.instant()))));
+            // Three 1-GPU workers of 4 CPUs each: more CPU than the GPU node has, so this gang fits nowhere.
+            placer.handle(JobEvent.create("/muster/queue-service", new JobRef("default", "wide", "uid-wide"), clock.instant(),
+                    new JobAdmitted(Fleets.job("wide", 3, "1"), null, "root/child-1", ResourceList.empty())));
+
+            Decisions prep = placer.handle(admitted(Fleets.job("pytorch-test", 0, "0")));
+
+            assertThat(prep.commands()).as(scoring.name()).singleElement().extracting(MemberCommand::cluster)
+                    .isEqualTo(scoring == dev.muster.placement.core.fit.Scoring.FRAGMENTATION ? "cpu-pool" : "gpu-pool");
+        }
+    }
 }

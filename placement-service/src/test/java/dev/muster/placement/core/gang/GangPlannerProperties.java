@@ -11,6 +11,7 @@ import java.util.Map;
 
 import dev.muster.gangfit.NodeState;
 import dev.muster.gangfit.PodNeeds;
+import dev.muster.gangfit.Workload;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
@@ -18,6 +19,7 @@ import dev.muster.placement.core.Fleets;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.TopologyLevels;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -63,15 +65,20 @@ class GangPlannerProperties {
             @ForAll @Size(min = 1, max = 60) List<@IntRange(min = 0, max = 8) Integer> busyGpus,
             @ForAll @IntRange(min = 0, max = 10) int workers,
             @ForAll @IntRange(min = 1, max = 8) int gpuPerWorker,
-            @ForAll @IntRange(min = 0, max = 6) int estimatedClusters) {
+            @ForAll @IntRange(min = 0, max = 6) int estimatedClusters,
+            @ForAll @Size(max = 3) List<@IntRange(min = 1, max = 8) Integer> workloadGpus) {
         List<ClusterInventory> fleet = fleet(nodesPerCluster, busyGpus);
+        // With a workload (shapes of 1 to 8 GPUs), clusters rank by the rise of fragmentation, which bounds nothing.
+        Map<ResourceList, Long> shapes = new HashMap<>();
+        workloadGpus.forEach(gpus -> shapes.merge(ResourceList.parse(Map.of("cpu", "1", "nvidia.com/gpu", String.valueOf(gpus))), 1L, Long::sum));
+        Workload workload = Workload.of(shapes);
         PyTorchJob job = Fleets.job("j", workers, String.valueOf(gpuPerWorker));
         // Some clusters in the sum-estimate mode, which scores by the fragmentation before the gang.
         java.util.function.Function<String, FitMode> modes = cluster -> Integer.parseInt(cluster.substring(1)) < estimatedClusters
                 ? FitMode.SUM_ESTIMATE : FitMode.NODE;
 
-        GangPlanner.Options ranked = GangPlanner.plan(job, null, fleet, Map.of(), Instant.EPOCH, modes);
-        GangPlanner.Options chosen = GangPlanner.choose(job, null, fleet, Map.of(), Instant.EPOCH, modes);
+        GangPlanner.Options ranked = GangPlanner.plan(job, null, fleet, Map.of(), Instant.EPOCH, modes, TopologyLevels.DEFAULT, workload);
+        GangPlanner.Options chosen = GangPlanner.choose(job, null, fleet, Map.of(), Instant.EPOCH, modes, TopologyLevels.DEFAULT, workload);
 
         assertThat(chosen.best()).isEqualTo(ranked.best());
         if (ranked.best().isEmpty()) {

@@ -17,6 +17,8 @@ import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.placement.core.fit.ClusterFit.Fits;
 import dev.muster.placement.core.fit.FitMode;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.topology.TopologyLevels;
+import dev.muster.gangfit.Workload;
 
 class GangPlannerTest {
 
@@ -121,5 +123,24 @@ class GangPlannerTest {
                 Map.entry("d", "excluded after a failover of this job until 2026-11-29T12:01:00Z"),
                 Map.entry("e", "no Ready, schedulable node"),
                 Map.entry("f", "not in clusterAffinity.clusterNames [a, b, c, d, e]"));
+    }
+
+    /**
+     * A CPU-only gang on the cluster with the most free GPUs would take the CPUs those GPUs need: scored against the
+     * workload, it goes to the CPU pool, and the GPU pool stays usable by the GPU pods that come.
+     */
+    @Test
+    void aCpuOnlyGangScoredAgainstTheWorkloadLeavesTheGpuNodesCpusToTheirGpus() {
+        ClusterInventory cpuPool = cluster("cpu-pool", 2, "64", "0", Map.of());
+        ClusterInventory gpuPool = cluster("gpu-pool", 2, "4", "8", Map.of());
+        Workload oneGpuPods = Workload.of(Map.of(dev.muster.model.resource.ResourceList.parse(Map.of("cpu", "4", "nvidia.com/gpu", "1")), 1L));
+
+        GangPlanner.Options bestFit = GangPlanner.plan(job("prep", 0, "0"), null, List.of(cpuPool, gpuPool), Map.of(), NOW, cluster -> FitMode.NODE);
+        GangPlanner.Options scored = GangPlanner.plan(job("prep", 0, "0"), null, List.of(cpuPool, gpuPool), Map.of(), NOW, cluster -> FitMode.NODE,
+                TopologyLevels.DEFAULT, oneGpuPods);
+
+        assertThat(bestFit.best()).get().extracting(Fits::cluster).as("most free GPUs").isEqualTo("gpu-pool");
+        assertThat(scored.best()).get().extracting(Fits::cluster).isEqualTo("cpu-pool");
+        assertThat(scored.ranked()).extracting(Fits::fragmentation).as("8 GPUs left without the CPU a pod needs").containsExactly(0.0, 8.0);
     }
 }
