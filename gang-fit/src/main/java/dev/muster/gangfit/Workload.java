@@ -83,6 +83,32 @@ public final class Workload {
      * takes GPUs that would have been fragments anyway, positive when it leaves GPUs no expected pod fits beside.
      */
     double increase(long[] free, long[] need) {
-        return fragmentation(FixedPoint.minus(free, need)) - fragmentation(free);
+        long gpusBefore = free[FixedPoint.GPU];
+        long gpusAfter = gpusBefore - need[FixedPoint.GPU];
+        if (gpusBefore <= 0) {
+            return 0;
+        }
+        // Both measures in one pass, without building the node's free capacity after the pod.
+        double unusableBefore = 0;
+        double unusableAfter = 0;
+        for (int i = 0; i < shapes.length; i++) {
+            if (!FixedPoint.covers(free, shapes[i])) {
+                unusableBefore += shares[i];
+                unusableAfter += shares[i];
+            } else if (!coversAfter(free, need, shapes[i])) {
+                unusableAfter += shares[i];
+            }
+        }
+        return (gpusAfter <= 0 ? 0 : gpusAfter * unusableAfter) - gpusBefore * unusableBefore;
+    }
+
+    /** Whether {@code free} less {@code need} covers every positive amount of {@code shape}. */
+    private static boolean coversAfter(long[] free, long[] need, long[] shape) {
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] > 0 && shape[i] > free[i] - need[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }
