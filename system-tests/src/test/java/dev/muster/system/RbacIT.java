@@ -191,7 +191,8 @@ class RbacIT {
     /**
      * A quota node of its own, and on it: placement crashed right after reserving a gang on gpu-a (its next instance
      * reserves again and finds its reservations there); a job moved to another queue by a change of the tree (its
-     * QueueUnit's spec changes); both jobs deleted while they run (their pods deleted on the member); and the nodes
+     * QueueUnit's spec changes); both jobs deleted while they run, gpu-a's training operator down (so their pods are
+     * deleted by Muster, not collected by the operator); and the nodes
      * taken away again (their Queues deleted).
      */
     private static void reserveAfterACrashMoveAJobBetweenQueuesAndTakeTheNodesAway() throws Exception {
@@ -246,9 +247,15 @@ class RbacIT {
                         - name: research
                     """));
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(state(fleet, "rbac-scratch", "rbac-waiting")).isEqualTo("Running"));
-            for (String name : List.of("rbac-reserved", "rbac-waiting")) {
-                fleet.resources(PyTorchJob.class).inNamespace("rbac-scratch").withName(name).delete();
-                await().atMost(DEADLINE).until(() -> stack.queueState("rbac-scratch", name).isEmpty());
+            // gpu-a's training operator, which collects a deleted copy's pods there, is down: placement deletes them itself.
+            gpuA.stopOperator();
+            try {
+                for (String name : List.of("rbac-reserved", "rbac-waiting")) {
+                    fleet.resources(PyTorchJob.class).inNamespace("rbac-scratch").withName(name).delete();
+                    await().atMost(DEADLINE).until(() -> stack.queueState("rbac-scratch", name).isEmpty());
+                }
+            } finally {
+                gpuA.startOperator();
             }
             apply("tree", tree);
             await().atMost(DEADLINE).until(() -> queueNames(fleet).stream().noneMatch(name -> name.startsWith("root-scratch")));

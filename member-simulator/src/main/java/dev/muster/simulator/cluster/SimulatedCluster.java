@@ -114,7 +114,7 @@ public final class SimulatedCluster implements AutoCloseable {
             cluster.scheduler = SchedulerController.start(client, spec.name(), spec.supportsReservation(), time);
             cluster.kubelets = KubeletController.start(client, spec.name(), START_DELAY, time);
             cluster.operator = TrainingOperator.start(client, spec.name());
-            cluster.faults = new ClusterFaults(spec.name(), client, cluster.scheduler, cluster.kubelets, cluster.proxy, dispatcher.listFaults(), time);
+            cluster.faults = new ClusterFaults(spec.name(), client, cluster.scheduler, cluster.kubelets, cluster.proxy, dispatcher.listFaults(), time, cluster.operator);
             Files.writeString(cluster.kubeconfig, cluster.kubeconfigText());
         } catch (IOException | RuntimeException e) {
             cluster.close();

@@ -20,6 +20,7 @@ import dev.muster.simulator.cluster.ListFaults;
 import dev.muster.simulator.kubelet.KubeletController;
 import dev.muster.simulator.scheduling.SchedulerController;
 import dev.muster.simulator.time.SimulatedTime;
+import dev.muster.simulator.training.TrainingOperator;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
@@ -51,6 +52,7 @@ public final class ClusterFaults implements AutoCloseable {
     private final KubernetesClient client;
     private final KubeletController kubelets;
     private final SchedulerController scheduler;
+    private final TrainingOperator operator;
     private final ApiProxy proxy;
     private final ListFaults lists;
     private final SimulatedTime time;
@@ -58,7 +60,8 @@ public final class ClusterFaults implements AutoCloseable {
     private final Map<String, ScheduledFuture<?>> downNodes = new ConcurrentHashMap<>();
 
     public ClusterFaults(String cluster, KubernetesClient client, SchedulerController scheduler, KubeletController kubelets, ApiProxy proxy,
-                         ListFaults lists, SimulatedTime time) {
+                         ListFaults lists, SimulatedTime time, TrainingOperator operator) {
+        this.operator = operator;
         this.lists = lists;
         this.cluster = cluster;
         this.client = client;
@@ -99,6 +102,21 @@ public final class ClusterFaults implements AutoCloseable {
     public void failLists(String resource, int count) {
         lists.failNext(resource, count);
         LOG.log(System.Logger.Level.INFO, cluster + ": fault: the next " + count + " lists of " + resource + " fail");
+    }
+
+    /**
+     * The member's training operator stops: no pod is made for a new job, and the pods of a deleted job stay until someone
+     * deletes them (its garbage collection is the operator's here).
+     */
+    public void stopOperator() {
+        operator.pause();
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault: training operator stopped");
+    }
+
+    /** The member's training operator runs again. */
+    public void startOperator() {
+        operator.resume();
+        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: training operator running");
     }
 
     /** The member's scheduler stops: new pods stay Pending and new reservations unconfirmed, with no reason given. */

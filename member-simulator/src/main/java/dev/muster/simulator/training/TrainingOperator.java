@@ -62,6 +62,9 @@ public final class TrainingOperator implements AutoCloseable {
      * reconciling began, so that it is reconciled again, by the same worker (a job is never reconciled twice at once).
      */
     private final Map<String, Boolean> active = new ConcurrentHashMap<>();
+    /** While the operator is stopped, the jobs whose changes wait for it to run again. */
+    private final java.util.Set<String> heldBack = ConcurrentHashMap.newKeySet();
+    private volatile boolean paused;
     private static final String BY_JOB = "job";
 
     private TrainingOperator(KubernetesClient client, String cluster) {
@@ -115,8 +118,29 @@ public final class TrainingOperator implements AutoCloseable {
         };
     }
 
+    /**
+     * Stops reconciling, as an operator that is down: pods are neither made nor collected with their deleted job until
+     * {@link #resume}.
+     */
+    public void pause() {
+        paused = true;
+    }
+
+    /** Reconciles again, every job changed meanwhile first. */
+    public void resume() {
+        paused = false;
+        for (String key : java.util.List.copyOf(heldBack)) {
+            heldBack.remove(key);
+            enqueue(key);
+        }
+    }
+
     private void enqueue(String key) {
         if (work.isShutdown()) {
+            return;
+        }
+        if (paused) {
+            heldBack.add(key);
             return;
         }
         boolean[] idle = {false};
