@@ -202,7 +202,8 @@ public final class GangPacker {
             Candidate best = null;
             for (Map.Entry<Integer, long[]> node : planned.entrySet()) {
                 if (FixedPoint.covers(node.getValue(), need) && NodeFit.accepts(pod, nodes.get(node.getKey()))) {
-                    best = Candidate.better(best, new Candidate(node.getKey(), workload.increase(node.getValue(), need), node.getValue()[main] - need[main]));
+                    best = Candidate.better(best, new Candidate(node.getKey(), workload.increase(node.getValue(), need),
+                            node.getValue()[main] - need[main]));
                 }
             }
             for (NodeIndex.FreeClass freeClass : classes) {

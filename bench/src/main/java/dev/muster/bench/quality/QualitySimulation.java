@@ -390,7 +390,8 @@ final class QualitySimulation {
         }
         MemberCluster member = members.get(state.cluster);
         // A reservation is pinned to the node placement planned for it, as Muster's are.
-        int[] nodes = state.planned.isEmpty() ? member.bind(state.job.worker(), state.job.workers()) : member.bindAt(state.job.worker(), state.planned);
+        int[] nodes = state.planned.isEmpty() ? member.bind(state.job.worker(), state.job.workers())
+                : member.bindAt(state.job.worker(), state.planned);
         if (nodes == null) {
             // Refused before anything was created: placed again, elsewhere for a while.
             reservationRefusals++;
