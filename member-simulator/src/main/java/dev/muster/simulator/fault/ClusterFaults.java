@@ -76,6 +76,12 @@ public final class ClusterFaults implements AutoCloseable {
         });
     }
 
+    /** Makes one change to the member, as a fault or its healing, and logs it. */
+    private void change(Runnable change, String what) {
+        change.run();
+        LOG.log(System.Logger.Level.INFO, cluster + ": " + what);
+    }
+
     /** The faults in force now. */
     public record Active(boolean unreachable, long latencyMillis, Set<String> notReadyNodes, boolean schedulerStopped,
                          boolean reservationsUnconfirmed, Map<String, Integer> failingLists) {
@@ -88,14 +94,12 @@ public final class ClusterFaults implements AutoCloseable {
 
     /** The member's scheduler confirms no reservation any more, but still binds pods: Muster's reservations time out. */
     public void stopReservations() {
-        scheduler.pauseReservations();
-        LOG.log(System.Logger.Level.INFO, cluster + ": fault: reservations no longer confirmed (pods still bound)");
+        change(scheduler::pauseReservations, "fault: reservations no longer confirmed (pods still bound)");
     }
 
     /** The member's scheduler confirms reservations again. */
     public void startReservations() {
-        scheduler.resumeReservations();
-        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: reservations confirmed again");
+        change(scheduler::resumeReservations, "fault healed: reservations confirmed again");
     }
 
     /** The next {@code count} lists of the resource fail with 503, as from an API server under load. */
@@ -109,26 +113,22 @@ public final class ClusterFaults implements AutoCloseable {
      * deletes them (its garbage collection is the operator's here).
      */
     public void stopOperator() {
-        operator.pause();
-        LOG.log(System.Logger.Level.INFO, cluster + ": fault: training operator stopped");
+        change(operator::pause, "fault: training operator stopped");
     }
 
     /** The member's training operator runs again. */
     public void startOperator() {
-        operator.resume();
-        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: training operator running");
+        change(operator::resume, "fault healed: training operator running");
     }
 
     /** The member's scheduler stops: new pods stay Pending and new reservations unconfirmed, with no reason given. */
     public void stopScheduler() {
-        scheduler.pause();
-        LOG.log(System.Logger.Level.INFO, cluster + ": fault: scheduler stopped");
+        change(scheduler::pause, "fault: scheduler stopped");
     }
 
     /** The member's scheduler runs again. */
     public void startScheduler() {
-        scheduler.resume();
-        LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: scheduler running");
+        change(scheduler::resume, "fault healed: scheduler running");
     }
 
     /**
