@@ -157,6 +157,24 @@ class FleetWriterTest {
         assertThat(condition(failed)).hasValue("Queuing");
     }
 
+    /**
+     * After a restart whose commits were lost, the queue's word on a job may be read again before placement's binding
+     * (another topic): the wait it decided before the job ran does not show over the Running its member shows since;
+     * a wait decided after it (a failover, a preemption) does.
+     */
+    @Test
+    void aWaitDecidedBeforeTheJobRanLeavesItRunningButOneDecidedAfterIsShown() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        Instant queued = Instant.now().minusSeconds(30);
+        JobRef job = submittedAndRunning(writer, "replayed-wait");
+
+        writer.write(new FleetWrite.SetCondition(job, "Queuing", "QuotaExceeded", "root/team-a: nvidia.com/gpu 8/8 in use", queued));
+        assertThat(condition(job)).hasValue("Running");
+
+        writer.write(new FleetWrite.SetCondition(job, "Queuing", "FailingOver", "placing the job on another cluster", Instant.now().plusSeconds(1)));
+        assertThat(condition(job)).hasValue("Queuing");
+    }
+
     /** A job deleted on the Kafka path leaves the fleet too; one applied with kubectl under the same name is not touched. */
     @Test
     void aKafkaJobsDeletionRemovesItsFleetObjectAndNoOtherJobOfItsName() {

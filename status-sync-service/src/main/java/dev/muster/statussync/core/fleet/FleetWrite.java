@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.muster.model.event.ConfigRef;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.resource.ResourceList;
@@ -54,10 +55,26 @@ public sealed interface FleetWrite {
         /**
          * Whether this condition may replace the status the fleet job shows. A job that succeeded stays so: the queue's
          * or placement's word on an admission its end overtook (read late, or again after a restart) must not show it
-         * waiting. A failed status may be replaced, as a job whose copy failed moves on while failovers are left.
+         * waiting. Nor does a condition decided before the one shown replace it: the queue's word and the member's come
+         * on different topics, and after a restart whose commits were lost a job's queueing may be read again before its
+         * binding, over the Running its member has shown since. A failed status may be replaced, as a job whose copy
+         * failed moves on while failovers are left.
          */
         public boolean mayReplace(PyTorchJobStatus current) {
-            return current == null || current.currentCondition().filter(shown -> "Succeeded".equals(shown.type())).isEmpty();
+            return current == null || current.currentCondition()
+                    .filter(shown -> "Succeeded".equals(shown.type()) || decidedBefore(shown)).isEmpty();
+        }
+
+        /** Whether this condition was decided before the shown one began; not when either time is unknown or unreadable. */
+        private boolean decidedBefore(JobCondition shown) {
+            if (time == null || shown.lastTransitionTime() == null) {
+                return false;
+            }
+            try {
+                return time.isBefore(Instant.parse(shown.lastTransitionTime()));
+            } catch (java.time.format.DateTimeParseException e) {
+                return false;
+            }
         }
     }
 

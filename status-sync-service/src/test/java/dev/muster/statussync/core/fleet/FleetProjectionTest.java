@@ -311,17 +311,24 @@ class FleetProjectionTest {
     }
 
     @Test
-    void aWaitMayReplaceAnyStatusButASuccess() {
-        SetCondition waiting = new SetCondition(JOB, "Queuing", "NoClusterFits", "no member cluster fits", Instant.now());
-        String now = Instant.now().toString();
+    void aWaitMayReplaceAnyStatusButASuccessOrOneThatBeganAfterItWasDecided() {
+        Instant decided = Instant.parse("2026-12-05T10:00:00Z");
+        SetCondition waiting = new SetCondition(JOB, "Queuing", "NoClusterFits", "no member cluster fits", decided);
+        String before = "2026-12-05T09:59:59Z";
+        String after = "2026-12-05T10:00:01Z";
 
         assertThat(waiting.mayReplace(null)).isTrue();
-        for (String shown : List.of("Created", "Running", "Restarting", "Failed")) {
-            assertThat(waiting.mayReplace(new PyTorchJobStatus(List.of(new JobCondition(shown, "True",
-                    "PyTorchJob" + shown, shown, now, now)), null, null, null, now, null))).as("over " + shown).isTrue();
+        for (String shown : List.of("Created", "Running", "Restarting", "Failed", "Queuing")) {
+            assertThat(waiting.mayReplace(shown(shown, before))).as("over " + shown + " shown since before").isTrue();
+            assertThat(waiting.mayReplace(shown(shown, after))).as("over " + shown + " shown since after").isFalse();
         }
-        assertThat(waiting.mayReplace(new PyTorchJobStatus(List.of(new JobCondition("Succeeded", "True",
-                "PyTorchJobSucceeded", "done", now, now)), null, null, null, now, null))).isFalse();
+        assertThat(waiting.mayReplace(shown("Running", decided.toString()))).as("over what began as it was decided").isTrue();
+        assertThat(waiting.mayReplace(shown("Running", "not a time"))).as("over a time it cannot read").isTrue();
+        assertThat(waiting.mayReplace(shown("Succeeded", before))).isFalse();
+    }
+
+    private static PyTorchJobStatus shown(String type, String since) {
+        return new PyTorchJobStatus(List.of(new JobCondition(type, "True", "PyTorchJob" + type, type, since, since)), null, null, null, since, null);
     }
 
     @Test
