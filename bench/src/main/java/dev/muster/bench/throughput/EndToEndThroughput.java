@@ -34,6 +34,7 @@ import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.simulator.cluster.AccessLog;
 import dev.muster.testing.kafka.KafkaBroker;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
@@ -133,6 +134,7 @@ public final class EndToEndThroughput {
             List<LoadPhase.Figures> relay = new ArrayList<>();
             List<Map<String, Double>> cpuPerJob = new ArrayList<>();
             List<Duration> fleetLag = new ArrayList<>();
+            List<Map<String, Double>> fleetRequests = new ArrayList<>();
             ProcessCpu cpu = stack == null ? null : new ProcessCpu(processes(stack));
             Map<String, Object> relayTuning = new HashMap<>(tuning);
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -156,6 +158,7 @@ public final class EndToEndThroughput {
                     String tag = String.valueOf((int) rate);
                     System.out.printf(Locale.ROOT, "Offering %d jobs at %.0f/s%n", count, rate);
                     Map<String, Duration> before = cpu == null ? Map.of() : cpu.snapshot();
+                    Map<AccessLog.Access, Long> requestsBefore = AccessLog.counts();
                     LoadPhase.Figures jobs = stack == null ? LoadPhase.Figures.NONE : LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS,
                             Topics.PLACEMENTS, rate, count, id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
                     if (stack != null) {
@@ -165,6 +168,7 @@ public final class EndToEndThroughput {
                     }
                     if (cpu != null) {
                         cpuPerJob.add(ProcessCpu.perJob(before, cpu.snapshot(), jobs.arrived()));
+                        fleetRequests.add(FleetRequests.perJob(requestsBefore, AccessLog.counts(), jobs.arrived()));
                     }
                     LoadPhase.Figures messages = LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), rate, count,
                             id -> payload(template, id), value -> true, PATIENCE, "relay-r" + tag + "-");
@@ -177,6 +181,7 @@ public final class EndToEndThroughput {
             System.out.println(table(muster, relay, fleetLag));
             if (stack != null) {
                 System.out.println(cpuTable(muster, cpuPerJob));
+                System.out.println(FleetRequests.table(muster.stream().map(LoadPhase.Figures::offeredRate).toList(), fleetRequests));
                 System.out.println("Memory after the run (resident set of each service process):");
                 for (MusterService service : MusterService.values()) {
                     System.out.printf(Locale.ROOT, "  %-20s %6.0f MiB%n", service.artifact(), residentMib(stack.service(service).pid()));

@@ -4,12 +4,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What each client did on the simulated API servers, in RBAC's terms: who (the first word of its User-Agent, which
  * Muster's services set to their own names), on which kind of server (the fleet, or a member), which verb on which
- * resource of which API group. Distinct accesses only, so a run of hours costs a few hundred entries. Tests check
+ * resource of which API group. Distinct accesses with a count each, so a run of hours costs a few hundred entries. Tests check
  * the chart's Roles against it: every access allowed, every rule used.
  */
 public final class AccessLog {
@@ -23,19 +25,27 @@ public final class AccessLog {
         }
     }
 
-    private static final Set<Access> ACCESSES = ConcurrentHashMap.newKeySet();
+    /** How many requests of each access, so far: what a benchmark divides by its jobs to say what a job costs the API servers. */
+    private static final Map<Access, LongAdder> COUNTS = new ConcurrentHashMap<>();
 
     private AccessLog() {
     }
 
     /** Every distinct access so far, of every server in this JVM. */
     public static Set<Access> accesses() {
-        return Set.copyOf(ACCESSES);
+        return Set.copyOf(COUNTS.keySet());
+    }
+
+    /** How many requests of each distinct access were answered so far, of every server in this JVM. */
+    public static Map<Access, Long> counts() {
+        Map<Access, Long> counts = new java.util.HashMap<>();
+        COUNTS.forEach((access, count) -> counts.put(access, count.sum()));
+        return counts;
     }
 
     /** Records one request to a server of this kind ({@code fleet} or {@code member}); discovery and other non-resource paths are not resources. */
     static void record(String server, String userAgent, String method, String pathAndQuery) {
-        access(server, userAgent, method, pathAndQuery).ifPresent(ACCESSES::add);
+        access(server, userAgent, method, pathAndQuery).ifPresent(access -> COUNTS.computeIfAbsent(access, key -> new LongAdder()).increment());
     }
 
     static Optional<Access> access(String server, String userAgent, String method, String pathAndQuery) {
