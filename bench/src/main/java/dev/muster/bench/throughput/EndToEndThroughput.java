@@ -34,6 +34,7 @@ import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.json.Manifests;
 import dev.muster.model.policy.PropagationPolicy;
+import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.simulator.cluster.AccessLog;
 import dev.muster.testing.kafka.KafkaBroker;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,7 +50,7 @@ import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
  * machines, would go).
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.throughput.EndToEndThroughput [--rates 25,50,100,200,400] [--seconds 20]
- *      [--warmup-rate 10] [--warmup-seconds 150] [--pipelines muster,relay] [--transactions tuned|default]
+ *      [--warmup-rate 10] [--warmup-seconds 150] [--pipelines muster,relay] [--transactions tuned|default] [--quota-tree true]
  * </pre>
  * Run from the repository root after {@code ./mvnw -B -ntp install -DskipTests}: it runs the packaged services.
  */
@@ -106,6 +107,7 @@ public final class EndToEndThroughput {
         }
         Files.writeString(fleet, members);
         boolean withMuster = options.getOrDefault("pipelines", "muster,relay").contains("muster");
+        boolean quotaTree = Boolean.parseBoolean(options.getOrDefault("quota-tree", "false"));
         Map<String, String> tuning = "default".equals(options.get("transactions")) ? KAFKA_DEFAULTS : TUNED;
         System.out.println("Producer settings of the transactional hops: " + tuning + ("default".equals(options.get("transactions"))
                 ? " (Kafka's defaults)" : " (as the services ship)"));
@@ -123,8 +125,14 @@ public final class EndToEndThroughput {
             String bootstrap = broker.bootstrapServers();
             if (stack != null) {
                 try (KubernetesClient client = stack.fleet().connect()) {
-                    client.resources(PropagationPolicy.class).inNamespace("default")
-                            .resource(Manifests.read(Files.readString(Path.of("examples/propagation-policy-gang.yaml")), PropagationPolicy.class)).create();
+                    client.resources(PropagationPolicy.class).inNamespace("default").resource(Manifests.read(Files.readString(Path.of(quotaTree
+                            ? "examples/propagation-policy-gang-queue.yaml" : "examples/propagation-policy-gang.yaml")), PropagationPolicy.class)).create();
+                    if (quotaTree) {
+                        // The example's tree with room for every job: its queue and QueueUnits, never its limit.
+                        client.resources(ElasticQuotaTree.class).inNamespace("kube-system").resource(Manifests.read(Files.readString(
+                                Path.of("examples/elastic-quota-tree.yaml")).replace("kube-queue/max-jobs: 1 ", "kube-queue/max-jobs: 1000000 "),
+                                ElasticQuotaTree.class)).create();
+                    }
                 }
             }
             broker.createTopics(TrivialRelay.TOPICS, 3);
@@ -182,6 +190,9 @@ public final class EndToEndThroughput {
             if (stack != null) {
                 System.out.println(cpuTable(muster, cpuPerJob));
                 System.out.println(FleetRequests.table(muster.stream().map(LoadPhase.Figures::offeredRate).toList(), fleetRequests));
+                try (KubernetesClient client = stack.fleet().connect()) {
+                    System.out.println(FleetRequests.eventsByReason(client.v1().events().inNamespace("default").list().getItems()));
+                }
                 System.out.println("Memory after the run (resident set of each service process):");
                 for (MusterService service : MusterService.values()) {
                     System.out.printf(Locale.ROOT, "  %-20s %6.0f MiB%n", service.artifact(), residentMib(stack.service(service).pid()));

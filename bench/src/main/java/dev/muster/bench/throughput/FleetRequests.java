@@ -47,4 +47,21 @@ final class FleetRequests {
         perJob.forEach(step -> text.append(String.format(Locale.ROOT, " %.2f |", step.values().stream().mapToDouble(Double::doubleValue).sum())));
         return text.append('\n').toString();
     }
+
+    /** The Events the fleet shows, by reason: per job, and how many repeats each object's series counted. */
+    static String eventsByReason(List<io.fabric8.kubernetes.api.model.Event> events) {
+        Map<String, long[]> byReason = new TreeMap<>();
+        java.util.Set<String> jobs = new java.util.HashSet<>();
+        for (io.fabric8.kubernetes.api.model.Event event : events) {
+            jobs.add(event.getInvolvedObject().getName());
+            long[] counts = byReason.computeIfAbsent(event.getReason(), reason -> new long[2]);
+            counts[0]++;
+            counts[1] += event.getCount() == null ? 1 : event.getCount();
+        }
+        StringBuilder text = new StringBuilder(String.format(Locale.ROOT, "Events on the fleet's jobs (%d jobs), by reason: objects per job, occurrences per job%n",
+                jobs.size()));
+        byReason.forEach((reason, counts) -> text.append(String.format(Locale.ROOT, "  %-24s %5.2f %5.2f%n", reason,
+                counts[0] / (double) Math.max(jobs.size(), 1), counts[1] / (double) Math.max(jobs.size(), 1))));
+        return text.toString();
+    }
 }

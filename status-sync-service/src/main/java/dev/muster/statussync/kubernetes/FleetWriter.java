@@ -1,7 +1,5 @@
 package dev.muster.statussync.kubernetes;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -54,17 +52,7 @@ public class FleetWriter {
     private static final int REMEMBERED_OBJECTS = 10_000;
 
     private final KubernetesClient fleet;
-    /**
-     * Each job's fleet object UID by its events' UID, as last read, the most recently used kept: an Event and a
-     * QueueUnit name the object, whose UID does not change while it lives, and reading it for each was a third of
-     * the requests status sync made to the fleet API.
-     */
-    private final Map<String, String> objectUids = Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, String> eldest) {
-            return size() > REMEMBERED_OBJECTS;
-        }
-    });
+    private final RememberedObjects remembered = new RememberedObjects(REMEMBERED_OBJECTS);
 
     private final ConfigOutcomeWriter configOutcomes;
 
@@ -86,11 +74,14 @@ public class FleetWriter {
                     .filter(existing -> existing.type().equals(only.type()) && Objects.equals(existing.reason(), only.reason())
                             && Objects.equals(existing.message(), only.message())).isPresent()
                     ? current : new PyTorchJobStatus(List.of(only), null, null, null, condition.time().toString(), null));
+        } else if (write instanceof FleetWrite.ObjectSeen seen) {
+            remember(seen.job(), seen.object());
         } else if (write instanceof FleetWrite.PutQueueUnit unit) {
             putQueueUnit(unit);
         } else if (write instanceof FleetWrite.DeleteQueueUnit unit) {
             fleet.resources(QueueUnit.class).inNamespace(unit.job().namespace()).withName(unit.job().name()).delete();
-            objectUids.remove(unit.job().uid());
+            remembered.forgetUnit(unit.job().uid());
+            remembered.forgetJob(unit.job().uid());
         } else if (write instanceof FleetWrite.DeleteKafkaJob deletion) {
             deleteKafkaJob(deletion.job());
         } else if (write instanceof FleetWrite.PutQueues queues) {
@@ -105,39 +96,33 @@ public class FleetWriter {
      * the job is not on the fleet API or was replaced by another of its name).
      */
     public boolean status(JobRef job, PyTorchJobStatus status) {
-        String objectUid = objectUids.get(job.uid());
-        if (objectUid == null) {
+        RememberedObjects.Job known = remembered.job(job.uid());
+        if (known == null) {
             return editStatus(job, current -> status);
         }
         // Status sync is the fleet status's only writer and the mirror sends it only a changed status, so it is
-        // written without reading the job first (those reads were a fifth of status sync's requests to the fleet API).
-        // The test makes the server refuse the write unless the object is still the one remembered.
-        String patch = fleet.getKubernetesSerialization().asJson(List.of(
-                Map.of("op", "test", "path", "/metadata/uid", "value", objectUid),
-                Map.of("op", "add", "path", "/status", "value", status)));
-        try {
-            // Named through an object: fabric8 reads the job first when only its name is given, to learn what to patch.
-            PyTorchJob named = new PyTorchJob();
-            named.setMetadata(new ObjectMetaBuilder().withNamespace(job.namespace()).withName(job.name()).build());
-            fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(named).subresource("status")
-                    .patch(PatchContext.of(PatchType.JSON), patch);
-            return true;
-        } catch (KubernetesClientException e) {
-            if (e.getCode() == 404) {
-                objectUids.remove(job.uid());
-                LOG.debugf("job %s: not on the fleet API; its status is not written", job);
-                return false;
-            }
-            if (e.getCode() != 409 && e.getCode() != 422) {
-                throw e;
-            }
-            // The test failed (the name now holds another object): read it, as for a job not seen before.
-            objectUids.remove(job.uid());
-            return editStatus(job, current -> status);
-        }
+        // written without reading the job first. The test makes the server refuse the write unless the object is
+        // still the one remembered.
+        Optional<Boolean> written = patchStatus(job, known, status, false);
+        return written.isPresent() ? written.get() : editStatus(job, current -> status);
     }
 
+    /**
+     * Writes a status decided from the one the job showed: over what status sync last wrote or read of it, in one
+     * request, unless another version of the job is there (then read and written again, as for a job not seen before).
+     */
     private boolean editStatus(JobRef job, UnaryOperator<PyTorchJobStatus> change) {
+        RememberedObjects.Job known = remembered.job(job.uid());
+        if (known != null && known.resourceVersion() != null) {
+            PyTorchJobStatus next = change.apply(known.status());
+            if (Objects.equals(next, known.status())) {
+                return false;
+            }
+            Optional<Boolean> written = patchStatus(job, known, next, true);
+            if (written.isPresent()) {
+                return written.get();
+            }
+        }
         Resource<PyTorchJob> resource = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name());
         for (int attempt = 1; ; attempt++) {
             PyTorchJob current = resource.get();
@@ -151,7 +136,7 @@ public class FleetWriter {
             }
             current.setStatus(next);
             try {
-                fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(current).updateStatus();
+                remember(job, fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(current).updateStatus());
                 return true;
             } catch (KubernetesClientException e) {
                 if (e.getCode() != 409 || attempt == CONFLICT_RETRIES) {
@@ -159,6 +144,42 @@ public class FleetWriter {
                 }
                 // Someone else changed the job since the read: read again and reapply.
             }
+        }
+    }
+
+    /**
+     * Replaces the job's status in one request, provided the object is still the one remembered (and, with
+     * {@code sameVersion}, unchanged since). Whether it was written (false: the job is gone); empty when another
+     * object or version is there, which the caller reads.
+     */
+    private Optional<Boolean> patchStatus(JobRef job, RememberedObjects.Job known, PyTorchJobStatus status, boolean sameVersion) {
+        List<Map<String, Object>> operations = new java.util.ArrayList<>();
+        operations.add(Map.of("op", "test", "path", "/metadata/uid", "value", known.objectUid()));
+        if (sameVersion) {
+            operations.add(Map.of("op", "test", "path", "/metadata/resourceVersion", "value", known.resourceVersion()));
+        }
+        operations.add(Map.of("op", "add", "path", "/status", "value", status));
+        try {
+            // Named through an object: fabric8 reads the job first when only its name is given, to learn what to patch.
+            PyTorchJob named = new PyTorchJob();
+            named.setMetadata(new ObjectMetaBuilder().withNamespace(job.namespace()).withName(job.name()).build());
+            PyTorchJob written = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(named).subresource("status")
+                    .patch(PatchContext.of(PatchType.JSON), fleet.getKubernetesSerialization().asJson(operations));
+            if (!remember(job, written)) {
+                remembered.job(job.uid(), new RememberedObjects.Job(known.objectUid(), null, status));
+            }
+            return Optional.of(true);
+        } catch (KubernetesClientException e) {
+            remembered.forgetJob(job.uid());
+            if (e.getCode() == 404) {
+                LOG.debugf("job %s: not on the fleet API; its status is not written", job);
+                return Optional.of(false);
+            }
+            if (e.getCode() != 409 && e.getCode() != 422) {
+                throw e;
+            }
+            // A test failed: the name now holds another object, or another version of this one.
+            return Optional.empty();
         }
     }
 
@@ -183,7 +204,8 @@ public class FleetWriter {
         PyTorchJob existing = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
         if (existing != null && FleetJobs.isKafkaSubmission(existing) && job.uid().equals(FleetJobs.eventUid(existing))) {
             fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(existing).delete();
-            objectUids.remove(job.uid());
+            remembered.forgetJob(job.uid());
+            remembered.forgetUnit(job.uid());
             LOG.infof("job %s deleted on the Kafka path: removed from the fleet API", job);
         }
     }
@@ -232,12 +254,47 @@ public class FleetWriter {
                 write.priorityClassName(), Map.of()));
         QueueUnitStatus status = new QueueUnitStatus(write.phase(), write.message(), write.time().toString(),
                 write.estimatedStart() == null ? null : write.estimatedStart().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString(), Map.of());
+        boolean there = false;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                remembered.unit(job.uid(), putQueueUnit(job, unit, status, there));
+                return;
+            } catch (KubernetesClientException e) {
+                remembered.forgetUnit(job.uid());
+                if (e.getCode() != 409 && e.getCode() != 404 || attempt == CONFLICT_RETRIES) {
+                    throw e;
+                }
+                // The unit remembered is not the one there (another instance wrote it since: read it; or it was deleted:
+                // create it) and write again.
+                there = e.getCode() == 409;
+            }
+        }
+    }
+
+    /**
+     * The unit as written: created when status sync knows of none (a new job's, without reading first: one already
+     * there is a conflict, read then), else over the one remembered or, when {@code there} (another is known to be
+     * there), read; each write carries the version it replaces.
+     */
+    private QueueUnit putQueueUnit(JobRef job, QueueUnit unit, QueueUnitStatus status, boolean there) {
         Resource<QueueUnit> resource = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).withName(job.name());
-        QueueUnit current = resource.get();
+        QueueUnit current = there ? resource.get() : remembered.unit(job.uid());
         if (current == null) {
-            // An API server with the status subresource ignores status on create: it is written next.
-            current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(unit).create();
-        } else if (!Objects.equals(current.getSpec(), unit.getSpec())
+            try {
+                // An API server with the status subresource ignores status on create: it is written next.
+                current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(unit).create();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 409) {
+                    throw e;
+                }
+                current = resource.get();
+            }
+        }
+        if (current == null) {
+            // Deleted between the conflict and the read: created on the next try.
+            throw new KubernetesClientException("the QueueUnit was deleted while it was written", 409, null);
+        }
+        if (!Objects.equals(current.getSpec(), unit.getSpec())
                 || !Objects.equals(current.getMetadata().getOwnerReferences(), unit.getMetadata().getOwnerReferences())) {
             // A unit left by an earlier job of the name, or written before units had owners, becomes this job's.
             current.setSpec(unit.getSpec());
@@ -248,9 +305,18 @@ public class FleetWriter {
         if (current.getStatus() == null || !Objects.equals(current.getStatus().phase(), status.phase())
                 || !Objects.equals(current.getStatus().message(), status.message())
                 || !Objects.equals(current.getStatus().estimatedStartTime(), status.estimatedStartTime())) {
-            current.setStatus(status);
-            fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).updateStatus();
+            // A JSON patch that applies only to the version remembered: an API server refuses it (422) when another is there.
+            String patch = fleet.getKubernetesSerialization().asJson(List.of(
+                    Map.of("op", "test", "path", "/metadata/resourceVersion", "value", current.getMetadata().getResourceVersion()),
+                    Map.of("op", "add", "path", "/status", "value", status)));
+            try {
+                current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).subresource("status")
+                        .patch(PatchContext.of(PatchType.JSON), patch);
+            } catch (KubernetesClientException e) {
+                throw e.getCode() == 422 ? new KubernetesClientException("the QueueUnit changed since it was written", 409, null) : e;
+            }
         }
+        return current;
     }
 
     private void putQueues(FleetWrite.PutQueues write) {
@@ -308,20 +374,21 @@ public class FleetWriter {
 
     /** The UID of the job's own fleet object, as remembered or read; empty when the job is not (or no longer) there. */
     private Optional<String> fleetObjectUid(JobRef job) {
-        String known = objectUids.get(job.uid());
+        RememberedObjects.Job known = remembered.job(job.uid());
         if (known != null) {
-            return Optional.of(known);
+            return Optional.of(known.objectUid());
         }
         PyTorchJob object = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
         return remember(job, object) ? Optional.of(object.getMetadata().getUid()) : Optional.empty();
     }
 
-    /** Whether the object is the job's own fleet object (not gone, not another job of that name); its UID is remembered if so. */
+    /** Whether the object is the job's own fleet object (not gone, not another job of that name); remembered if so. */
     private boolean remember(JobRef job, PyTorchJob object) {
-        if (object == null || !job.uid().equals(FleetJobs.eventUid(object))) {
+        if (object == null || object.getMetadata() == null || !job.uid().equals(FleetJobs.eventUid(object))) {
             return false;
         }
-        objectUids.put(job.uid(), object.getMetadata().getUid());
+        remembered.job(job.uid(), new RememberedObjects.Job(object.getMetadata().getUid(), object.getMetadata().getResourceVersion(),
+                object.getStatus()));
         return true;
     }
 }

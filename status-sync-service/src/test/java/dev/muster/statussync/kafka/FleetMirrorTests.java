@@ -395,7 +395,8 @@ class FleetMirrorTests {
             dev.muster.model.event.DeadLetter letter = client.awaitDeadLetter(Topics.DEAD_LETTER,
                     dead -> "status-sync-service".equals(dead.service()) && "k".equals(dead.key()), DEADLINE);
             assertThat(letter.reason()).startsWith("not JSON");
-            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetEvents(job)).extracting(Event::getReason).contains("Admitted"));
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(fleetCondition(job)).hasValueSatisfying(condition ->
+                    assertThat(condition.reason()).isEqualTo("Placing")));
             get("/q/health/live").then().statusCode(200);
         }
     }

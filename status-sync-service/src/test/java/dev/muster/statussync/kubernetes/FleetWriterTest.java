@@ -116,6 +116,58 @@ class FleetWriterTest {
         assertThat(condition(job)).hasValue("Succeeded");
     }
 
+    /**
+     * A job applied with kubectl, as the queue's ingress read it: its first wait is one request, and so is each later
+     * status; a job another writer changed since is read again, and what it shows is kept apart from the new wait.
+     */
+    @Test
+    void aJobSeenWhenItWasAppliedIsWrittenInOneRequestPerStatusAndReadAgainWhenItChangedSince() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        JobRef job = submit("seen");
+        writer.write(new FleetWrite.ObjectSeen(job, read(job)));
+        int before = server.requestCount();
+
+        writer.write(new FleetWrite.SetCondition(job, "Queuing", "Placing", "choosing a member cluster", Instant.now()));
+        assertThat(writer.status(job, status("Created"))).isTrue();
+        assertThat(writer.status(job, status("Running"))).isTrue();
+
+        assertThat(server.requestCount() - before).as("requests to the fleet API").isEqualTo(3);
+        assertThat(condition(job)).hasValue("Running");
+
+        // Someone else writes the job's status: the next wait is decided over what is there now, not over what was written.
+        PyTorchJob changed = read(job);
+        changed.setStatus(status("Succeeded"));
+        fleet.resources(PyTorchJob.class).inNamespace("default").resource(changed).updateStatus();
+        writer.write(new FleetWrite.SetCondition(job, "Queuing", "NoClusterFits", "no member cluster fits", Instant.now().plusSeconds(1)));
+        assertThat(condition(job)).as("a succeeded job stays so").hasValue("Succeeded");
+    }
+
+    /** A new unit is two requests (created, then its status), each change of it one; one changed by another writer is read again. */
+    @Test
+    void aQueueUnitIsCreatedWithoutAReadAndChangedInOneRequest() {
+        FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));
+        JobRef job = submit("unit-requests");
+        writer.write(new FleetWrite.ObjectSeen(job, read(job)));
+        dev.muster.model.resource.ResourceList demand = dev.muster.model.resource.ResourceList.parse(java.util.Map.of("cpu", "4"));
+        int before = server.requestCount();
+
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Dequeued", "admitted", Instant.now(), null));
+        int created = server.requestCount() - before;
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Running", "running on gpu-a", Instant.now(), null));
+
+        assertThat(created).as("requests to create it").isEqualTo(2);
+        assertThat(server.requestCount() - before - created).as("requests to change it").isEqualTo(1);
+        assertThat(unit(job).getStatus().phase()).isEqualTo("Running");
+
+        dev.muster.model.queue.QueueUnit other = unit(job);
+        other.getMetadata().setLabels(java.util.Map.of("changed-by", "someone-else"));
+        fleet.resources(dev.muster.model.queue.QueueUnit.class).inNamespace("default").resource(other).update();
+        int beforeStale = server.requestCount();
+        writer.write(new FleetWrite.PutQueueUnit(job, "root-child-2", demand, 0, null, "Succeed", "done", Instant.now(), null));
+        assertThat(server.requestCount() - beforeStale).as("refused as a conflict, read, written").isEqualTo(3);
+        assertThat(unit(job).getStatus().phase()).as("written over the version there").isEqualTo("Succeed");
+    }
+
     @Test
     void aJobReplacedByAnotherOfItsNameIsLeftAsTheNewOneIs() {
         FleetWriter writer = new FleetWriter(fleet, new ConfigOutcomeWriter(fleet));

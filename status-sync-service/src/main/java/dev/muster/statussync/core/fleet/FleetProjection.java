@@ -55,6 +55,8 @@ public final class FleetProjection {
     /** The state of a job waiting to run anywhere. */
     public static final String QUEUING = "Queuing";
     private static final String RUNNING = "Running";
+    /** A member's states on a job's way to its end, shown by its status rather than told as Events. */
+    private static final Set<String> PROGRESS = Set.of("Pending", "Created", RUNNING, "Succeeded");
     static final String COMPONENT = "muster";
     /** The seed shows binding events as coming from the scheduler. */
     static final String SCHEDULER = "default-scheduler";
@@ -103,12 +105,15 @@ public final class FleetProjection {
             if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source()) && submitted.job() != null) {
                 writes.add(new CreateJob(job, FleetJobs.forKafkaSubmission(submitted.job(), uid)));
                 Optional.ofNullable(units.get(uid)).filter(written -> written.phase() != null).ifPresent(writes::add);
+            } else if (submitted.job() != null && submitted.job().getMetadata() != null && uid.equals(submitted.job().getMetadata().getUid())) {
+                writes.add(new FleetWrite.ObjectSeen(job, submitted.job()));
             }
         } else if (finished.contains(uid) && (jobEvent.data() instanceof JobQueued || jobEvent.data() instanceof JobAdmitted)) {
             // The queue's word on an admission the end overtook (a failover's, whose left-behind copy ran to its end).
             writes.add(event(jobEvent, "Normal", jobEvent.data() instanceof JobQueued ? "Queued" : "Admitted",
                     jobEvent.data().summary() + "; the job had ended already"));
         } else if (jobEvent.data() instanceof JobQueued queued && beforeTheBinding) {
+            lastQueued.put(uid, toldAs(queued));
             writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
             if (queued.queue() != null && learn(job, queued.queue(), queued.demand(), queued.priority(), queued.priorityClass())) {
                 // The unit's first word: where the job is now, not where this old wait was.
@@ -116,8 +121,8 @@ public final class FleetProjection {
                         .ifPresent(writes::add);
             }
         } else if (jobEvent.data() instanceof JobQueued queued) {
-            String summary = queued.queue() == null ? queued.reason() : queued.queue() + "|" + queued.reason();
-            if (!summary.equals(lastQueued.put(uid, summary))) {
+            String told = toldAs(queued);
+            if (!told.equals(lastQueued.put(uid, told))) {
                 writes.add(event(jobEvent, "Normal", "Queued", queued.summary().substring("queued ".length())));
             }
             waiting(jobEvent, queued.reason(), withEstimate(queued.message(), queued.estimatedStart())).ifPresent(writes::add);
@@ -130,8 +135,10 @@ public final class FleetProjection {
                         queued.estimatedStart())));
             }
         } else if (jobEvent.data() instanceof JobAdmitted admitted) {
-            lastQueued.remove(uid);
-            writes.add(event(jobEvent, "Normal", "Admitted", admitted.summary()));
+            // Told only after a wait that was told: the admission of a job admitted at once is in its binding's Event.
+            if (lastQueued.remove(uid) != null) {
+                writes.add(event(jobEvent, "Normal", "Admitted", admitted.summary()));
+            }
             waiting(jobEvent, "Placing", admitted.summary() + "; choosing a member cluster for the whole gang").ifPresent(writes::add);
             String queue = admitted.queue() != null ? admitted.queue() : admitted.quotaLeaf() == null ? null : queueOfNode.get(admitted.quotaLeaf());
             if (queue != null) {
@@ -189,8 +196,12 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof MemberStatusChanged changed) {
             boolean aside = "Unhealthy".equals(changed.reason()) || "PodRestarted".equals(changed.reason());
             boolean trouble = aside || "Unknown".equals(changed.state()) || "Restarting".equals(changed.state());
-            writes.add(event(jobEvent, trouble ? "Warning" : "Normal", aside ? changed.reason() : changed.state(),
-                    "on " + changed.cluster() + ": " + changed.message()));
+            // The way to the end (Pending, Created, Running, Succeeded) is the job's status, conditions and times
+            // included: an Event of each step would be a fleet API request per step and job, telling nothing more.
+            if (aside || !PROGRESS.contains(changed.state())) {
+                writes.add(event(jobEvent, trouble ? "Warning" : "Normal", aside ? changed.reason() : changed.state(),
+                        "on " + changed.cluster() + ": " + changed.message()));
+            }
             if (RUNNING.equals(changed.state())) {
                 running.put(uid, "running on member cluster " + changed.cluster());
                 unit(jobEvent, RUNNING, running.get(uid)).ifPresent(writes::add);
@@ -210,6 +221,11 @@ public final class FleetProjection {
             finished.remove(uid);
         }
         return writes;
+    }
+
+    /** What a Queued Event tells: a new one only when it changes (a new position is no news). */
+    private static String toldAs(JobQueued queued) {
+        return queued.queue() == null ? queued.reason() : queued.queue() + "|" + queued.reason();
     }
 
     private void forget(String uid) {
@@ -255,9 +271,13 @@ public final class FleetProjection {
                 : Optional.of(new SetCondition(event.job(), QUEUING, reason, message, event.time()));
     }
 
+    /**
+     * The unit moved to a new phase; nothing when it is in that phase already (admitted, then bound: both
+     * {@code Dequeued}), as each write is a fleet API request and the job's status and Events tell the rest.
+     */
     private Optional<FleetWrite> unit(JobEvent event, String phase, String message) {
         PutQueueUnit unit = units.get(event.job().uid());
-        return unit == null ? Optional.empty()
+        return unit == null || phase.equals(unit.phase()) ? Optional.empty()
                 : Optional.of(written(new PutQueueUnit(event.job(), unit.queue(), unit.demand(), unit.priority(), unit.priorityClassName(), phase,
                         message, event.time(), null)));
     }

@@ -97,6 +97,13 @@ public sealed interface FleetWrite {
     record DeleteKafkaJob(JobRef job) implements OfJob {
     }
 
+    /**
+     * No request: the job's fleet object as the queue's ingress read it when the job was applied, so that the job's
+     * first status write need not read it again (a later version there is read then).
+     */
+    record ObjectSeen(JobRef job, PyTorchJob object) implements OfJob {
+    }
+
     /** The job's {@code QueueUnit} is deleted with the job. */
     record DeleteQueueUnit(JobRef job) implements OfJob {
     }

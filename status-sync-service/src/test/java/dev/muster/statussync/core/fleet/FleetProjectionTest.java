@@ -173,6 +173,36 @@ class FleetProjectionTest {
             assertThat(recorded.message()).isEqualTo("Binding has been scheduled successfully. Result: {cluster-a:0,[{master 1} {worker 2}]}");
         });
         assertThat(writes(late, SetCondition.class)).as("a bound job's status is its member copy's").isEmpty();
+        assertThat(writes(bound, PutQueueUnit.class)).as("Dequeued since its admission: no change of phase, no write").isEmpty();
+    }
+
+    /**
+     * A job admitted at once and run to its end is told by one Event, its binding: its admission is in that Event and
+     * its way through the member's states in its status. A job that waited is told when it was queued and admitted; a
+     * member's trouble is told as a Warning.
+     */
+    @Test
+    void onlyAWaitItsEndAndTroubleAreToldBesidesTheBinding() {
+        JobRef waited = new JobRef("default", "waited", "waited-uid");
+        List<FleetWrite> atOnce = new ArrayList<>();
+        atOnce.addAll(projection.handle(event(new JobAdmitted(MANIFEST, null, "root/child-2", JobDemand.of(MANIFEST).total()))));
+        atOnce.addAll(projection.handle(event(JobBound.of("cluster-a", null, Map.of(ReplicaType.MASTER, 1)))));
+        for (String state : List.of("Pending", "Created", "Running", "Succeeded")) {
+            atOnce.addAll(projection.handle(event(new dev.muster.model.event.MemberStatusChanged("cluster-a", state, state, "the job is " + state, null))));
+        }
+        List<FleetWrite> restarting = projection.handle(event(new dev.muster.model.event.MemberStatusChanged("cluster-a", "Restarting",
+                "Restarting", "a pod failed", null)));
+        List<FleetWrite> afterAWait = new ArrayList<>();
+        afterAWait.addAll(projection.handle(JobEvent.create("/queue", waited, Instant.now(), queued("QuotaExceeded", 1))));
+        afterAWait.addAll(projection.handle(JobEvent.create("/queue", waited, Instant.now(), new JobAdmitted(MANIFEST, null, "root/child-2",
+                JobDemand.of(MANIFEST).total()))));
+
+        assertThat(writes(atOnce, RecordEvent.class)).extracting(RecordEvent::reason).containsExactly("ScheduleBindingSucceed");
+        assertThat(writes(restarting, RecordEvent.class)).singleElement().satisfies(recorded -> {
+            assertThat(recorded.type()).isEqualTo("Warning");
+            assertThat(recorded.reason()).isEqualTo("Restarting");
+        });
+        assertThat(writes(afterAWait, RecordEvent.class)).extracting(RecordEvent::reason).containsExactly("Queued", "Admitted");
     }
 
     @Test
@@ -208,7 +238,7 @@ class FleetProjectionTest {
             assertThat(unit.phase()).isEqualTo("Running");
             assertThat(unit.message()).isEqualTo("running on member cluster cluster-a");
         });
-        assertThat(writes(running, PutQueueUnit.class)).singleElement().extracting(PutQueueUnit::phase).isEqualTo("Running");
+        assertThat(writes(running, PutQueueUnit.class)).as("written on a change of phase only").isEmpty();
         assertThat(writes(bound, PutQueueUnit.class)).as("no step back to Dequeued").isEmpty();
         assertThat(writes(bound, RecordEvent.class)).extracting(RecordEvent::reason).containsExactly("ScheduleBindingSucceed");
         assertThat(writes(boundAgain, PutQueueUnit.class)).as("bound anew after a failover").singleElement()
