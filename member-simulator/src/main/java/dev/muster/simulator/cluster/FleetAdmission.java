@@ -28,6 +28,7 @@ import io.fabric8.mockwebserver.http.Headers;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.zjsonpatch.JsonPatch;
+import io.fabric8.zjsonpatch.JsonPatchException;
 
 /**
  * What the fleet API server does with a write before it stores anything, as a Kubernetes API server does: it takes the
@@ -109,6 +110,9 @@ final class FleetAdmission {
             } else {
                 object = read(contentType, body);
             }
+        } catch (JsonPatchException e) {
+            // As an API server answers a JSON patch it cannot apply (a failed test, a missing path): invalid, not unreadable.
+            return answer(422, "Invalid", "the JSON patch cannot be applied: " + MusterJson.firstLine(e.getMessage()));
         } catch (UnsupportedContent e) {
             return answer(415, "UnsupportedMediaType", "the fleet API server reads JSON; " + e.getMessage() + " is read only for Namespace,"
                     + " ConfigMap, Secret and PriorityClass, as kubectl sends them");

@@ -22,8 +22,6 @@ import dev.muster.model.queue.QueueUnit;
 import dev.muster.model.queue.QueueUnitSpec;
 import dev.muster.model.queue.QueueUnitStatus;
 import dev.muster.statussync.core.fleet.FleetWrite;
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -53,12 +51,14 @@ public class FleetWriter {
 
     private final KubernetesClient fleet;
     private final RememberedObjects remembered = new RememberedObjects(REMEMBERED_OBJECTS);
+    private final JobEvents events;
 
     private final ConfigOutcomeWriter configOutcomes;
 
     FleetWriter(KubernetesClient fleet, ConfigOutcomeWriter configOutcomes) {
         this.fleet = fleet;
         this.configOutcomes = configOutcomes;
+        this.events = new JobEvents(fleet, REMEMBERED_OBJECTS);
     }
 
     /** Carries out one write decided from a job or configuration event. */
@@ -211,25 +211,7 @@ public class FleetWriter {
     }
 
     private void recordEvent(FleetWrite.RecordEvent write) {
-        JobRef job = write.job();
-        // Named after the decision: a repeat of it is refused as a conflict, and the Event stays as first written.
-        String name = EventNames.of(job.name(), write.eventId());
-        String time = write.time().toString();
-        Event event = new EventBuilder()
-                .withMetadata(new ObjectMetaBuilder().withName(name).withNamespace(job.namespace()).build())
-                .withInvolvedObject(jobReference(job, objectUid(job)))
-                .withType(write.type()).withReason(write.reason()).withMessage(write.message())
-                .withNewSource().withComponent(write.component()).endSource()
-                .withReportingComponent(write.component())
-                .withFirstTimestamp(time).withLastTimestamp(time).withCount(1)
-                .build();
-        try {
-            fleet.v1().events().inNamespace(job.namespace()).resource(event).create();
-        } catch (KubernetesClientException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-        }
+        events.record(write, jobReference(write.job(), objectUid(write.job())));
     }
 
     /**

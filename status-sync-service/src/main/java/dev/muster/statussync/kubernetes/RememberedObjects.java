@@ -55,7 +55,8 @@ final class RememberedObjects {
         units.remove(uid);
     }
 
-    private static <V> Map<String, V> lru(int capacity) {
+    /** A map that keeps the {@code capacity} most recently used entries, safe to share between the write lanes. */
+    static <V> Map<String, V> lru(int capacity) {
         return Collections.synchronizedMap(new LinkedHashMap<>(1024, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
