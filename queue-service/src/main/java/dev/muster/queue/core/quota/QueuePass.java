@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
+import java.util.NavigableMap;
 import java.util.PriorityQueue;
 import java.util.function.Supplier;
 
@@ -91,7 +91,7 @@ final class QueuePass {
         shares = tree != null && tree.fairSharing().enabled() ? new DominantShares(tree, ledger.used()) : null;
         chosenByShares = null;
         PriorityQueue<Cursor> heads = new PriorityQueue<>();
-        for (Map.Entry<String, NavigableSet<QuotaJob>> queue : ledger.queues().entrySet()) {
+        for (Map.Entry<String, NavigableMap<QuotaJob, Wait>> queue : ledger.queues().entrySet()) {
             if (queue.getKey().equals(QuotaLedger.UNBOUND) || queue.getValue().isEmpty()) {
                 continue;
             }
@@ -99,7 +99,7 @@ final class QueuePass {
             if (before != null && before.holds(tree, ledger.used().get(queue.getKey()), now)) {
                 continue;
             }
-            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), List.copyOf(queue.getValue()));
+            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), List.copyOf(queue.getValue().values()));
             cursor.rank(now);
             heads.add(cursor);
         }
@@ -282,7 +282,8 @@ final class QueuePass {
 
         private final Node leaf;
         private final List<Node> path;
-        private final List<QuotaJob> jobs;
+        /** The queue's waits as the pass found them: it changes only the wait of the head it decides. */
+        private final List<Wait> waits;
         private int index;
         private Wait head;
         private int removed;
@@ -297,10 +298,10 @@ final class QueuePass {
         private boolean settles = true;
         private Instant firstStarving;
 
-        Cursor(Node leaf, List<QuotaJob> jobs) {
+        Cursor(Node leaf, List<Wait> waits) {
             this.leaf = leaf;
             this.path = ledger.tree().pathToRoot(leaf);
-            this.jobs = jobs;
+            this.waits = waits;
         }
 
         /**
@@ -322,11 +323,11 @@ final class QueuePass {
 
         boolean advance() {
             index++;
-            return index < jobs.size();
+            return index < waits.size();
         }
 
         void rank(Instant now) {
-            head = ledger.wait(jobs.get(index).uid());
+            head = waits.get(index);
             starving = isStarving(head, now);
             guaranteed = isWithinGuarantee(leaf, head.job());
             priority = head.job().priority();

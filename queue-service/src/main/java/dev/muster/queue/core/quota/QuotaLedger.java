@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 
 import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaTree.Node;
@@ -38,10 +38,10 @@ final class QuotaLedger {
     private final Map<String, Admission> admitted = new LinkedHashMap<>();
     private final Map<String, Wait> waiting = new LinkedHashMap<>();
     /**
-     * The waiting jobs of each leaf in queue order, kept as they come and go so that an evaluation walks the
-     * queues without sorting them; the jobs bound to no leaf under the key "".
+     * The waiting jobs of each leaf in queue order, each with its wait, kept as they come and go so that an evaluation
+     * walks the queues without sorting them or looking each job's wait up; the jobs bound to no leaf under the key "".
      */
-    private final Map<String, NavigableSet<QuotaJob>> queues = new HashMap<>();
+    private final Map<String, NavigableMap<QuotaJob, Wait>> queues = new HashMap<>();
     /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
@@ -128,19 +128,19 @@ final class QuotaLedger {
         return reclaimers.stream().map(waiting::get).toList();
     }
 
-    /** The waiting jobs of each leaf in queue order, by leaf name, and those bound to no leaf under {@link #UNBOUND}. */
-    Map<String, NavigableSet<QuotaJob>> queues() {
+    /** The waiting jobs of each leaf in queue order with their waits, by leaf name, and those bound to no leaf under {@link #UNBOUND}. */
+    Map<String, NavigableMap<QuotaJob, Wait>> queues() {
         return Collections.unmodifiableMap(queues);
     }
 
     /** The jobs whose namespace no leaf binds, in queue order. */
     List<QuotaJob> unbound() {
-        return List.copyOf(queues.getOrDefault(UNBOUND, Collections.emptyNavigableSet()));
+        return List.copyOf(queues.getOrDefault(UNBOUND, Collections.emptyNavigableMap()).keySet());
     }
 
     /** The jobs waiting in a leaf's queue, head first. */
     List<QuotaJob> queue(String leaf) {
-        return List.copyOf(queues.getOrDefault(leaf, Collections.emptyNavigableSet()));
+        return List.copyOf(queues.getOrDefault(leaf, Collections.emptyNavigableMap()).keySet());
     }
 
     void putWaiting(String uid, Wait wait) {
@@ -157,8 +157,10 @@ final class QuotaLedger {
             if (previous != null) {
                 leaveQueue(previous);
             }
-            queues.computeIfAbsent(queueKey(wait), key -> new TreeSet<>(QUEUE_SET_ORDER)).add(wait.job());
+            queues.computeIfAbsent(queueKey(wait), key -> new TreeMap<>(QUEUE_SET_ORDER)).put(wait.job(), wait);
             settled.remove(queueKey(wait));
+        } else {
+            queues.get(queueKey(wait)).put(wait.job(), wait);
         }
     }
 
@@ -174,7 +176,7 @@ final class QuotaLedger {
 
     private void leaveQueue(Wait wait) {
         settled.remove(queueKey(wait));
-        NavigableSet<QuotaJob> queue = queues.get(queueKey(wait));
+        NavigableMap<QuotaJob, Wait> queue = queues.get(queueKey(wait));
         queue.remove(wait.job());
         if (queue.isEmpty()) {
             queues.remove(queueKey(wait));

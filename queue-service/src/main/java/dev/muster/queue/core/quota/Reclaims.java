@@ -37,13 +37,15 @@ final class Reclaims {
         // under the min, all of them together not, and the one admitted last would then borrow, to be reclaimed from in
         // turn by the team it took back from, and so on for ever (the fault storm found two teams doing that).
         Reclaim besideReclaimers = new Reclaim(tree, usedWithReclaimers(tree));
-        // One answer per leaf and demand, as in a pass: under overload thousands of jobs wait, in few shapes.
-        Map<List<Object>, Boolean> guaranteed = new HashMap<>();
+        // One answer per leaf and demand, as in a pass: under overload thousands of jobs wait, in few shapes (the jobs of
+        // one demand share its instance: found by identity, not by hashing the demand for each job).
+        Map<String, Map<ResourceList, Boolean>> guaranteed = new HashMap<>();
         // Only jobs within their guarantee can reclaim; usually few, so they are sorted, not every waiting job.
         List<Wait> candidates = ledger.waits().stream()
                 .filter(wait -> wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason()))
-                .filter(wait -> guaranteed.computeIfAbsent(List.of(wait.leaf(), wait.job().demand()), key -> besideReclaimers
-                        .isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job())))
+                .filter(wait -> guaranteed.computeIfAbsent(wait.leaf(), leaf -> new java.util.IdentityHashMap<>())
+                        .computeIfAbsent(wait.job().demand(), demand -> besideReclaimers
+                                .isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job())))
                 .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
         // The victims depend on the job's leaf and demand only: one that found none answers for the rest of its kind.
         java.util.Set<List<Object>> tried = new java.util.HashSet<>();
