@@ -31,6 +31,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobSubmitted;
+import dev.muster.model.event.PlacementFailed;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.FleetJobs;
 import dev.muster.model.job.JobCondition;
@@ -81,6 +82,7 @@ class RbacIT {
         propagateAJobsConfigMapAndSecret();
         submitAndDeleteOnTheKafkaPath();
         reserveAfterACrashMoveAJobBetweenQueuesAndTakeTheNodesAway();
+        repeatADecisionAfterARestart();
 
         Set<Access> accesses = AccessLog.accesses().stream().filter(access -> access.client().startsWith("muster-")).collect(Collectors.toSet());
         Map<String, ClusterRole> roles = clusterRoles();
@@ -189,6 +191,34 @@ class RbacIT {
     }
 
     /**
+     * A decision status sync told as an Event, read again after its restart (as when its commit was lost): the Event is
+     * found there and not counted again; a later one like it is counted on it. Of a job the fleet does not show, so that
+     * nothing else changes.
+     */
+    private static void repeatADecisionAfterARestart() throws Exception {
+        JobRef job = new JobRef("team-a", "rbac-nowhere", UUID.randomUUID().toString());
+        Instant decided = Instant.now().minusSeconds(3600);
+        JobEvent refused = JobEvent.create("/rbac", job, decided, new PlacementFailed(Map.of("gpu-a", "excluded by the policy"),
+                "no member cluster can take the whole gang now"));
+        try (var kafka = stack.kafkaAsOperator(); KubernetesClient fleet = stack.fleet.connect()) {
+            kafka.send(Topics.PLACEMENTS, refused);
+            await().atMost(DEADLINE).until(() -> count(fleet, "rbac-nowhere") == 1);
+            stack.restart(dev.muster.local.MusterService.STATUS_SYNC, Map.of());
+            await().atMost(DEADLINE).until(() -> stack.ready(dev.muster.local.MusterService.STATUS_SYNC));
+            kafka.send(Topics.PLACEMENTS, refused);
+            kafka.send(Topics.PLACEMENTS, JobEvent.create("/rbac", job, decided.plusSeconds(60), refused.data()));
+            await().atMost(DEADLINE).until(() -> count(fleet, "rbac-nowhere") == 2);
+        }
+    }
+
+    /** How many times the fleet's Events on the job count the refusal told of it. */
+    private static int count(KubernetesClient fleet, String name) {
+        return fleet.v1().events().inNamespace("team-a").list().getItems().stream()
+                .filter(event -> name.equals(event.getInvolvedObject().getName()) && "PlacementFailed".equals(event.getReason()))
+                .mapToInt(event -> event.getCount() == null ? 1 : event.getCount()).sum();
+    }
+
+    /**
      * A quota node of its own, and on it: placement crashed right after reserving a gang on gpu-a (its next instance
      * reserves again and finds its reservations there); a job moved to another queue by a change of the tree (its
      * QueueUnit's spec changes); both jobs deleted while they run, gpu-a's training operator down (so their pods are
@@ -236,6 +266,10 @@ class RbacIT {
                     .isEqualTo("Running"));
             apply("waiting", gpuJob("rbac-waiting"));
             await().atMost(DEADLINE).until(() -> "Queuing".equals(state(fleet, "rbac-scratch", "rbac-waiting")));
+            // Status sync restarted remembers none of what it wrote: the waiting job's next status is read and written
+            // whole, its unit found there when it would be created.
+            stack.restart(dev.muster.local.MusterService.STATUS_SYNC, Map.of());
+            await().atMost(DEADLINE).until(() -> stack.ready(dev.muster.local.MusterService.STATUS_SYNC));
             // The namespace moves to a new node; the admitted job stays charged where it was admitted.
             apply("tree-moved", tree.replace("    - name: research\n", """
                         - name: scratch
