@@ -153,18 +153,14 @@ public class FleetWriter {
      * object or version is there, which the caller reads.
      */
     private Optional<Boolean> patchStatus(JobRef job, RememberedObjects.Job known, PyTorchJobStatus status, boolean sameVersion) {
-        List<Map<String, Object>> operations = new java.util.ArrayList<>();
-        operations.add(Map.of("op", "test", "path", "/metadata/uid", "value", known.objectUid()));
-        if (sameVersion) {
-            operations.add(Map.of("op", "test", "path", "/metadata/resourceVersion", "value", known.resourceVersion()));
-        }
-        operations.add(Map.of("op", "add", "path", "/status", "value", status));
+        String patch = VersionedPatch.of(fleet.getKubernetesSerialization(), known.objectUid(), sameVersion ? known.resourceVersion() : null,
+                Map.of("op", "add", "path", "/status", "value", status));
         try {
             // Named through an object: fabric8 reads the job first when only its name is given, to learn what to patch.
             PyTorchJob named = new PyTorchJob();
             named.setMetadata(new ObjectMetaBuilder().withNamespace(job.namespace()).withName(job.name()).build());
             PyTorchJob written = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(named).subresource("status")
-                    .patch(PatchContext.of(PatchType.JSON), fleet.getKubernetesSerialization().asJson(operations));
+                    .patch(PatchContext.of(PatchType.JSON), patch);
             if (!remember(job, written)) {
                 remembered.job(job.uid(), new RememberedObjects.Job(known.objectUid(), null, status));
             }
@@ -287,10 +283,8 @@ public class FleetWriter {
         if (current.getStatus() == null || !Objects.equals(current.getStatus().phase(), status.phase())
                 || !Objects.equals(current.getStatus().message(), status.message())
                 || !Objects.equals(current.getStatus().estimatedStartTime(), status.estimatedStartTime())) {
-            // A JSON patch that applies only to the version remembered: an API server refuses it (422) when another is there.
-            String patch = fleet.getKubernetesSerialization().asJson(List.of(
-                    Map.of("op", "test", "path", "/metadata/resourceVersion", "value", current.getMetadata().getResourceVersion()),
-                    Map.of("op", "add", "path", "/status", "value", status)));
+            String patch = VersionedPatch.of(fleet.getKubernetesSerialization(), null, current.getMetadata().getResourceVersion(),
+                    Map.of("op", "add", "path", "/status", "value", status));
             try {
                 current = fleet.resources(QueueUnit.class).inNamespace(job.namespace()).resource(current).subresource("status")
                         .patch(PatchContext.of(PatchType.JSON), patch);

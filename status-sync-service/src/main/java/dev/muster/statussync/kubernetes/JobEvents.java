@@ -2,7 +2,6 @@ package dev.muster.statussync.kubernetes;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -65,11 +64,10 @@ final class JobEvents {
                 return;
             }
             String time = write.time().toString();
-            String patch = fleet.getKubernetesSerialization().asJson(List.of(
-                    Map.of("op", "test", "path", "/metadata/resourceVersion", "value", known.getMetadata().getResourceVersion()),
-                    Map.of("op", "replace", "path", "/count", "value", (known.getCount() == null ? 1 : known.getCount()) + 1),
-                    Map.of("op", "replace", "path", "/lastTimestamp", "value", time),
-                    Map.of("op", "add", "path", "/metadata/annotations", "value", Map.of(LAST_OCCURRENCE, time))));
+            String patch = VersionedPatch.of(fleet.getKubernetesSerialization(), null, known.getMetadata().getResourceVersion(),
+                    Map.of("op", "add", "path", "/count", "value", (known.getCount() == null ? 1 : known.getCount()) + 1),
+                    Map.of("op", "add", "path", "/lastTimestamp", "value", time),
+                    Map.of("op", "add", "path", "/metadata/annotations", "value", Map.of(LAST_OCCURRENCE, time)));
             try {
                 series.put(key, fleet.v1().events().inNamespace(job.namespace()).resource(known).patch(PatchContext.of(PatchType.JSON), patch));
                 return;
