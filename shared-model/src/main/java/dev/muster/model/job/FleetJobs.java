@@ -3,7 +3,6 @@ package dev.muster.model.job;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.muster.model.json.Manifests;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 
@@ -23,9 +22,15 @@ public final class FleetJobs {
     private FleetJobs() {
     }
 
-    /** The fleet object for a job submitted on the Kafka path: its manifest, marked with the UID of its events. */
+    /**
+     * The fleet object for a job submitted on the Kafka path: its manifest, marked with the UID of its events. The spec
+     * is the submitted one's, not a copy: a manifest read from an event is written as it is and changed by no one.
+     */
     public static PyTorchJob forKafkaSubmission(PyTorchJob submitted, String uid) {
-        PyTorchJob object = Manifests.copy(submitted);
+        PyTorchJob object = new PyTorchJob();
+        object.setApiVersion(submitted.getApiVersion());
+        object.setKind(submitted.getKind());
+        object.setSpec(submitted.getSpec());
         ObjectMeta source = submitted.getMetadata();
         ObjectMeta metadata = new ObjectMeta();
         metadata.setName(source.getName());

@@ -12,7 +12,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(PyTorchJob.GROUP)
 @Version(PyTorchJob.VERSION)
 @Kind(PyTorchJob.KIND)
-@Plural("pytorchjobs")
+@Plural(PyTorchJob.PLURAL)
 // As Kubeflow's definition declares them: kubectl get pytorchjob shows NAME STATE AGE.
 @AdditionalPrinterColumn(name = "State", type = AdditionalPrinterColumn.Type.STRING, jsonPath = ".status.conditions[-1:].type")
 @AdditionalPrinterColumn(name = "Age", type = AdditionalPrinterColumn.Type.DATE, jsonPath = ".metadata.creationTimestamp")
@@ -20,6 +20,7 @@ public class PyTorchJob extends CustomResource<PyTorchJobSpec, PyTorchJobStatus>
 
     public static final String GROUP = "kubeflow.org";
     public static final String VERSION = "v1";
+    public static final String PLURAL = "pytorchjobs";
     public static final String KIND = "PyTorchJob";
     public static final String API_VERSION = GROUP + "/" + VERSION;
 }

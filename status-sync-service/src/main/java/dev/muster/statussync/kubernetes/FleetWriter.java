@@ -52,6 +52,7 @@ public class FleetWriter {
     private final KubernetesClient fleet;
     private final RememberedObjects remembered = new RememberedObjects(REMEMBERED_OBJECTS);
     private final JobEvents events;
+    private final JobHeadRequests heads;
 
     private final ConfigOutcomeWriter configOutcomes;
 
@@ -59,6 +60,7 @@ public class FleetWriter {
         this.fleet = fleet;
         this.configOutcomes = configOutcomes;
         this.events = new JobEvents(fleet, REMEMBERED_OBJECTS);
+        this.heads = new JobHeadRequests(fleet);
     }
 
     /** Carries out one write decided from a job or configuration event. */
@@ -156,11 +158,7 @@ public class FleetWriter {
         String patch = VersionedPatch.of(fleet.getKubernetesSerialization(), known.objectUid(), sameVersion ? known.resourceVersion() : null,
                 Map.of("op", "add", "path", "/status", "value", status));
         try {
-            // Named through an object: fabric8 reads the job first when only its name is given, to learn what to patch.
-            PyTorchJob named = new PyTorchJob();
-            named.setMetadata(new ObjectMetaBuilder().withNamespace(job.namespace()).withName(job.name()).build());
-            PyTorchJob written = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(named).subresource("status")
-                    .patch(PatchContext.of(PatchType.JSON), patch);
+            PyTorchJob written = heads.patchStatus(job, patch);
             if (!remember(job, written)) {
                 remembered.job(job.uid(), new RememberedObjects.Job(known.objectUid(), null, status));
             }
@@ -182,7 +180,7 @@ public class FleetWriter {
     private void createJob(FleetWrite.CreateJob write) {
         JobRef job = write.job();
         try {
-            remember(job, fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).resource(write.manifest()).create());
+            remember(job, heads.create(job, write.manifest()));
             LOG.infof("job %s submitted on the Kafka path: written to the fleet API", job);
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {

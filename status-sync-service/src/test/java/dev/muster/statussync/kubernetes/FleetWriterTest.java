@@ -278,6 +278,93 @@ class FleetWriterTest {
     }
 
     /** A job's Events as a user lists them: a repeat counted on its series, each occurrence once. */
+    /** The writes whose answers status sync reads only the head of: what a user reads on the job, and the refusals' codes. */
+    @Nested
+    class HeadRequests {
+
+        private final JobHeadRequests requests = new JobHeadRequests(fleet);
+
+        @Test
+        void aStatusPatchLandsAndItsAnswerCarriesTheJobsMetadataAndStatusButNotItsSpec() {
+            JobRef job = submit("head-patched");
+            String patch = VersionedPatch.of(fleet.getKubernetesSerialization(), job.uid(), null,
+                    java.util.Map.of("op", "add", "path", "/status", "value", status("Running")));
+
+            PyTorchJob answer = requests.patchStatus(job, patch);
+
+            assertThat(read(job).getStatus().currentCondition().map(JobCondition::type)).contains("Running");
+            assertThat(answer.getMetadata().getUid()).isEqualTo(job.uid());
+            assertThat(answer.getMetadata().getResourceVersion()).isEqualTo(read(job).getMetadata().getResourceVersion());
+            assertThat(answer.getStatus()).isEqualTo(read(job).getStatus());
+            assertThat(answer.getSpec()).isNull();
+        }
+
+        @Test
+        void aKafkaJobIsCreatedWholeAndItsAnswerCarriesItsLabelsAndUid() {
+            PyTorchJob manifest = Seed.job("default", "head-created");
+            manifest.getMetadata().setLabels(java.util.Map.of("team", "a"));
+            JobRef job = new JobRef("default", "head-created", "event-uid");
+
+            PyTorchJob answer = requests.create(job, manifest);
+
+            PyTorchJob stored = read(job);
+            assertThat(stored.getSpec()).isEqualTo(manifest.getSpec());
+            assertThat(answer.getMetadata().getUid()).isEqualTo(stored.getMetadata().getUid());
+            assertThat(answer.getMetadata().getLabels()).containsEntry("team", "a");
+        }
+
+        @Test
+        void refusalsKeepTheServersCodeSoThatTheWriterKnowsAGoneJobFromAChangedOne() {
+            JobRef gone = new JobRef("default", "head-never-there", "uid-gone");
+            String anyPatch = VersionedPatch.of(fleet.getKubernetesSerialization(), null, null,
+                    java.util.Map.of("op", "add", "path", "/status", "value", status("Running")));
+            assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(() -> requests.patchStatus(gone, anyPatch),
+                    io.fabric8.kubernetes.client.KubernetesClientException.class).getCode()).isEqualTo(404);
+
+            JobRef job = submit("head-changed");
+            String stale = VersionedPatch.of(fleet.getKubernetesSerialization(), "another-uid", null,
+                    java.util.Map.of("op", "add", "path", "/status", "value", status("Running")));
+            assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(() -> requests.patchStatus(job, stale),
+                    io.fabric8.kubernetes.client.KubernetesClientException.class).getCode()).isEqualTo(422);
+
+            assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(() -> requests.create(job, Seed.job("default", "head-changed")),
+                    io.fabric8.kubernetes.client.KubernetesClientException.class).getCode()).isEqualTo(409);
+        }
+
+        @Test
+        void anAnswerThatIsNotAJobIsAReadableFailureNotAnEmptyJob() {
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> JobHeads.read("[1, 2]".getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                    .isInstanceOf(java.io.IOException.class).hasMessageContaining("not a JSON object");
+        }
+
+        @Test
+        void aHeadKeepsWhatTheWriterRemembersAJobByAndDropsTheRest() throws Exception {
+            PyTorchJob job = Seed.job("default", "head-read");
+            job.getMetadata().setUid("object-uid");
+            job.getMetadata().setResourceVersion("42");
+            job.getMetadata().setGeneration(3L);
+            job.getMetadata().setLabels(java.util.Map.of(dev.muster.model.job.MemberJobs.FLEET_JOB_UID, "event-uid"));
+            job.getMetadata().setAnnotations(java.util.Map.of("muster.dev/submitted-via", "kafka"));
+            job.getMetadata().setManagedFields(List.of(new io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder()
+                    .withManager("kubectl").withOperation("Update").withNewFieldsV1().addToAdditionalProperties("f:spec", java.util.Map.of()).endFieldsV1().build()));
+            job.setStatus(status("Running"));
+
+            PyTorchJob head = JobHeads.read(dev.muster.model.json.MusterJson.toBytes(job));
+
+            assertThat(head.getMetadata().getName()).isEqualTo("head-read");
+            assertThat(head.getMetadata().getNamespace()).isEqualTo("default");
+            assertThat(head.getMetadata().getUid()).isEqualTo("object-uid");
+            assertThat(head.getMetadata().getResourceVersion()).isEqualTo("42");
+            assertThat(head.getMetadata().getGeneration()).isEqualTo(3L);
+            assertThat(head.getMetadata().getLabels()).isEqualTo(job.getMetadata().getLabels());
+            assertThat(head.getMetadata().getAnnotations()).isEqualTo(job.getMetadata().getAnnotations());
+            assertThat(head.getMetadata().getManagedFields()).isEmpty();
+            assertThat(head.getStatus()).isEqualTo(job.getStatus());
+            assertThat(head.getSpec()).isNull();
+            assertThat(dev.muster.model.job.FleetJobs.eventUid(head)).isEqualTo(dev.muster.model.job.FleetJobs.eventUid(job));
+        }
+    }
+
     @Nested
     class Events {
 
