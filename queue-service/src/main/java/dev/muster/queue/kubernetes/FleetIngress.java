@@ -24,6 +24,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.muster.fleetclient.raw.MetadataLists;
 import dev.muster.fleetclient.watch.SupervisedInformer;
 import dev.muster.fleetclient.watch.Watches;
 import dev.muster.model.event.ConfigEvent;
@@ -167,9 +168,9 @@ public class FleetIngress {
                 .runnableInformer(config.fleetApi().resync().toMillis());
     }
 
-    /** What the fleet API holds of a kind, as its watch sees it: what the watch is audited against. */
-    private List<GenericKubernetesResource> list(Class<? extends HasMetadata> type) {
-        return client.genericKubernetesResources(ResourceDefinitionContext.fromResourceType(type)).inAnyNamespace().list().getItems();
+    /** What the fleet API holds of a kind, by name: what its watch is audited against. */
+    private List<HasMetadata> list(Class<? extends HasMetadata> type) {
+        return MetadataLists.of(client, ResourceDefinitionContext.fromResourceType(type));
     }
 
     /** Jobs: each new one is submitted as it is; a deletion deletes it. */

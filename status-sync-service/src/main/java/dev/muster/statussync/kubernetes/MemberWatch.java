@@ -25,6 +25,7 @@ import dev.muster.model.reservation.Reservation;
 import dev.muster.statussync.core.inventory.InventoryReporter;
 import dev.muster.statussync.core.mirror.MemberCopy;
 import dev.muster.statussync.core.mirror.MemberPod;
+import dev.muster.fleetclient.raw.MetadataLists;
 import dev.muster.fleetclient.watch.SupervisedInformer;
 import dev.muster.fleetclient.watch.WatchStatus;
 import dev.muster.fleetclient.watch.Watches;
@@ -93,7 +94,7 @@ final class MemberWatch implements AutoCloseable {
     void start(ScheduledExecutorService probes, Duration interval, Duration resync) {
         resyncMillis = resync.toMillis();
         probeNow();
-        nodes = watch("nodes", () -> client.nodes().runnableInformer(resyncMillis), () -> client.nodes().list().getItems(), null, new Handler<>() {
+        nodes = watch("nodes", () -> client.nodes().runnableInformer(resyncMillis), () -> MetadataLists.of(client, ResourceDefinitionContext.fromResourceType(Node.class)), null, new Handler<>() {
             @Override
             void observed(Node node) {
                 NodeSnapshot snapshot = NodeSnapshot.of(node);
@@ -108,7 +109,7 @@ final class MemberWatch implements AutoCloseable {
             }
         });
         pods = watch("pods", () -> client.pods().inAnyNamespace().runnableInformer(resyncMillis),
-                () -> client.pods().inAnyNamespace().list().getItems(), MemberPodCache::new, new Handler<>() {
+                () -> MetadataLists.of(client, ResourceDefinitionContext.fromResourceType(Pod.class)), MemberPodCache::new, new Handler<>() {
             @Override
             void observed(Pod pod) {
                 reporter.pod(PodSnapshot.of(pod)).ifPresent(observer::inventory);
@@ -121,7 +122,7 @@ final class MemberWatch implements AutoCloseable {
                 observer.mirror(mirror -> mirror.podGone(cluster, pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
             }
         });
-        jobs = watch("pytorchjobs", () -> jobsOperation().runnableInformer(resyncMillis), () -> jobsOperation().list().getItems(),
+        jobs = watch("pytorchjobs", () -> jobsOperation().runnableInformer(resyncMillis), () -> MetadataLists.of(client, ResourceDefinitionContext.fromResourceType(PyTorchJob.class)),
                 MemberJobCache::new, new Handler<>() {
             @Override
             void observed(GenericKubernetesResource job) {
@@ -149,7 +150,7 @@ final class MemberWatch implements AutoCloseable {
 
     private void watchReservations(long resyncMillis) {
         reservations = watch("reservations", () -> client.resources(Reservation.class).runnableInformer(resyncMillis),
-                () -> client.resources(Reservation.class).list().getItems(), null, new Handler<>() {
+                () -> MetadataLists.of(client, ResourceDefinitionContext.fromResourceType(Reservation.class)), null, new Handler<>() {
             @Override
             void observed(Reservation reservation) {
                 reporter.reservation(ReservationSnapshot.of(reservation)).ifPresent(observer::inventory);

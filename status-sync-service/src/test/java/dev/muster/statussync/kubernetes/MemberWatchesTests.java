@@ -3,16 +3,23 @@ package dev.muster.statussync.kubernetes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import dev.muster.fleetclient.raw.MetadataLists;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData.MemberReported;
 import dev.muster.model.event.MemberEventData.NodeReported;
 import dev.muster.model.event.MemberEventData.PodRemoved;
 import dev.muster.model.event.MemberEventData.PodReported;
 import dev.muster.model.event.Topics;
+import dev.muster.model.job.PyTorchJob;
+import dev.muster.model.reservation.Reservation;
 import dev.muster.simulator.cluster.SimulatedCluster;
 import dev.muster.simulator.cluster.SimulatedFleet;
 import dev.muster.simulator.testing.SimulatedMembersTestResource;
@@ -21,9 +28,15 @@ import dev.muster.testing.kafka.InjectKafkaBroker;
 import dev.muster.testing.kafka.JobEventClient;
 import dev.muster.testing.kafka.KafkaBroker;
 import dev.muster.testing.kafka.KafkaBrokerTestResource;
+import dev.muster.testing.seed.Seed;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -106,6 +119,35 @@ class MemberWatchesTests {
                 }
             }, DEADLINE);
         }
+    }
+
+    /** What each watch is audited against: a simulated member's lists of names, the same objects as its whole lists. */
+    @Test
+    void theAuditsListsOfAMemberNameEveryObjectItsWholeListsHold() throws Exception {
+        SimulatedCluster clusterA = members.cluster("cluster-a").orElseThrow();
+        try (KubernetesClient memberA = clusterA.connect()) {
+            memberA.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("audited").withNamespace("default")
+                    .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build()).create();
+            memberA.resources(PyTorchJob.class).inNamespace("default").resource(Seed.job("default", "audited"))
+                    .create();
+            assertThat(names(memberA, Pod.class)).contains("default/audited")
+                    .isEqualTo(keys(memberA.pods().inAnyNamespace().list().getItems()));
+            assertThat(names(memberA, PyTorchJob.class)).contains("default/audited")
+                    .isEqualTo(keys(memberA.resources(PyTorchJob.class).inAnyNamespace().list().getItems()));
+            assertThat(names(memberA, Node.class)).isNotEmpty()
+                    .isEqualTo(keys(memberA.nodes().list().getItems()));
+            assertThat(names(memberA, Reservation.class))
+                    .isEqualTo(keys(memberA.resources(Reservation.class).list().getItems()));
+        }
+    }
+
+    private static Set<String> names(KubernetesClient member, Class<? extends HasMetadata> kind) {
+        return keys(MetadataLists.of(member, ResourceDefinitionContext.fromResourceType(kind)));
+    }
+
+    private static Set<String> keys(List<? extends HasMetadata> objects) {
+        return objects.stream().map(Cache::metaNamespaceKeyFunc)
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static MemberReported member(JobEventClient client, String cluster, boolean reachable) {
