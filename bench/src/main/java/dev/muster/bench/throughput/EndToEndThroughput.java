@@ -37,6 +37,7 @@ import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.simulator.cluster.AccessLog;
 import dev.muster.testing.kafka.KafkaBroker;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
 
@@ -95,6 +96,7 @@ public final class EndToEndThroughput {
         boolean reserving = "reserving".equals(options.getOrDefault("members", "plain"));
         String versions = reserving ? "kubernetesVersion: 1.30.2, schedulerVersion: 6.8.1" : "kubernetesVersion: 1.27.3, schedulerVersion: 6.7.0";
         String template = Files.readString(Path.of("examples/pytorch-job.yaml"));
+        PyTorchJob seed = Manifests.read(template, PyTorchJob.class);
         int jobsInRun = (int) Math.round(warmupRate * warmupSeconds);
         for (double rate : rates) {
             jobsInRun += (int) Math.round(rate * seconds);
@@ -136,7 +138,7 @@ public final class EndToEndThroughput {
                 }
             }
             broker.createTopics(TrivialRelay.TOPICS, 3);
-            int size = payload(template, "e2e-size-0").length;
+            int size = payload(seed, "e2e-size-0").length;
             System.out.printf(Locale.ROOT, "%nMessage: a dev.muster.job.submitted event of %d bytes (the seed's PyTorchJob), keyed by job.%n", size);
             List<LoadPhase.Figures> muster = new ArrayList<>();
             List<LoadPhase.Figures> relay = new ArrayList<>();
@@ -154,13 +156,13 @@ public final class EndToEndThroughput {
                 if (stack != null) {
                     System.out.printf(Locale.ROOT, "Warming up: %d jobs at %.0f/s%n", warmupJobs, warmupRate);
                     LoadPhase.Figures warm = LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS, Topics.PLACEMENTS, warmupRate, warmupJobs,
-                            id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-warm-");
+                            id -> payload(seed, id), EndToEndThroughput::isBound, PATIENCE, "e2e-warm-");
                     System.out.printf(Locale.ROOT, "Warm-up: %d/%d bound, %.1f jobs/s, p50 %.0f ms, p99 %.0f ms%n", warm.arrived(), warm.sent(),
                             warm.throughput(), warm.p50Millis(), warm.p99Millis());
                 }
                 // The relay is light: the same number of messages, four times as fast.
                 LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), 4 * warmupRate, warmupJobs,
-                        id -> payload(template, id), value -> true, PATIENCE, "relay-warm-");
+                        id -> payload(seed, id), value -> true, PATIENCE, "relay-warm-");
                 for (double rate : rates) {
                     int count = (int) Math.round(rate * seconds);
                     String tag = String.valueOf((int) rate);
@@ -168,7 +170,7 @@ public final class EndToEndThroughput {
                     Map<String, Duration> before = cpu == null ? Map.of() : cpu.snapshot();
                     Map<AccessLog.Access, Long> requestsBefore = AccessLog.counts();
                     LoadPhase.Figures jobs = stack == null ? LoadPhase.Figures.NONE : LoadPhase.run(producer, bootstrap, Topics.SUBMISSIONS,
-                            Topics.PLACEMENTS, rate, count, id -> payload(template, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
+                            Topics.PLACEMENTS, rate, count, id -> payload(seed, id), EndToEndThroughput::isBound, PATIENCE, "e2e-r" + tag + "-");
                     if (stack != null) {
                         // The step's CPU counts until the fleet shows its jobs: status sync and the members finish their
                         // part after the bindings, and a backlog of theirs would otherwise be paid in the next step.
@@ -179,7 +181,7 @@ public final class EndToEndThroughput {
                         fleetRequests.add(FleetRequests.perJob(requestsBefore, AccessLog.counts(), jobs.arrived()));
                     }
                     LoadPhase.Figures messages = LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), rate, count,
-                            id -> payload(template, id), value -> true, PATIENCE, "relay-r" + tag + "-");
+                            id -> payload(seed, id), value -> true, PATIENCE, "relay-r" + tag + "-");
                     muster.add(jobs);
                     relay.add(messages);
                     System.out.println(row(jobs, messages));
@@ -251,8 +253,14 @@ public final class EndToEndThroughput {
     }
 
     /** The submitted event of the seed's job under a new name, keyed by that name as its UID. */
-    private static byte[] payload(String template, String id) {
-        PyTorchJob job = Manifests.read(template.replace("name: pytorch-test\n  namespace", "name: " + id + "\n  namespace"), PyTorchJob.class);
+    /**
+     * The seed job under another name, as its submission event. The manifest is read once and its spec shared: reading
+     * YAML for each job cost the load generator more CPU a job than some services spend, counted with the members'.
+     */
+    private static byte[] payload(PyTorchJob seed, String id) {
+        PyTorchJob job = new PyTorchJob();
+        job.setMetadata(new ObjectMetaBuilder(seed.getMetadata()).withName(id).build());
+        job.setSpec(seed.getSpec());
         return EventSerde.serialize(JobEvent.create("/muster/bench", new JobRef("default", id, id), Instant.now(), new JobSubmitted(job)));
     }
 
