@@ -1,6 +1,7 @@
 package dev.muster.statussync.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -130,8 +131,9 @@ class MemberWatchesTests {
                     .endMetadata().withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build()).create();
             memberA.resources(PyTorchJob.class).inNamespace("default").resource(Seed.job("default", "audited"))
                     .create();
-            assertThat(names(memberA, Pod.class)).contains("default/audited")
-                    .isEqualTo(keys(memberA.pods().inAnyNamespace().list().getItems()));
+            // The member's operator creates the job's pods meanwhile: compared once both lists agree on them.
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(names(memberA, Pod.class)).contains("default/audited", "default/audited-master-0")
+                    .isEqualTo(keys(memberA.pods().inAnyNamespace().list().getItems())));
             assertThat(names(memberA, PyTorchJob.class)).contains("default/audited")
                     .isEqualTo(keys(memberA.resources(PyTorchJob.class).inAnyNamespace().list().getItems()));
             assertThat(names(memberA, Node.class)).isNotEmpty()
