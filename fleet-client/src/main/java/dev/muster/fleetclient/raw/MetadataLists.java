@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 
@@ -28,6 +29,8 @@ public final class MetadataLists {
 
     /** Objects per page. */
     static final int PAGE = 500;
+    /** Pages before a list is given up: 10 million objects, more than any API server holds of a kind. */
+    static final int MAX_PAGES = 20_000;
     private static final String METADATA_ONLY = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
 
     private MetadataLists() {
@@ -37,13 +40,23 @@ public final class MetadataLists {
     public static List<HasMetadata> of(KubernetesClient client, ResourceDefinitionContext kind) {
         List<HasMetadata> objects = new ArrayList<>();
         String next = null;
+        int pages = 0;
         do {
+            if (++pages > MAX_PAGES) {
+                throw new KubernetesClientException("listing " + kind.getPlural() + " gave more than " + MAX_PAGES + " pages of " + PAGE
+                        + "; given up");
+            }
+            String previous = next;
             String url = url(client, kind) + "?limit=" + PAGE + (next == null ? "" : "&continue=" + URLEncoder.encode(next, StandardCharsets.UTF_8));
             HttpRequest request = RawRequests.request(client, url).header("Accept", METADATA_ONLY).build();
             try {
                 next = page(RawRequests.send(client, request), objects);
             } catch (IOException e) {
                 throw RawRequests.unreadable(request, e);
+            }
+            if (next != null && next.equals(previous)) {
+                // A server that answers each page with the same token would be asked for it for ever.
+                throw new KubernetesClientException("listing " + kind.getPlural() + ": the server gave the same continue token twice; given up");
             }
         } while (next != null);
         return objects;

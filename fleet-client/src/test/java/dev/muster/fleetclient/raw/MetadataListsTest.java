@@ -99,6 +99,18 @@ class MetadataListsTest {
     }
 
     @Test
+    void aServerThatAnswersEveryPageWithTheSameTokenIsGivenUpOnRatherThanAskedForEver() {
+        start(false);
+        server.expect().get().withPath("/api/v1/pods?limit=" + MetadataLists.PAGE)
+                .andReturn(200, new PodListBuilder().withNewMetadata().withContinue("again").endMetadata().withItems(pod("a", "first")).build()).once();
+        server.expect().get().withPath("/api/v1/pods?limit=" + MetadataLists.PAGE + "&continue=again")
+                .andReturn(200, new PodListBuilder().withNewMetadata().withContinue("again").endMetadata().withItems(pod("a", "first")).build()).always();
+
+        assertThat(catchThrowableOfType(() -> MetadataLists.of(client, PODS), KubernetesClientException.class))
+                .hasMessageContaining("same continue token");
+    }
+
+    @Test
     void aRefusalKeepsTheServersCodeAndAnUnreadableAnswerSaysWhatWasAsked() {
         start(false);
         server.expect().get().withPath("/api/v1/pods?limit=" + MetadataLists.PAGE).andReturn(403, "{\"kind\":\"Status\",\"message\":\"pods is forbidden\"}").once();
