@@ -55,17 +55,28 @@ public final class RawRequests {
             response = timeout > 0 ? http.sendAsync(request, byte[].class).get(timeout + MARGIN_MILLIS, TimeUnit.MILLISECONDS)
                     : http.sendAsync(request, byte[].class).get();
         } catch (ExecutionException e) {
-            throw KubernetesClientException.launderThrowable(e.getCause());
+            throw unanswered(request, e.getCause() == null ? e : e.getCause());
         } catch (TimeoutException e) {
-            throw KubernetesClientException.launderThrowable(e);
+            throw unanswered(request, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw KubernetesClientException.launderThrowable(e);
+            throw unanswered(request, e);
         }
         if (!response.isSuccessful()) {
             throw refused(request, response);
         }
         return response.body();
+    }
+
+    /**
+     * A request not answered, whatever the HTTP client threw (an I/O error, or a runtime one such as Vert.x's closed
+     * connection): a {@link KubernetesClientException} without a code, as fabric8's operations throw, which writers retry.
+     */
+    private static KubernetesClientException unanswered(HttpRequest request, Throwable cause) {
+        if (cause instanceof KubernetesClientException failure) {
+            return failure;
+        }
+        return new KubernetesClientException(request.method() + " " + request.uri() + " not answered: " + cause, cause);
     }
 
     /** A failure to read an answer, said as fabric8 says one it cannot read. */
