@@ -72,15 +72,19 @@ public final class MetadataLists {
     static String page(byte[] json, List<HasMetadata> objects) throws IOException {
         String next = null;
         try (JsonParser parser = MusterJson.json().createParser(json)) {
-            expect(parser.nextToken(), JsonToken.START_OBJECT, "a list");
+            parser.nextToken();
+            JsonValues.expect(parser, JsonToken.START_OBJECT, "the list");
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
-                if ("items".equals(field) && value == JsonToken.START_ARRAY) {
-                    while (parser.nextToken() == JsonToken.START_OBJECT) {
+                if ("items".equals(field) && value != JsonToken.VALUE_NULL) {
+                    JsonValues.expect(parser, JsonToken.START_ARRAY, "items");
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        JsonValues.expect(parser, JsonToken.START_OBJECT, "an item");
                         objects.add(item(parser));
                     }
-                } else if ("metadata".equals(field) && value == JsonToken.START_OBJECT) {
+                } else if ("metadata".equals(field) && value != JsonToken.VALUE_NULL) {
+                    JsonValues.expect(parser, JsonToken.START_OBJECT, "the list's metadata");
                     next = continueToken(parser);
                 } else {
                     parser.skipChildren();
@@ -95,14 +99,15 @@ public final class MetadataLists {
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
             JsonToken value = parser.nextToken();
-            if ("metadata".equals(field) && value == JsonToken.START_OBJECT) {
+            if ("metadata".equals(field) && value != JsonToken.VALUE_NULL) {
+                JsonValues.expect(parser, JsonToken.START_OBJECT, "an item's metadata");
                 while (parser.nextToken() == JsonToken.FIELD_NAME) {
                     String name = parser.currentName();
                     parser.nextToken();
                     if ("name".equals(name)) {
-                        metadata.setName(parser.getValueAsString());
+                        metadata.setName(JsonValues.text(parser, "metadata.name"));
                     } else if ("namespace".equals(name)) {
-                        metadata.setNamespace(parser.getValueAsString());
+                        metadata.setNamespace(JsonValues.text(parser, "metadata.namespace"));
                     } else {
                         parser.skipChildren();
                     }
@@ -125,17 +130,11 @@ public final class MetadataLists {
             String name = parser.currentName();
             parser.nextToken();
             if ("continue".equals(name)) {
-                next = parser.getValueAsString();
+                next = JsonValues.text(parser, "metadata.continue");
             } else {
                 parser.skipChildren();
             }
         }
         return next;
-    }
-
-    private static void expect(JsonToken token, JsonToken expected, String what) throws IOException {
-        if (token != expected) {
-            throw new IOException("not " + what + ": starts with " + token);
-        }
     }
 }

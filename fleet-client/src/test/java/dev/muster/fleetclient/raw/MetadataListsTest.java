@@ -9,6 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
@@ -36,8 +38,10 @@ class MetadataListsTest {
 
     @AfterEach
     void stop() {
-        client.close();
-        server.destroy();
+        if (server != null) {
+            client.close();
+            server.destroy();
+        }
     }
 
     private void start(boolean crud) {
@@ -121,5 +125,33 @@ class MetadataListsTest {
         server.expect().get().withPath("/api/v1/pods?limit=" + MetadataLists.PAGE).andReturn(200, "{\"items\": [{\"metadata\": {}}]}").once();
         assertThat(catchThrowableOfType(() -> MetadataLists.of(client, PODS), KubernetesClientException.class))
                 .hasMessageContaining("/api/v1/pods").hasMessageContaining("no name");
+    }
+
+    /** A page whose shape is wrong is refused whole: read leniently, it listed fewer objects than the server holds. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"items\": [1, 2]}",
+            "{\"items\": [{\"metadata\": {\"name\": \"a\"}}, \"x\", {\"metadata\": {\"name\": \"b\"}}]}",
+            "{\"items\": {\"metadata\": {\"name\": \"a\"}}}",
+            "{\"items\": [{\"metadata\": {\"name\": {\"first\": \"a\"}, \"namespace\": \"n\"}}]}",
+            "{\"items\": [{\"metadata\": {\"name\": \"a\", \"namespace\": 7}}]}",
+            "{\"items\": [{\"metadata\": [\"a\"]}]}",
+            "{\"metadata\": \"next\", \"items\": []}",
+            "{\"metadata\": {\"continue\": [\"t\"]}, \"items\": []}",
+            "[{\"metadata\": {\"name\": \"a\"}}]"})
+    void aPageOfTheWrongShapeIsAnErrorNamingWhatIsWrongRatherThanAShorterList(String page) {
+        List<HasMetadata> objects = new java.util.ArrayList<>();
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> MetadataLists.page(page.getBytes(java.nio.charset.StandardCharsets.UTF_8), objects)))
+                .isInstanceOf(java.io.IOException.class).hasMessageMatching(".*(is not|no name).*");
+    }
+
+    @Test
+    void nullsWhereAServerMayLeaveAValueOutReadAsAbsent() throws Exception {
+        List<HasMetadata> objects = new java.util.ArrayList<>();
+        String next = MetadataLists.page(("{\"metadata\": {\"continue\": null}, \"items\": [{\"metadata\": {\"name\": \"a\", \"namespace\": null}},"
+                + " {\"metadata\": {\"name\": \"b\", \"namespace\": \"n\"}}]}").getBytes(java.nio.charset.StandardCharsets.UTF_8), objects);
+        assertThat(next).isNull();
+        assertThat(keys(objects)).containsExactly("n/b", "null/a");
+        assertThat(MetadataLists.page("{\"items\": null}".getBytes(java.nio.charset.StandardCharsets.UTF_8), objects)).isNull();
     }
 }

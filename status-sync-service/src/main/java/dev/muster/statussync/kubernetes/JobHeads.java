@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.muster.fleetclient.raw.JsonValues;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.json.MusterJson;
@@ -31,13 +32,13 @@ public final class JobHeads {
     public static PyTorchJob read(byte[] json) throws IOException {
         PyTorchJob job = new PyTorchJob();
         try (JsonParser parser = MAPPER.createParser(json)) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("not a JSON object");
-            }
+            parser.nextToken();
+            JsonValues.expect(parser, JsonToken.START_OBJECT, "the job");
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
                 JsonToken value = parser.nextToken();
-                if ("metadata".equals(field) && value == JsonToken.START_OBJECT) {
+                if ("metadata".equals(field) && value != JsonToken.VALUE_NULL) {
+                    JsonValues.expect(parser, JsonToken.START_OBJECT, "metadata");
                     job.setMetadata(metadata(parser));
                 } else if ("status".equals(field)) {
                     job.setStatus(MAPPER.readValue(parser, PyTorchJobStatus.class));
@@ -55,13 +56,13 @@ public final class JobHeads {
             String field = parser.currentName();
             parser.nextToken();
             switch (field) {
-                case "name" -> metadata.setName(parser.getValueAsString());
-                case "namespace" -> metadata.setNamespace(parser.getValueAsString());
-                case "uid" -> metadata.setUid(parser.getValueAsString());
-                case "resourceVersion" -> metadata.setResourceVersion(parser.getValueAsString());
-                case "generation" -> metadata.setGeneration(parser.currentToken() == JsonToken.VALUE_NULL ? null : parser.getValueAsLong());
-                case "creationTimestamp" -> metadata.setCreationTimestamp(parser.getValueAsString());
-                case "deletionTimestamp" -> metadata.setDeletionTimestamp(parser.getValueAsString());
+                case "name" -> metadata.setName(JsonValues.text(parser, "metadata.name"));
+                case "namespace" -> metadata.setNamespace(JsonValues.text(parser, "metadata.namespace"));
+                case "uid" -> metadata.setUid(JsonValues.text(parser, "metadata.uid"));
+                case "resourceVersion" -> metadata.setResourceVersion(JsonValues.text(parser, "metadata.resourceVersion"));
+                case "generation" -> metadata.setGeneration(JsonValues.whole(parser, "metadata.generation"));
+                case "creationTimestamp" -> metadata.setCreationTimestamp(JsonValues.text(parser, "metadata.creationTimestamp"));
+                case "deletionTimestamp" -> metadata.setDeletionTimestamp(JsonValues.text(parser, "metadata.deletionTimestamp"));
                 case "labels" -> metadata.setLabels(MAPPER.readValue(parser, STRINGS));
                 case "annotations" -> metadata.setAnnotations(MAPPER.readValue(parser, STRINGS));
                 default -> parser.skipChildren();

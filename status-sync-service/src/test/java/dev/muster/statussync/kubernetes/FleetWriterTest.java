@@ -334,7 +334,23 @@ class FleetWriterTest {
         @Test
         void anAnswerThatIsNotAJobIsAReadableFailureNotAnEmptyJob() {
             assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> JobHeads.read("[1, 2]".getBytes(java.nio.charset.StandardCharsets.UTF_8))))
-                    .isInstanceOf(java.io.IOException.class).hasMessageContaining("not a JSON object");
+                    .isInstanceOf(java.io.IOException.class).hasMessageContaining("the job is not an object");
+        }
+
+        /** Read leniently, a name given as an object read as absent: the writer took its own job for another's. */
+        @org.junit.jupiter.params.ParameterizedTest
+        @org.junit.jupiter.params.provider.ValueSource(strings = {
+                "{\"metadata\": {\"name\": {\"a\": 1}, \"namespace\": \"default\"}}",
+                "{\"metadata\": {\"name\": \"j\", \"uid\": 42}}",
+                "{\"metadata\": {\"name\": \"j\", \"resourceVersion\": [\"1\"]}}",
+                "{\"metadata\": {\"name\": \"j\", \"generation\": \"3\"}}",
+                "{\"metadata\": {\"name\": \"j\", \"deletionTimestamp\": true}}",
+                "{\"metadata\": \"j\"}",
+                "{\"metadata\": {\"name\": \"j\", \"labels\": [\"a\"]}}",
+                "{\"metadata\": {\"name\": \"j\"}, \"status\": 5}"})
+        void aFieldOfTheWrongTypeIsAnErrorRatherThanAJobMisread(String answer) {
+            assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> JobHeads.read(answer.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                    .isInstanceOf(java.io.IOException.class);
         }
 
         @Test
