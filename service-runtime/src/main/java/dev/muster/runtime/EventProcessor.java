@@ -43,6 +43,11 @@ public final class EventProcessor implements RecordProcessor {
     @FunctionalInterface
     public interface Handler {
         List<? extends MusterEvent> handle(MusterEvent event);
+
+        /** The decisions a core leaves until its batch of events is handled (one evaluation for the batch); none by default. */
+        default List<? extends MusterEvent> batchEnded() {
+            return List.of();
+        }
     }
 
     /**
@@ -212,6 +217,11 @@ public final class EventProcessor implements RecordProcessor {
             stateChanges.drain();
             return List.of(deadLetter(record, "processing " + event.type().cloudEventType() + " failed: " + e));
         }
+        return produced(decisions, handling, handledJob);
+    }
+
+    /** The decisions, each logged and in its job's trace, then the state they changed. */
+    private List<Produced> produced(List<? extends MusterEvent> decisions, Span handling, String handledJob) {
         List<Produced> produced = new ArrayList<>(decisions.size());
         for (MusterEvent decision : decisions) {
             String traceparent = traces.decided(decision.type().cloudEventType(), decision instanceof JobEvent job ? job.job().uid() : null,
@@ -221,6 +231,20 @@ public final class EventProcessor implements RecordProcessor {
         }
         produced.addAll(stateChanges.drain());
         return produced;
+    }
+
+    /** The decisions the core left until the batch's end, with the state they change; a core that fails here is logged, as for a record. */
+    @Override
+    public List<Produced> batchEnded() {
+        List<? extends MusterEvent> decisions;
+        try {
+            decisions = handler.batchEnded();
+        } catch (RuntimeException e) {
+            log.log(Level.ERROR, "deciding at the end of a batch failed", e);
+            stateChanges.drain();
+            return List.of();
+        }
+        return produced(decisions, Span.getInvalid(), null);
     }
 
     private List<Produced> unreadable(Consumed record, MalformedEventException e) {

@@ -14,4 +14,9 @@ import dev.muster.runtime.EventProcessor.Produced;
 public interface RecordProcessor {
 
     List<Produced> process(Consumed record);
+
+    /** What to produce once every record of a batch is processed, in the same transaction: a core's one pass over what the batch changed. */
+    default List<Produced> batchEnded() {
+        return List.of();
+    }
 }

@@ -153,6 +153,7 @@ public final class TransactionalRelay {
             produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(),
                     record.getHeaders(), record.getTimestamp())));
         }
+        produced.addAll(processor.batchEnded());
         if (produced.isEmpty()) {
             return commitOffsetsAlone(batch);
         }

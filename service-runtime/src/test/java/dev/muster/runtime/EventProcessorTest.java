@@ -52,6 +52,33 @@ class EventProcessorTest {
         });
     }
 
+    /** A core that decides once a batch: what it decides at the batch's end goes out with the state it changed, and a failure there is logged, not thrown. */
+    @Test
+    void whatTheCoreDecidesAtABatchsEndGoesOutWithItsStateAndAFailureThereStopsNothing() {
+        JobEvent rejected = JobEvent.create("/test", JOB, CLOCK.instant(), new JobRejected(List.of("at the batch's end")));
+        java.util.concurrent.atomic.AtomicBoolean failing = new java.util.concurrent.atomic.AtomicBoolean();
+        EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, new EventProcessor.Handler() {
+            @Override
+            public List<MusterEvent> handle(MusterEvent event) {
+                return List.of();
+            }
+
+            @Override
+            public List<MusterEvent> batchEnded() {
+                if (failing.get()) {
+                    throw new IllegalStateException("broken core");
+                }
+                return List.of(rejected);
+            }
+        }, () -> List.of(new Produced(Topics.QUEUE_STATE, "job/uid-1", new byte[] {1})));
+
+        assertThat(processor.batchEnded()).extracting(Produced::topic, Produced::key)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(Topics.ADMISSIONS, "uid-1"), org.assertj.core.groups.Tuple.tuple(Topics.QUEUE_STATE, "job/uid-1"));
+        failing.set(true);
+        assertThat(processor.batchEnded()).isEmpty();
+        assertThat(new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> List.of()).batchEnded()).as("a core that decides per event").isEmpty();
+    }
+
     @Test
     void anUnreadableRecordBecomesADeadLetterWithTheReasonAndThePayload() throws Exception {
         EventProcessor processor = new EventProcessor("test-service", Topics.ADMISSIONS, CLOCK, event -> List.of());

@@ -53,6 +53,11 @@ final class QuotaLoad {
         return decisions + record(quota.submit(nextJob(), tick()));
     }
 
+    /** The pass the changes since the last one owe, when the core defers its passes to a batch's end. */
+    int flush() {
+        return record(quota.flush(tick()));
+    }
+
     QuotaJob nextJob() {
         return jobs.apply(this);
     }

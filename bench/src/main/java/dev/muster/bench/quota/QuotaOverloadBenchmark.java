@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -49,17 +50,51 @@ public class QuotaOverloadBenchmark {
 
     @Setup(Level.Trial)
     public void overload() {
-        load = new QuotaLoad(new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults()), Duration.ofMillis(100),
+        load = overloaded(queued);
+    }
+
+    static QuotaLoad overloaded(int queued) {
+        QuotaLoad load = new QuotaLoad(new QuotaAdmission(QuotaTree.of(tree()), QuotaSettings.defaults()), Duration.ofMillis(100),
                 QuotaOverloadBenchmark::nextJob);
         load.fill(queued);
         // Past the starvation age: every waiting job now holds capacity for itself.
         load.record(load.quota.reevaluate(load.advance(QuotaSettings.defaults().starvationAge().plusSeconds(1))));
+        return load;
     }
 
     /** An admitted job completes; its release re-evaluates the queues; a new job arrives. */
     @Benchmark
     public int completion() {
         return load.completeAndReplace();
+    }
+
+    /**
+     * The same core as the queue service runs it, one pass a batch of consumed events: a hundred completions and
+     * arrivals, then the pass they owe. Per completion and arrival.
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public int completionInABatch(Batched batched) {
+        int decisions = 0;
+        for (int i = 0; i < BATCH; i++) {
+            decisions += batched.load.completeAndReplace();
+        }
+        return decisions + batched.load.flush();
+    }
+
+    static final int BATCH = 100;
+
+    /** The overloaded core with its passes deferred to a batch's end. */
+    @State(Scope.Benchmark)
+    public static class Batched {
+
+        QuotaLoad load;
+
+        @Setup(Level.Trial)
+        public void overload(QuotaOverloadBenchmark benchmark) {
+            load = overloaded(benchmark.queued);
+            load.quota.deferPasses();
+        }
     }
 
     private static QuotaJob nextJob(QuotaLoad load) {

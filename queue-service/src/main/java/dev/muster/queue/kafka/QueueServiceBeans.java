@@ -5,9 +5,11 @@ import java.time.Clock;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.queue.config.QueueConfig;
 import dev.muster.queue.submitters.SubmissionGate;
@@ -21,7 +23,18 @@ public class QueueServiceBeans {
     @Produces
     @Singleton
     EventProcessor inputProcessor(QueueStateStore store, JobTraces traces) {
-        return inputProcessor(store::handle, store::drainState, store::refuseUnreadable, Clock.systemUTC()).tracing(traces);
+        EventProcessor.Handler queue = new EventProcessor.Handler() {
+            @Override
+            public List<MusterEvent> handle(MusterEvent event) {
+                return store.handle(event);
+            }
+
+            @Override
+            public List<MusterEvent> batchEnded() {
+                return store.batchEnded();
+            }
+        };
+        return inputProcessor(queue, store::drainState, store::refuseUnreadable, Clock.systemUTC()).tracing(traces);
     }
 
     @Produces

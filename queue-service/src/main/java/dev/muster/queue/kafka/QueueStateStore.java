@@ -77,7 +77,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         this.config = config;
         this.metrics = metrics;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
-        this.queue = new FleetQueue(settings(), clock);
+        this.queue = new FleetQueue(settings(), clock).batched();
         // The state topic is read as a takeover reads it, and thrown away.
         this.warmUp = new StandbyWarmUp("queue-service", () -> {
             CompactedTopic.latestByKey(kafkaConnection, Topics.QUEUE_STATE);
@@ -198,6 +198,19 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         return out;
     }
 
+    /** The decisions of the one pass the batch's events owe the quota core. */
+    List<MusterEvent> batchEnded() {
+        long start = System.nanoTime();
+        List<MusterEvent> out;
+        QuotaAdmission quota;
+        synchronized (this) {
+            out = queue.batchEnded();
+            quota = queue.quota();
+        }
+        metrics.recorded(out, System.nanoTime() - start, quota);
+        return out;
+    }
+
     /** A configuration change that could not be read: refused and recorded, as an invalid one is. */
     synchronized List<MusterEvent> refuseUnreadable(ConfigRef object, List<String> reasons) {
         return queue.refuseUnreadable(object, reasons);
@@ -233,7 +246,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         Map<String, byte[]> latest = CompactedTopic.latestByKey(kafkaConnection, Topics.QUEUE_STATE);
         List<Entry> entries = new ArrayList<>();
         latest.forEach((key, value) -> entries.add(new Entry(key, value)));
-        queue = FleetQueue.restore(settings(), clock, entries);
+        queue = FleetQueue.restore(settings(), clock, entries).batched();
         LOG.infof("queue state restored from %s: %d records, %d tracked jobs, in %d ms", Topics.QUEUE_STATE, entries.size(),
                 queue.jobs().size(), (System.nanoTime() - start) / 1_000_000);
         return queue.quota();

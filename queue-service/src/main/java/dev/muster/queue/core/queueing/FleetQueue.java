@@ -109,12 +109,38 @@ public final class FleetQueue {
     private ElasticQuotaTree appliedTree;
     private QuotaAdmission quota;
     private long sequence;
+    /** Whether the quota core's passes wait for {@link #batchEnded}. */
+    private boolean batched;
+    /** The last event handled whose change owes the quota core a pass: what the pass's decisions follow from. */
+    private MusterEvent owedTo;
 
     public FleetQueue(QuotaSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         this.quota = new QuotaAdmission(null, settings);
         this.startTimes = new StartTimes(settings, java.time.Duration.ofSeconds(10));
+    }
+
+    /**
+     * This queue, evaluating its waiting jobs once a batch of consumed events rather than once an event: the decisions
+     * the events lead to come from {@link #batchEnded} (see {@link QuotaAdmission#deferPasses}).
+     */
+    public FleetQueue batched() {
+        batched = true;
+        quota.deferPasses();
+        return this;
+    }
+
+    /** The decisions of the pass the batch's events owe the quota core, with the state they change; none unless {@link #batched}. */
+    public List<MusterEvent> batchEnded() {
+        if (!quota.owesPass()) {
+            return List.of();
+        }
+        Instant now = clock.instant();
+        List<MusterEvent> out = toEvents(quota.flush(now), owedTo, now);
+        owedTo = null;
+        recordChanges();
+        return out;
     }
 
     /** A queue in the state its persisted records describe. */
@@ -185,6 +211,16 @@ public final class FleetQueue {
      *                                accepted, with every reason
      */
     public List<MusterEvent> handle(MusterEvent event) {
+        try {
+            return decide(event);
+        } finally {
+            if (batched && quota.owesPass()) {
+                owedTo = event;
+            }
+        }
+    }
+
+    private List<MusterEvent> decide(MusterEvent event) {
         Instant now = clock.instant();
         List<MusterEvent> out = new ArrayList<>();
         if (event instanceof ConfigEvent config) {

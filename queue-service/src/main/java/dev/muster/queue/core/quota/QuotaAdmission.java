@@ -52,6 +52,10 @@ public final class QuotaAdmission {
     private final QuotaLedger ledger;
     private final QueuePass pass;
     private final QuotaReport report;
+    /** Whether changes leave their pass to {@link #flush}: one pass for a batch of them. */
+    private boolean deferring;
+    /** Whether a change made since the last pass owes one. */
+    private boolean owed;
 
     /** @param tree the quota tree, or null before one is applied: every job then waits with {@code NoQuotaForNamespace} */
     public QuotaAdmission(QuotaTree tree, QuotaSettings settings) {
@@ -69,6 +73,40 @@ public final class QuotaAdmission {
         this.report = new QuotaReport(ledger);
     }
 
+    /**
+     * From now on, a change records that it owes a pass and returns only what it decides itself (a reclaim's victim
+     * gone); {@link #flush} runs the one pass a batch of changes owes. A service that reads its inputs in batches
+     * evaluates its waiting jobs once a batch rather than once an event: under overload, with thousands waiting, a pass
+     * costs milliseconds, and a batch of a hundred events a hundred passes. The pass sees every change of the batch, as
+     * a scheduling cycle does: what a job that ended in the batch frees goes by the queues' order to the jobs waiting
+     * then, those that arrived in the batch included.
+     */
+    public void deferPasses() {
+        deferring = true;
+    }
+
+    /** Whether a change owes a pass that {@link #flush} has not run yet. */
+    public boolean owesPass() {
+        return owed;
+    }
+
+    /** The pass the changes since the last one owe, when passes are deferred; nothing when none is owed. */
+    public List<QuotaDecision> flush(Instant now) {
+        if (!owed) {
+            return List.of();
+        }
+        owed = false;
+        return pass.evaluate(now);
+    }
+
+    private List<QuotaDecision> evaluate(Instant now) {
+        if (deferring) {
+            owed = true;
+            return List.of();
+        }
+        return pass.evaluate(now);
+    }
+
     /** A job enters its queue; submitting a job already known changes nothing. */
     public List<QuotaDecision> submit(QuotaJob submitted, Instant now) {
         if (ledger.admission(submitted.uid()) != null || ledger.wait(submitted.uid()) != null) {
@@ -76,7 +114,7 @@ public final class QuotaAdmission {
         }
         QuotaJob job = ledger.withSharedDemand(submitted);
         ledger.putWaiting(job.uid(), Wait.fresh(job, ledger.leafOf(job), null, 0));
-        return pass.evaluate(now);
+        return evaluate(now);
     }
 
     /**
@@ -107,7 +145,7 @@ public final class QuotaAdmission {
         } else if (ledger.removeWaiting(uid) == null) {
             return List.of();
         }
-        decisions.addAll(pass.evaluate(now));
+        decisions.addAll(evaluate(now));
         return decisions;
     }
 
@@ -145,7 +183,7 @@ public final class QuotaAdmission {
         if (admission.preempting()) {
             pass.reclaims().victimGone(uid, now, decisions);
         }
-        decisions.addAll(pass.evaluate(now));
+        decisions.addAll(evaluate(now));
         return decisions;
     }
 
@@ -173,7 +211,7 @@ public final class QuotaAdmission {
         int giveBacks = admission.giveBacks() + 1;
         Duration backoff = settings.giveBackBackoff().multipliedBy(1L << Math.min(giveBacks - 1, 10));
         ledger.putWaiting(uid, Wait.fresh(admission.job(), admission.leaf(), now.plus(backoff), giveBacks));
-        return pass.evaluate(now);
+        return evaluate(now);
     }
 
     /**
@@ -197,7 +235,7 @@ public final class QuotaAdmission {
                     .collect(Collectors.joining("; ")));
         }
         ledger.replaceTree(newTree);
-        return pass.evaluate(now);
+        return evaluate(now);
     }
 
     /**
@@ -212,12 +250,12 @@ public final class QuotaAdmission {
                     .collect(Collectors.joining(", ")) + ")");
         }
         ledger.replaceTree(null);
-        return pass.evaluate(now);
+        return evaluate(now);
     }
 
     /** Re-evaluates waiting jobs as time passes: backoffs expire and the starvation guard starts to hold capacity. */
     public List<QuotaDecision> reevaluate(Instant now) {
-        return pass.evaluate(now);
+        return evaluate(now);
     }
 
     /** What the node and its subtree use now, {@code kube-queue/max-jobs} counting admitted jobs. */

@@ -100,6 +100,34 @@ class FleetQueueTest {
         });
     }
 
+    /**
+     * The service's queue evaluates once a batch: its events decide nothing about waiting jobs until the batch ends,
+     * and the end's decisions come with the state they change, as a batch's transaction commits them.
+     */
+    @Test
+    void aBatchedQueueDecidesAtTheEndOfEachBatchWithTheStateItChanged() {
+        FleetQueue batched = new FleetQueue(QuotaSettings.defaults(), CLOCK).batched();
+        batched.handle(seedTree());
+        batched.handle(policy("propagation-policy-gang-queue.yaml"));
+        assertThat(jobEvents(batched.handle(submitted("pytorch-test", 1)))).isEmpty();
+        assertThat(jobEvents(batched.handle(submitted("pytorch-test-2", 2)))).isEmpty();
+        batched.drainState();
+
+        List<JobEvent> decided = jobEvents(batched.batchEnded());
+
+        assertThat(decided).extracting(event -> event.job().name() + " " + event.data().getClass().getSimpleName())
+                .containsExactly("pytorch-test JobAdmitted", "pytorch-test-2 JobQueued");
+        assertThat(batched.drainState()).extracting(Entry::key)
+                .contains(QueueState.JOBS.key("pytorch-test-uid"), QueueState.JOBS.key("pytorch-test-2-uid"));
+        assertThat(batched.batchEnded()).as("a batch that changed nothing").isEmpty();
+
+        assertThat(jobEvents(batched.handle(finished("pytorch-test")))).isEmpty();
+        assertThat(jobEvents(batched.batchEnded())).singleElement().satisfies(event -> {
+            assertThat(event.job().name()).isEqualTo("pytorch-test-2");
+            assertThat(event.data()).isInstanceOf(JobAdmitted.class);
+        });
+    }
+
     @Test
     void aWaitingJobSaysWhenItWouldStartFromTheRunTimeTheJobAheadOfItDeclares() {
         runningFor(queue, "45m");

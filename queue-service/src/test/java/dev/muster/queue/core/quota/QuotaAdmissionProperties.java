@@ -163,6 +163,9 @@ class QuotaAdmissionProperties {
         /** The jobs preempted and not stopped yet, in the order preempted. */
         final List<String> stopping = new ArrayList<>();
         Instant now = QuotaFixtures.T0;
+        /** Steps a pass waits for: 1 for a pass after every change, as the core runs by default. */
+        final int batch;
+        private int stepsInBatch;
 
         Run(Scenario scenario) {
             this(scenario, true);
@@ -170,6 +173,12 @@ class QuotaAdmissionProperties {
 
         /** @param reuse false for a core that works out every waiting job's verdict, and the fair order, afresh */
         Run(Scenario scenario, boolean reuse) {
+            this(scenario, reuse, 1);
+        }
+
+        /** @param batch how many steps make a batch, at whose end the one pass they owe runs (see {@link QuotaAdmission#deferPasses}) */
+        Run(Scenario scenario, boolean reuse, int batch) {
+            this.batch = batch;
             List<String> annotations = new ArrayList<>();
             if (scenario.reclaimNever()) {
                 annotations.add(ReclaimPolicy.ANNOTATION + ": Never");
@@ -184,11 +193,20 @@ class QuotaAdmissionProperties {
             Set<String> strict = scenario.strict() ? Set.of(leaves().get(0).name()) : Set.of();
             settings = new QuotaSettings(Duration.ofMinutes(10), Duration.ofSeconds(30), strict);
             quota = new QuotaAdmission(tree, settings, reuse);
+            deferIfBatched();
         }
 
-        /** A crash and restart: a new core restored from the persisted standings alone. */
+        private void deferIfBatched() {
+            if (batch > 1) {
+                quota.deferPasses();
+            }
+        }
+
+        /** A crash and restart: a new core restored from the persisted standings alone (a service restarts between batches). */
         void restart() {
+            assertThat(stepsInBatch).as("a restart within a batch").isZero();
             quota = QuotaAdmission.restore(tree, settings, persisted.values());
+            deferIfBatched();
         }
 
         void persistChanges() {
@@ -253,6 +271,15 @@ class QuotaAdmissionProperties {
             } else {
                 now = now.plus(Duration.ofMinutes(((Wait) step).minutes()));
                 decisions = quota.reevaluate(now);
+            }
+            if (batch > 1) {
+                // Only a reclaimer whose last victim stopped is decided at once (what the victims freed is its own); no pass runs.
+                assertThat(decisions).as("a deferred pass decided at %s", step).noneMatch(QuotaDecision.Waiting.class::isInstance);
+                if (++stepsInBatch == batch) {
+                    stepsInBatch = 0;
+                    decisions = new ArrayList<>(decisions);
+                    decisions.addAll(quota.flush(now));
+                }
             }
             for (QuotaDecision decision : decisions) {
                 String uid = decision.job().uid();
@@ -490,5 +517,53 @@ class QuotaAdmissionProperties {
 
     private static boolean fitsAlone(QuotaTree tree, QuotaJob job) {
         return tree.pathToRoot(tree.leafFor(job.namespace()).orElseThrow()).stream().allMatch(node -> job.charge().fitsWithin(node.max()));
+    }
+
+    /**
+     * A service that reads its inputs in batches defers the quota core's passes to the end of each batch: the one pass
+     * then decides for every change of the batch. Nothing is ever over-admitted or lost, in the quota or on the members,
+     * and no job runs twice.
+     */
+    @Property(tries = 300)
+    void passesDeferredToTheEndOfABatchNeverOverAdmitAndLoseNothing(@ForAll("reclaimScenarios") Scenario scenario,
+                                                                    @ForAll @net.jqwik.api.constraints.IntRange(min = 2, max = 8) int batch) {
+        Run run = new Run(scenario, true, batch);
+        for (Step step : scenario.steps()) {
+            run.apply(step);
+            run.assertInvariants();
+        }
+    }
+
+    /** The pass at a batch's end keeps verdicts and choices as a pass after each change does: it decides as a fresh evaluation. */
+    @Property(tries = 300)
+    void aPassDeferredToTheEndOfABatchDecidesExactlyAsAFreshEvaluation(@ForAll("starvingScenarios") Scenario scenario,
+                                                                      @ForAll @net.jqwik.api.constraints.IntRange(min = 2, max = 8) int batch) {
+        Run reusing = new Run(scenario, true, batch);
+        Run afresh = new Run(scenario, false, batch);
+        for (Step step : scenario.steps()) {
+            reusing.apply(step);
+            afresh.apply(step);
+            assertThat(reusing.decisionsPerStep.get(reusing.decisionsPerStep.size() - 1)).as("decisions after %s", step)
+                    .isEqualTo(afresh.decisionsPerStep.get(afresh.decisionsPerStep.size() - 1));
+        }
+        assertThat(reusing.persisted).isEqualTo(afresh.persisted);
+    }
+
+    /** A service restarted between two batches (its state is committed with each batch) goes on deciding as one that never stopped. */
+    @Property(tries = 300)
+    void aBatchedCoreRestoredBetweenBatchesDecidesExactlyAsOneThatNeverStopped(@ForAll("scenarios") Scenario scenario,
+                                                                              @ForAll @net.jqwik.api.constraints.IntRange(min = 2, max = 8) int batch,
+                                                                              @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 10) int crashAfterBatches) {
+        Run steady = new Run(scenario, true, batch);
+        Run crashed = new Run(scenario, true, batch);
+        for (int i = 0; i < scenario.steps().size(); i++) {
+            if (i == crashAfterBatches * batch) {
+                crashed.restart();
+            }
+            steady.apply(scenario.steps().get(i));
+            crashed.apply(scenario.steps().get(i));
+        }
+        assertThat(crashed.decisionsPerStep).isEqualTo(steady.decisionsPerStep);
+        assertThat(crashed.persisted).isEqualTo(steady.persisted);
     }
 }

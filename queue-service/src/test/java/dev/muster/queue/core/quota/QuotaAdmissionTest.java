@@ -56,6 +56,53 @@ class QuotaAdmissionTest {
         }
     }
 
+    /** Passes deferred to a batch's end, as the queue service reads its inputs: one pass decides for every change of the batch. */
+    @Nested
+    class ABatchOfChanges {
+
+        private final QuotaAdmission quota = admission(tree(QuotaFixtures.SEED_TREE));
+        private final QuotaJob running = job("default", "running", SEED_DEMAND);
+        private final QuotaJob waiting = job("default", "waiting", SEED_DEMAND, 0, T0.plusSeconds(1));
+        private final QuotaJob urgent = job("default", "urgent", SEED_DEMAND, 100, T0.plusSeconds(30));
+
+        @Test
+        void decidesNothingUntilItsEndAndThenOncePerJob() {
+            quota.deferPasses();
+            assertThat(quota.submit(running, T0)).isEmpty();
+            assertThat(quota.submit(waiting, T0.plusSeconds(1))).isEmpty();
+            assertThat(quota.owesPass()).isTrue();
+
+            String queue = quota.tree().orElseThrow().node("child-2").orElseThrow().queue();
+            assertThat(quota.flush(T0.plusSeconds(2))).containsExactly(new Admitted(running, "child-2"),
+                    new Waiting(waiting, queue, 1, QuotaAdmission.QUOTA_EXCEEDED, "root/child-2: kube-queue/max-jobs 1/1 in use"));
+            assertThat(quota.owesPass()).isFalse();
+            assertThat(quota.flush(T0.plusSeconds(3))).isEmpty();
+        }
+
+        /**
+         * A job ends and a job of higher priority arrives in one batch: the pass weighs the arrival with the job that
+         * waited, by the queue's order. A pass after each change gave the freed slot to the job waiting when it freed.
+         */
+        @Test
+        void givesWhatAJobEndingInItFreesByTheQueuesOrderToTheJobsArrivingInItToo() {
+            QuotaAdmission eachChange = admission(tree(QuotaFixtures.SEED_TREE));
+            eachChange.submit(running, T0);
+            eachChange.submit(waiting, T0.plusSeconds(1));
+            assertThat(eachChange.release(running.uid(), T0.plusSeconds(60))).containsExactly(new Admitted(waiting, "child-2"));
+            assertThat(eachChange.submit(urgent, T0.plusSeconds(60))).extracting(QuotaDecision::job).containsExactly(urgent);
+
+            quota.submit(running, T0);
+            quota.submit(waiting, T0.plusSeconds(1));
+            quota.deferPasses();
+            quota.release(running.uid(), T0.plusSeconds(60));
+            quota.submit(urgent, T0.plusSeconds(60));
+            List<QuotaDecision> decided = quota.flush(T0.plusSeconds(60));
+
+            assertThat(decided).filteredOn(Admitted.class::isInstance).containsExactly(new Admitted(urgent, "child-2"));
+            assertThat(quota.isWaiting(waiting.uid())).isTrue();
+        }
+    }
+
     @Test
     void aNamespaceWithNoLeafIsHeldUntilATreeBindsIt() {
         QuotaAdmission quota = admission(tree(QuotaFixtures.SEED_TREE));
