@@ -95,7 +95,10 @@ final class QueuePass {
             if (queue.getKey().equals(QuotaLedger.UNBOUND) || queue.getValue().isEmpty()) {
                 continue;
             }
-            Settled before = ledger.settled(queue.getKey());
+            // Under fair sharing a settled queue is still walked: its head, refused as it is, takes part in the tournaments
+            // of the fair order, where siblings of equal share are told apart by their best heads, and so decides which
+            // of the other queues is served first.
+            Settled before = shares == null ? ledger.settled(queue.getKey()) : null;
             if (before != null && before.holds(tree, ledger.used().get(queue.getKey()), now)) {
                 continue;
             }

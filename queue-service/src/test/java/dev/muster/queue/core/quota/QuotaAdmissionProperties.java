@@ -493,6 +493,36 @@ class QuotaAdmissionProperties {
     }
 
     /**
+     * Found by the property above: two subtrees of equal share, one with a queue its leaf refuses entirely (n0-0). Passed
+     * over as settled, its head no longer stood for n0 in the fair order's tournament, n0-1's head did and beat n1-0's,
+     * and a starving job of n0-1 held capacity before n1-0's job was weighed, which a fresh evaluation admitted.
+     */
+    @net.jqwik.api.Example
+    void aQueueItsLeafRefusesEntirelyStillTakesPartInTheFairOrdersTournament() {
+        String tree = """
+                name: root
+                max: {cpu: 4, nvidia.com/gpu: 6}
+                min: {cpu: 4, nvidia.com/gpu: 6}
+                children:
+                - name: n0
+                  max: {cpu: 2, nvidia.com/gpu: 3}
+                  min: {cpu: 2, nvidia.com/gpu: 3}
+                  children:
+                  - {name: n0-0, max: {cpu: 1, kube-queue/max-jobs: 1}, min: {cpu: 1}, namespaces: [ns0-0]}
+                  - {name: n0-1, max: {cpu: 2, kube-queue/max-jobs: 1}, min: {cpu: 1}, namespaces: [ns0-1]}
+                - name: n1
+                  max: {cpu: 3, nvidia.com/gpu: 4}
+                  min: {cpu: 2, nvidia.com/gpu: 3}
+                  children:
+                  - {name: n1-0, max: {cpu: 1, kube-queue/max-jobs: 1}, min: {cpu: 1}, namespaces: [ns1-0]}
+                  - {name: n1-1, max: {cpu: 2, kube-queue/max-jobs: 1}, min: {cpu: 1}, namespaces: [ns1-1]}
+                """;
+        List<Step> steps = List.of(new Submit(0, 0, 0, 0), new Submit(1, 0, 2, 0), new Submit(1, 0, 3, 0), new Submit(1, 3, 0, 1), new Wait(2),
+                new Submit(0, 0, 0, 0), new Wait(8), new Submit(2, 0, 2, 1));
+        evaluationThatSkipsSettledQueuesDecidesAsAFreshOneAtEveryStep(new Scenario(tree, steps, true, true, true, true));
+    }
+
+    /**
      * Within a pass a verdict is kept per leaf and demand while starving jobs hold capacity, and checked again only
      * where the holds changed, and a queue the shares alone chose goes on being served while the shares stay; a core
      * that works every verdict and choice out afresh must decide, word and persist alike.
