@@ -46,6 +46,7 @@ public final class PlacementQuality {
         long fleetGpus = nodes.stream().mapToLong(TraceInputs.Node::gpu).sum();
         System.out.println();
         results.forEach(result -> System.out.println(result.policy().label() + ": " + IdleGpus.describe(result.samples(), fleetGpus)));
+        results.forEach(result -> System.out.println(result.policy().label() + ": " + UnallocatedGpus.of(result.samples(), inputs.lastArrival()).describe()));
         TraceInputs.write(out.resolve("summary.csv"), SimulationResult.summaryCsv(results));
         TraceInputs.write(out.resolve("tenants.csv"), SimulationResult.tenantCsv(results));
         TraceInputs.write(out.resolve("timeseries.csv"), SimulationResult.timeSeriesCsv(results));

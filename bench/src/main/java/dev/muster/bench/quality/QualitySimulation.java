@@ -90,12 +90,11 @@ final class QualitySimulation {
      *
      * @param gpusByTenant the GPUs each tenant's admitted jobs are charged
      * @param contending   the tenants with jobs waiting in the queue
+     * @param placing      the Muster jobs quota admitted that wait for a member with room (of the {@code waiting})
+     * @param idle         the fleet's free GPUs, and of them those no waiting pod fits on, those a pod of an admitted gang
+     *                     waiting for a member fits on (the whole gang does not), and those only pods of jobs quota holds back fit on
      */
-    /**
-     * @param idle the fleet's free GPUs, and of them those no waiting pod fits on, those a pod of an admitted gang waiting
-     *             for a member fits on (the whole gang does not), and those only pods of jobs quota holds back fit on
-     */
-    record Sample(long time, double gpuAllocation, int waiting, int running, Map<String, Long> gpusByTenant, Set<String> contending,
+    record Sample(long time, double gpuAllocation, int waiting, int placing, int running, Map<String, Long> gpusByTenant, Set<String> contending,
                   IdleGpus idle) {
     }
 
@@ -555,6 +554,7 @@ final class QualitySimulation {
     private void sample() {
         long used = memberList.stream().mapToLong(MemberCluster::usedGpus).sum();
         int waiting = 0;
+        int placing = 0;
         int running = 0;
         Set<String> contending = new java.util.TreeSet<>();
         Set<SimulatedJob.PodShape> admittedShapes = new HashSet<>();
@@ -571,6 +571,7 @@ final class QualitySimulation {
                     contending.add(state.job.tenant());
                     heldShapes.add(state.job.worker());
                 } else if (state.stage == Stage.PLACING) {
+                    placing++;
                     admittedShapes.add(state.job.worker());
                 }
             }
@@ -578,7 +579,7 @@ final class QualitySimulation {
         IdleGpus idle = IdleGpus.of(memberList, admittedShapes, heldShapes);
         Map<String, Long> gpusByTenant = new java.util.TreeMap<>();
         tenantNames.forEach(tenant -> gpusByTenant.put(tenant, quota.usage(tenant).amount(ResourceNames.GPU).longValue()));
-        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, running, gpusByTenant, contending, idle));
+        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, placing, running, gpusByTenant, contending, idle));
         // Sampling stops with the last job: nothing else is left to happen.
         if (now + settings.sampleInterval().toSeconds() <= end && !events.isEmpty()) {
             after(settings.sampleInterval(), this::sample);

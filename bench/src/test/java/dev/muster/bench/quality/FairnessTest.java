@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class FairnessTest {
 
     private static QualitySimulation.Sample sample(long time, Map<String, Long> gpus, Set<String> contending) {
-        return new QualitySimulation.Sample(time, 0.5, 10, 10, gpus, contending, null);
+        return new QualitySimulation.Sample(time, 0.5, 10, 0, 10, gpus, contending, null);
     }
 
     @Test

@@ -1,0 +1,41 @@
+package dev.muster.bench.quality;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The fleet's unallocated GPUs while jobs wait, split by what holds the jobs back. The mean allocation over the arrival
+ * span counts the first hours, when the fleet fills and nothing waits, as unallocated; a placement policy can only
+ * recover GPUs left free while a gang quota admitted waits for a member with room ({@code placing}); while only quota
+ * holds jobs back (their tenants at their max), free GPUs are the quota's choice.
+ *
+ * @param whileWaiting   mean share of the fleet's GPUs unallocated over the samples at which Muster jobs wait
+ * @param whilePlacing   the same over the samples at which an admitted gang waits for a member
+ * @param whileQuotaOnly the same over the samples at which jobs wait and none of them for a member
+ */
+record UnallocatedGpus(Share whileWaiting, Share whilePlacing, Share whileQuotaOnly) {
+
+    /** A mean share and the samples it is the mean of. */
+    record Share(double mean, int samples) {
+
+        String text() {
+            return samples == 0 ? "-" : String.format(Locale.ROOT, "%.1f %% (%d samples)", mean * 100, samples);
+        }
+    }
+
+    /** Over the samples up to the last arrival: the drain after it is the stream ending, not the policy. */
+    static UnallocatedGpus of(List<QualitySimulation.Sample> samples, long lastArrival) {
+        List<QualitySimulation.Sample> waiting = samples.stream().filter(sample -> sample.time() <= lastArrival && sample.waiting() > 0).toList();
+        return new UnallocatedGpus(share(waiting), share(waiting.stream().filter(sample -> sample.placing() > 0).toList()),
+                share(waiting.stream().filter(sample -> sample.placing() == 0).toList()));
+    }
+
+    private static Share share(List<QualitySimulation.Sample> samples) {
+        return new Share(samples.stream().mapToDouble(sample -> 1 - sample.gpuAllocation()).average().orElse(0), samples.size());
+    }
+
+    String describe() {
+        return "unallocated while jobs wait: " + whileWaiting.text() + "; while an admitted gang waits for a member: " + whilePlacing.text()
+                + "; while only quota holds jobs back: " + whileQuotaOnly.text();
+    }
+}
