@@ -75,6 +75,34 @@ final class MemberCluster {
         return usable;
     }
 
+    /**
+     * Free GPUs on nodes where none of the shapes fits but one would by its GPUs alone: stranded by the CPU or memory
+     * other pods took, rather than left in pieces too small for any shape.
+     */
+    long freeGpusStrandedFor(java.util.Collection<SimulatedJob.PodShape> shapes) {
+        long stranded = 0;
+        for (int node = 0; node < freeGpu.length; node++) {
+            if (freeGpu[node] <= 0) {
+                continue;
+            }
+            boolean byGpusAlone = false;
+            boolean fits = false;
+            for (SimulatedJob.PodShape shape : shapes) {
+                if (shape.gpu() > 0 && freeGpu[node] >= shape.gpu()) {
+                    byGpusAlone = true;
+                    if (freeCpu[node] >= shape.cpuMilli() && freeMemory[node] >= shape.memoryMib()) {
+                        fits = true;
+                        break;
+                    }
+                }
+            }
+            if (byGpusAlone && !fits) {
+                stranded += freeGpu[node];
+            }
+        }
+        return stranded;
+    }
+
     /** The node of each worker if the whole gang fits now, taking the capacity; null (and nothing taken) if not. */
     int[] bind(SimulatedJob.PodShape worker, int workers) {
         int[] placed = new int[workers];

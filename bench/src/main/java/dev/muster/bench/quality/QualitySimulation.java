@@ -90,13 +90,17 @@ final class QualitySimulation {
      *
      * @param gpusByTenant the GPUs each tenant's admitted jobs are charged
      * @param contending   the tenants with jobs waiting in the queue
-     * @param placing      the Muster jobs quota admitted that wait for a member with room (of the {@code waiting})
+     * @param placing      the Muster jobs quota admitted that have waited {@link #STUCK} or longer for a member with room (of
+     *                     the {@code waiting}): not a gang on its way from its admission to its member
      * @param idle         the fleet's free GPUs, and of them those no waiting pod fits on, those a pod of an admitted gang
      *                     waiting for a member fits on (the whole gang does not), and those only pods of jobs quota holds back fit on
      */
     record Sample(long time, double gpuAllocation, int waiting, int placing, int running, Map<String, Long> gpusByTenant, Set<String> contending,
                   IdleGpus idle) {
     }
+
+    /** How long an admitted gang waits for a member before a sample counts it as waiting for room rather than on its way. */
+    static final Duration STUCK = Duration.ofMinutes(1);
 
     private enum Stage { QUEUED, PLACING, RESERVING, RESERVED, CREATING, PENDING_ON_MEMBER, RUNNING, DONE }
 
@@ -109,6 +113,8 @@ final class QualitySimulation {
         /** The nodes placement planned for the workers, which a reservation is pinned to; empty when it planned none. */
         List<String> planned = List.of();
         long firstStart = -1;
+        /** When it last went back to placement, in simulated seconds. */
+        long placingSince;
         int attempt;
         long triedEpoch = -1;
         final Map<String, Instant> excludedUntil = new HashMap<>();
@@ -291,6 +297,7 @@ final class QualitySimulation {
                     workload.record(workerRequest(state.job));
                 }
                 state.stage = Stage.PLACING;
+                state.placingSince = now;
                 state.triedEpoch = -1;
                 placing.add(state);
                 tryToPlace(state, new HashSet<>());
@@ -429,6 +436,7 @@ final class QualitySimulation {
         state.excludedUntil.put(state.cluster, instant().plus(exclusion));
         state.attempt++;
         state.stage = Stage.PLACING;
+        state.placingSince = now;
         state.cluster = null;
         state.triedEpoch = -1;
         placing.add(state);
@@ -571,7 +579,9 @@ final class QualitySimulation {
                     contending.add(state.job.tenant());
                     heldShapes.add(state.job.worker());
                 } else if (state.stage == Stage.PLACING) {
-                    placing++;
+                    if (now - state.placingSince >= STUCK.toSeconds()) {
+                        placing++;
+                    }
                     admittedShapes.add(state.job.worker());
                 }
             }

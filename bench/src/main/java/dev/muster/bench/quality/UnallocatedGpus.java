@@ -6,14 +6,14 @@ import java.util.Locale;
 /**
  * The fleet's unallocated GPUs while jobs wait, split by what holds the jobs back. The mean allocation over the arrival
  * span counts the first hours, when the fleet fills and nothing waits, as unallocated; a placement policy can only
- * recover GPUs left free while a gang quota admitted waits for a member with room ({@code placing}); while only quota
- * holds jobs back (their tenants at their max), free GPUs are the quota's choice.
+ * recover GPUs left free while a gang quota admitted waits for a member with room ({@code placing}); otherwise the jobs
+ * that wait are held back by quota (their tenants at their max) or on their way to a member.
  *
  * @param whileWaiting   mean share of the fleet's GPUs unallocated over the samples at which Muster jobs wait
- * @param whilePlacing   the same over the samples at which an admitted gang waits for a member
- * @param whileQuotaOnly the same over the samples at which jobs wait and none of them for a member
+ * @param whilePlacing   the same over the samples at which an admitted gang has waited a minute or more for a member
+ * @param otherwise      the same over the other samples at which jobs wait
  */
-record UnallocatedGpus(Share whileWaiting, Share whilePlacing, Share whileQuotaOnly) {
+record UnallocatedGpus(Share whileWaiting, Share whilePlacing, Share otherwise) {
 
     /** A mean share and the samples it is the mean of. */
     record Share(double mean, int samples) {
@@ -35,7 +35,7 @@ record UnallocatedGpus(Share whileWaiting, Share whilePlacing, Share whileQuotaO
     }
 
     String describe() {
-        return "unallocated while jobs wait: " + whileWaiting.text() + "; while an admitted gang waits for a member: " + whilePlacing.text()
-                + "; while only quota holds jobs back: " + whileQuotaOnly.text();
+        return "unallocated while jobs wait: " + whileWaiting.text() + "; while an admitted gang has waited a minute or more for a member: "
+                + whilePlacing.text() + "; otherwise: " + otherwise.text();
     }
 }
