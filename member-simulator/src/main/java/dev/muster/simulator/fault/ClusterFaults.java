@@ -30,6 +30,7 @@ import io.fabric8.kubernetes.api.model.Taint;
 import io.fabric8.kubernetes.api.model.TaintBuilder;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 
 /**
  * The faults a simulated cluster can suffer, switched on and off at run time, each observable the way it is on
@@ -164,8 +165,9 @@ public final class ClusterFaults implements AutoCloseable {
             return current;
         });
         client.nodes().withName(node).editStatus(current -> withReady(current, "Unknown", "NodeStatusUnknown", "Kubelet stopped posting node status.", now));
-        podsOn(node).forEach(pod -> setPodReady(pod, "False", now));
+        // Down before its pods are marked: were marking one to fail, nodeReady would still find the node to bring back.
         downNodes.put(node, evictions.schedule(() -> evict(node), time.real(EVICTION_DELAY).toMillis(), TimeUnit.MILLISECONDS));
+        podsOn(node).forEach(pod -> setPodReady(pod, "False", now));
         LOG.log(System.Logger.Level.INFO, cluster + ": fault: node " + node + " NotReady");
     }
 
@@ -255,13 +257,20 @@ public final class ClusterFaults implements AutoCloseable {
                 .filter(pod -> node.equals(pod.getSpec().getNodeName())).toList();
     }
 
+    /** Sets the pod's readiness; a pod deleted since it was listed (its job ended meanwhile) has none left to set. */
     private void setPodReady(Pod pod, String ready, Instant now) {
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(current -> {
-            PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
-            KubeletController.setCondition(status, "Ready", ready, now);
-            current.setStatus(status);
-            return current;
-        });
+        try {
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(current -> {
+                PodStatus status = current.getStatus() == null ? new PodStatus() : current.getStatus();
+                KubeletController.setCondition(status, "Ready", ready, now);
+                current.setStatus(status);
+                return current;
+            });
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+        }
     }
 
     private static Node withReady(Node node, String status, String reason, String message, Instant now) {
