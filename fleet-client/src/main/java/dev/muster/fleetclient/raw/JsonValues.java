@@ -17,26 +17,24 @@ public final class JsonValues {
 
     /** The current value as a string: null for JSON null, an error naming the field for anything but a string. */
     public static String text(JsonParser parser, String field) throws IOException {
-        JsonToken token = parser.currentToken();
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        if (token != JsonToken.VALUE_STRING) {
-            throw new IOException(field + " is not a string but " + token);
-        }
-        return parser.getText();
+        return present(parser, JsonToken.VALUE_STRING, field, "a string") ? parser.getText() : null;
     }
 
     /** The current value as a whole number: null for JSON null, an error naming the field for anything else. */
     public static Long whole(JsonParser parser, String field) throws IOException {
+        return present(parser, JsonToken.VALUE_NUMBER_INT, field, "a whole number") ? parser.getLongValue() : null;
+    }
+
+    /** False for JSON null, true for a value of the expected kind; an error naming the field for any other. */
+    private static boolean present(JsonParser parser, JsonToken kind, String field, String what) throws IOException {
         JsonToken token = parser.currentToken();
         if (token == JsonToken.VALUE_NULL) {
-            return null;
+            return false;
         }
-        if (token != JsonToken.VALUE_NUMBER_INT) {
-            throw new IOException(field + " is not a whole number but " + token);
+        if (token != kind) {
+            throw new IOException(field + " is not " + what + " but " + token);
         }
-        return parser.getLongValue();
+        return true;
     }
 
     /** Fails unless the current token is the one expected, naming what was expected. */
