@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import dev.muster.model.resource.ResourceList;
@@ -32,7 +33,10 @@ final class Reclaims {
     /** Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it; false when none. */
     boolean reclaimOnce(List<QuotaDecision> decisions) {
         QuotaTree tree = ledger.tree();
-        Reclaim reclaim = new Reclaim(tree, ledger.used());
+        // Victims are chosen against what will be used once the reclaims under way are complete: the capacity free now
+        // may already be a waiting reclaimer's (beside its victims' own), and a second reclaimer counting on it too
+        // would preempt too few, wait in vain, and see a victim of its own admitted again only to preempt it again.
+        Reclaim reclaim = new Reclaim(tree, usedOnceReclaimsComplete(tree));
         // A job is within its guarantee only beside the reclaimers already waiting for their victims: each alone may fit
         // under the min, all of them together not, and the one admitted last would then borrow, to be reclaimed from in
         // turn by the team it took back from, and so on for ever (the fault storm found two teams doing that).
@@ -56,7 +60,8 @@ final class Reclaims {
             Node leaf = tree.node(wait.leaf()).orElseThrow();
             List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
             if (!victims.isEmpty()) {
-                carryOut(wait, leaf, victims, ", which is within the guaranteed min of " + leaf.pathText(), decisions);
+                carryOut(wait, leaf, victims, countedOn(tree.pathToRoot(leaf), wait.job(), victims), ", which is within the guaranteed min of "
+                        + leaf.pathText(), decisions);
                 return true;
             }
         }
@@ -87,7 +92,7 @@ final class Reclaims {
             }
             List<Admission> victims = reclaim.victimsFor(path, wait.job(), ledger.admissions());
             if (!victims.isEmpty()) {
-                carryOut(wait, leaf, victims, ", whose share of what " + leaf.pathText() + " borrows is below theirs (fair-sharing preemption)",
+                carryOut(wait, leaf, victims, List.of(), ", whose share of what " + leaf.pathText() + " borrows is below theirs (fair-sharing preemption)",
                         decisions);
                 return true;
             }
@@ -95,15 +100,20 @@ final class Reclaims {
         return false;
     }
 
-    /** Preempts the victims for the waiting job, which then waits for them to stop, told that it reclaims. */
-    private void carryOut(Wait wait, Node leaf, List<Admission> victims, String why, List<QuotaDecision> decisions) {
+    /**
+     * Preempts the victims for the waiting job, which then waits for them, and for the jobs being stopped already that it
+     * counts on, to stop, told that it reclaims.
+     */
+    private void carryOut(Wait wait, Node leaf, List<Admission> victims, List<String> alsoWaitsFor, String why, List<QuotaDecision> decisions) {
         for (Admission victim : victims) {
             ledger.putAdmitted(victim.job().uid(), victim.preemptedFor(wait.job().uid()));
             decisions.add(new Preempted(victim.job(), wait.job(), "preempted to return borrowed capacity to " + wait.job().ref() + why));
         }
         // What this evaluation said of the reclaimer so far is superseded: it is told that it reclaims.
         decisions.removeIf(decision -> decision instanceof Waiting earlier && earlier.job().uid().equals(wait.job().uid()));
-        Wait reclaimer = wait.reclaiming(victims.stream().map(victim -> victim.job().uid()).toList());
+        List<String> waitsFor = new ArrayList<>(alsoWaitsFor);
+        victims.forEach(victim -> waitsFor.add(victim.job().uid()));
+        Wait reclaimer = wait.reclaiming(waitsFor);
         ledger.putWaiting(reclaimer.job().uid(), reclaimer);
         ledger.unsettle(leaf.name());
         pass.report(reclaimer, leaf.queue(), ledger.queue(leaf.name()).indexOf(reclaimer.job()) + 1, QuotaAdmission.RECLAIMING,
@@ -118,6 +128,41 @@ final class Reclaims {
                 for (Node node : tree.pathToRoot(tree.node(wait.leaf()).orElseThrow())) {
                     usage.merge(node.name(), wait.job().charge(), ResourceList::plus);
                 }
+            }
+        }
+        return usage;
+    }
+
+    /**
+     * The jobs already being preempted, for this reclaimer or another, that the job counts on besides its own victims:
+     * none when it fits once its own victims have stopped, else those under a node of its path where it is short now.
+     * Victims are chosen against what will be used once every reclaim is complete, so a reclaimer may need what others'
+     * victims free beyond what their reclaimers take; had it not waited for them, it would lose its hold once its own
+     * victims stopped, and see one of them admitted again into capacity still short, only to preempt it again.
+     */
+    private List<String> countedOn(List<Node> path, QuotaJob job, List<Admission> victims) {
+        Map<String, ResourceList> onceVictimsStop = new HashMap<>(ledger.used());
+        victims.forEach(victim -> QuotaLedger.uncharge(ledger.tree(), victim.job(), victim.leaf(), onceVictimsStop));
+        if (Shortfall.fitsUnderMax(path, job.charge(), onceVictimsStop)) {
+            return List.of();
+        }
+        Set<String> shortAt = path.stream().filter(node -> !Shortfall.fitsUnderMax(List.of(node), job.charge(), onceVictimsStop))
+                .map(Node::name).collect(Collectors.toSet());
+        return ledger.admissions().stream()
+                .filter(Admission::preempting)
+                .filter(admission -> ledger.tree().node(admission.leaf()).orElseThrow().path().stream().anyMatch(shortAt::contains))
+                .map(admission -> admission.job().uid()).toList();
+    }
+
+    /**
+     * What will be charged once every reclaim under way is complete: each reclaimer charged, each job being preempted
+     * for one gone. Jobs only being withdrawn stay counted: what they free is no one's in particular.
+     */
+    private Map<String, ResourceList> usedOnceReclaimsComplete(QuotaTree tree) {
+        Map<String, ResourceList> usage = usedWithReclaimers(tree);
+        for (Admission admission : ledger.admissions()) {
+            if (admission.preempting()) {
+                QuotaLedger.uncharge(tree, admission.job(), admission.leaf(), usage);
             }
         }
         return usage;

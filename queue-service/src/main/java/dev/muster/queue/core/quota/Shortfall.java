@@ -71,9 +71,13 @@ record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, B
         return Optional.empty();
     }
 
-    /** The reclaimers as they are now: the holds go on changing after this shortfall is found. */
+    /**
+     * The reclaimers as they are now (the holds go on changing after this shortfall is found), by name: a pass takes a
+     * reclaimer's hold back and holds it again whenever it weighs the reclaimer, so the order they were held in depends
+     * on which queues the pass walked, which a message must not.
+     */
     private static Set<String> snapshot(Set<String> reclaimers) {
-        return reclaimers.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(reclaimers));
+        return reclaimers.isEmpty() ? Set.of() : java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(reclaimers));
     }
 
     /** Whether the charge fits under every max on the path with this usage. */

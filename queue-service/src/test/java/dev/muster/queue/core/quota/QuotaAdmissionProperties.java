@@ -378,6 +378,63 @@ class QuotaAdmissionProperties {
      */
     @Property(tries = 300)
     void aVictimIsPreemptedForAReclaimerOnceForEachTimeTheReclaimerRuns(@ForAll("reclaimScenarios") Scenario scenario) {
+        preemptsAVictimOnceForEachTimeItsReclaimerRuns(scenario);
+    }
+
+    /**
+     * Found by the property above: ns1/job-12 reclaims ns0/job-3 and the one GPU free; ns1/job-15, choosing its victims
+     * against what was used then, counted on that free GPU too and took only ns0/job-5. Once both victims were given back
+     * job-15 did not fit, lost its hold, and job-5 was admitted again into the GPU free, only to be preempted again.
+     */
+    @net.jqwik.api.Example
+    void aSecondReclaimerDoesNotCountOnWhatTheFirstWillTake() {
+        List<Step> steps = new ArrayList<>();
+        for (int gpus : new int[] {1, 1, 2}) {
+            steps.add(new Submit(0, 0, gpus, 0));
+        }
+        steps.add(new Submit(0, 0, 1, -1));
+        for (int gpus : new int[] {2, 1, 2, 2, 2, 2, 2, 2}) {
+            steps.add(new Submit(0, 0, gpus, 0));
+        }
+        steps.addAll(List.of(new Submit(1, 0, 2, 0), new Submit(0, 0, 1, 0), new Submit(0, 0, 1, 0), new Submit(1, 0, 2, 0),
+                new GiveBack(3), new GiveBack(5)));
+        preemptsAVictimOnceForEachTimeItsReclaimerRuns(new Scenario(reclaimTreeYaml(9, 2), steps, false, false, true, true));
+    }
+
+    /**
+     * Found by the property above: ns0/job-8 reclaims ns1/job-7, then is admitted into capacity freed elsewhere while job-7
+     * still stops; ns2/job-20 takes job-8 back counting on what job-7 frees. Had job-20 not waited for job-7 too, it would
+     * have lost its hold once job-8 was given back, and job-8 would have been admitted again, only to be preempted again.
+     */
+    @net.jqwik.api.Example
+    void aReclaimerWaitsForTheVictimsItCountsOnWhoseOwnReclaimerWasAdmitted() {
+        List<Step> steps = new ArrayList<>(List.of(new Submit(0, 0, 1, 0), new Submit(1, 0, 2, 0), new Submit(0, 0, 1, 0),
+                new Submit(0, 0, 1, 0), new Submit(0, 0, 1, 0), new Submit(1, 0, 2, 0), new Submit(1, 0, 2, 0), new Submit(1, 0, 3, 0),
+                new Release(0)));
+        for (int job = 0; job < 11; job++) {
+            steps.add(new Submit(0, 0, 1, 0));
+        }
+        steps.addAll(List.of(new Submit(0, 0, 1, 1), new Release(1), new Submit(2, 0, 4, 0), new GiveBack(8)));
+        preemptsAVictimOnceForEachTimeItsReclaimerRuns(new Scenario(reclaimTreeYaml(12, 3), steps, false, false, true, false));
+    }
+
+    /**
+     * Found by the property above: ns1/job-9 takes back 5 GPUs for the 3 it needs; ns2/job-10 counts on the 2 over and
+     * preempts only ns0/job-2. Had job-10 not waited for job-9's victims too, it would have lost its hold once job-2 was
+     * given back, and job-2 would have been admitted again, only to be preempted again.
+     */
+    @net.jqwik.api.Example
+    void aReclaimerWaitsForAnotherReclaimersVictimsWhenItCountsOnWhatTheyFreeBeyondItsNeed() {
+        List<Step> steps = new ArrayList<>();
+        for (int gpus : new int[] {1, 1, 1, 3, 1, 1}) {
+            steps.add(new Submit(0, 0, gpus, 0));
+        }
+        steps.addAll(List.of(new Submit(0, 0, 3, 1), new Submit(0, 0, 1, 0), new Submit(0, 0, 1, 0), new Submit(1, 0, 3, 0),
+                new Submit(2, 0, 3, 0), new Delete(0), new Release(0), new GiveBack(2), new Release(3)));
+        preemptsAVictimOnceForEachTimeItsReclaimerRuns(new Scenario(reclaimTreeYaml(11, 3), steps, false, false, true, true));
+    }
+
+    private static void preemptsAVictimOnceForEachTimeItsReclaimerRuns(Scenario scenario) {
         Run run = new Run(scenario);
         java.util.Set<List<String>> preemptedSinceTheReclaimerRan = new java.util.HashSet<>();
         for (Step step : scenario.steps()) {
@@ -434,7 +491,9 @@ class QuotaAdmissionProperties {
                     run.apply(new Release(run.submitted.indexOf(job)));
                 }
             }
-            while (!run.stopping.isEmpty()) {
+            // Each stop may admit a reclaimer and start another reclaim, but not for ever: that would be a reclaim livelock.
+            for (int stops = 0; !run.stopping.isEmpty(); stops++) {
+                assertThat(stops).as("stops in a row with jobs still being stopped (%s)", run.stopping).isLessThan(4 * run.submitted.size());
                 run.apply(new Stop(0));
             }
             run.apply(new Wait(15));
