@@ -52,7 +52,7 @@ final class Reclaims {
                                 .isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job())))
                 .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
         // The victims depend on the job's leaf and demand only: one that found none answers for the rest of its kind.
-        java.util.Set<List<Object>> tried = new java.util.HashSet<>();
+        Set<List<Object>> tried = new java.util.HashSet<>();
         for (Wait wait : candidates) {
             if (!tried.add(List.of(wait.leaf(), wait.job().demand()))) {
                 continue;
@@ -83,7 +83,7 @@ final class Reclaims {
                 .filter(wait -> wait.reclaiming().isEmpty() && QuotaAdmission.QUOTA_EXCEEDED.equals(wait.reason()) && wait.leaf() != null)
                 .sorted(Comparator.comparing((Wait wait) -> shares.weightedShare(tree.node(wait.leaf()).orElseThrow()), DominantShares::compare)
                         .thenComparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
-        java.util.Set<List<Object>> tried = new java.util.HashSet<>();
+        Set<List<Object>> tried = new java.util.HashSet<>();
         for (Wait wait : candidates) {
             Node leaf = tree.node(wait.leaf()).orElseThrow();
             List<Node> path = tree.pathToRoot(leaf);
@@ -123,12 +123,9 @@ final class Reclaims {
     /** What is charged, plus what each job reclaiming capacity will be charged once its victims have stopped. */
     private Map<String, ResourceList> usedWithReclaimers(QuotaTree tree) {
         Map<String, ResourceList> usage = new HashMap<>(ledger.used());
-        for (Wait wait : ledger.waits()) {
-            if (!wait.reclaiming().isEmpty()) {
-                for (Node node : tree.pathToRoot(tree.node(wait.leaf()).orElseThrow())) {
-                    usage.merge(node.name(), wait.job().charge(), ResourceList::plus);
-                }
-            }
+        for (Wait wait : ledger.reclaimers()) {
+            tree.node(wait.leaf() == null ? "" : wait.leaf()).ifPresent(leaf -> tree.pathToRoot(leaf)
+                    .forEach(node -> usage.merge(node.name(), wait.job().charge(), ResourceList::plus)));
         }
         return usage;
     }
