@@ -2,6 +2,8 @@ package dev.muster.queue.kubernetes;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -80,6 +82,7 @@ public class FleetIngress {
 
     public static final String SOURCE = FleetJobs.INGRESS_SOURCE;
     private static final Logger LOG = Logger.getLogger(FleetIngress.class);
+    private static final Duration RESEND_DELETION_AFTER = Duration.ofMinutes(1);
 
     private final KubernetesClient client;
     private final QueueConfig config;
@@ -90,6 +93,11 @@ public class FleetIngress {
     private final Clock clock = Clock.systemUTC();
     private SupervisedInformer<GenericKubernetesResource> jobs;
     private ScheduledExecutorService deletionChecks;
+    /**
+     * When this process last sent each job's deletion, until the queue has recorded it: the check for missed deletions
+     * does not send one again meanwhile, which it would between the watch's deletion and the queue reading it.
+     */
+    private final Map<String, Instant> deletionsSent = new ConcurrentHashMap<>();
     /** The fleet's PriorityClasses as last seen, by name. */
     private final Map<String, PriorityClassApplied> priorityClasses = new ConcurrentHashMap<>();
 
@@ -151,8 +159,10 @@ public class FleetIngress {
                 return;
             }
             Set<String> there = listed.get().stream().map(FleetJobs::eventUid).collect(Collectors.toSet());
+            Set<String> heldUids = held.stream().map(JobRef::uid).collect(Collectors.toSet());
+            deletionsSent.keySet().retainAll(heldUids);
             for (JobRef job : held) {
-                if (!there.contains(job.uid())) {
+                if (!there.contains(job.uid()) && !sentRecently(job.uid())) {
                     JobEvent deleted = new JobEvent(id(job.uid(), "deleted"), SOURCE, job, clock.instant(),
                             new JobDeleted("deleted from the fleet API while the queue was not watching"));
                     sendForJob(job.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));
@@ -161,6 +171,20 @@ public class FleetIngress {
         } catch (RuntimeException e) {
             LOG.warnf("fleet API: looking for jobs deleted while the queue was not watching failed (%s); trying again", e.toString());
         }
+    }
+
+    /**
+     * Whether this process sent the job's deletion less than {@link #RESEND_DELETION_AFTER} ago; if not, it is taken as
+     * sent now. A deletion lost with the broker is sent again after that.
+     */
+    private boolean sentRecently(String uid) {
+        Instant now = clock.instant();
+        Instant sent = deletionsSent.get(uid);
+        if (sent != null && sent.plus(RESEND_DELETION_AFTER).isAfter(now)) {
+            return true;
+        }
+        deletionsSent.put(uid, now);
+        return false;
     }
 
     private SharedIndexInformer<GenericKubernetesResource> informer(Class<? extends HasMetadata> type) {
@@ -198,6 +222,7 @@ public class FleetIngress {
         @Override
         public void onDelete(GenericKubernetesResource job, boolean finalStateUnknown) {
             JobRef ref = ref(job);
+            deletionsSent.put(ref.uid(), clock.instant());
             JobEvent deleted = new JobEvent(id(ref.uid(), "deleted"), SOURCE, ref, clock.instant(), new JobDeleted("deleted from the fleet API"));
             sendForJob(ref.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));
         }
