@@ -151,6 +151,9 @@ public class FleetIngress {
     private void deleteWhatIsGone() {
         try {
             List<JobRef> held = submitted.undeleted();
+            // What the queue no longer holds it has recorded as deleted (or never held): nothing to remember.
+            Set<String> heldUids = held.stream().map(JobRef::uid).collect(Collectors.toSet());
+            deletionsSent.keySet().retainAll(heldUids);
             if (held.isEmpty()) {
                 return;
             }
@@ -159,8 +162,6 @@ public class FleetIngress {
                 return;
             }
             Set<String> there = listed.get().stream().map(FleetJobs::eventUid).collect(Collectors.toSet());
-            Set<String> heldUids = held.stream().map(JobRef::uid).collect(Collectors.toSet());
-            deletionsSent.keySet().retainAll(heldUids);
             for (JobRef job : held) {
                 if (!there.contains(job.uid()) && !sentRecently(job.uid())) {
                     JobEvent deleted = new JobEvent(id(job.uid(), "deleted"), SOURCE, job, clock.instant(),

@@ -36,11 +36,12 @@ final class Reclaims {
         // Victims are chosen against what will be used once the reclaims under way are complete: the capacity free now
         // may already be a waiting reclaimer's (beside its victims' own), and a second reclaimer counting on it too
         // would preempt too few, wait in vain, and see a victim of its own admitted again only to preempt it again.
-        Reclaim reclaim = new Reclaim(tree, usedOnceReclaimsComplete(tree));
+        Map<String, ResourceList> withReclaimers = usedWithReclaimers(tree);
+        Reclaim reclaim = new Reclaim(tree, withoutJobsBeingPreempted(tree, withReclaimers));
         // A job is within its guarantee only beside the reclaimers already waiting for their victims: each alone may fit
         // under the min, all of them together not, and the one admitted last would then borrow, to be reclaimed from in
         // turn by the team it took back from, and so on for ever (the fault storm found two teams doing that).
-        Reclaim besideReclaimers = new Reclaim(tree, usedWithReclaimers(tree));
+        Reclaim besideReclaimers = new Reclaim(tree, withReclaimers);
         // One answer per leaf and demand, as in a pass: under overload thousands of jobs wait, in few shapes (the jobs of
         // one demand share its instance: found by identity, not by hashing the demand for each job).
         Map<String, Map<ResourceList, Boolean>> guaranteed = new HashMap<>();
@@ -152,11 +153,11 @@ final class Reclaims {
     }
 
     /**
-     * What will be charged once every reclaim under way is complete: each reclaimer charged, each job being preempted
-     * for one gone. Jobs only being withdrawn stay counted: what they free is no one's in particular.
+     * The usage with the reclaimers charged, without the jobs being preempted: what will be charged once every reclaim
+     * under way is complete. Jobs only being withdrawn stay counted: what they free is no one's in particular.
      */
-    private Map<String, ResourceList> usedOnceReclaimsComplete(QuotaTree tree) {
-        Map<String, ResourceList> usage = usedWithReclaimers(tree);
+    private Map<String, ResourceList> withoutJobsBeingPreempted(QuotaTree tree, Map<String, ResourceList> withReclaimers) {
+        Map<String, ResourceList> usage = new HashMap<>(withReclaimers);
         for (Admission admission : ledger.admissions()) {
             if (admission.preempting()) {
                 QuotaLedger.uncharge(tree, admission.job(), admission.leaf(), usage);
