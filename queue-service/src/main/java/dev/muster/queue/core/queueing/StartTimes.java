@@ -27,7 +27,7 @@ import dev.muster.queue.core.quota.StartTimeEstimates.Estimate;
  * ({@code runPolicy.activeDeadlineSeconds}, else the annotation {@code muster.dev/expected-duration}, a Go duration
  * such as {@code 2h30m}), else the median of the last jobs of its quota leaf that ran to their end; the estimates
  * worked out by the quota core's replay ({@link StartTimeEstimates}), at most once per {@code refresh} and no further
- * than {@link #endsBudget} job ends, as each end is a pass over the waiting jobs. The inputs are copied where the queue is
+ * than {@link #MAX_ENDS} job ends and {@link #MAX_CONSIDERED} waiting jobs considered. The inputs are copied where the queue is
  * held ({@link #inputs}), the replay runs on them apart ({@link #compute}), so that a deep queue's estimate does not hold
  * up the queue's decisions. The medians are kept in memory: after a restart they build up again.
  */
@@ -40,9 +40,12 @@ public final class StartTimes {
     /** The longest run time a job may declare: beyond the horizon anyway, and far inside what an {@code Instant} holds. */
     static final Duration LONGEST_DECLARED = Duration.ofDays(3650);
     /** How many job ends the replay goes through at most. */
-    public static final int MAX_ENDS = 2_000;
-    /** How many waiting jobs a replay visits at most, over all its passes: each end is a pass over every waiting job. */
-    static final int MAX_VISITS = 500_000;
+    public static final int MAX_ENDS = 20_000;
+    /**
+     * How many waiting jobs a replay's passes consider at most, in all: a pass stops once none left can be admitted, but
+     * one over a strict FIFO queue, or over jobs given back, considers every waiting job.
+     */
+    public static final long MAX_CONSIDERED = 1_000_000;
     private static final int REMEMBERED_PER_LEAF = 101;
 
     /**
@@ -148,20 +151,11 @@ public final class StartTimes {
 
     /** Works the estimates out again from these inputs; safe apart from the queue, and from another replay. */
     public void compute(Inputs inputs, Instant now) {
-        long waiting = inputs.standings().stream().filter(standing -> !standing.admitted()).count();
         Map<String, Estimate> fresh = StartTimeEstimates.of(inputs.tree(), settings, inputs.standings(), now,
                 job -> Optional.ofNullable(inputs.durations().get(job.uid())),
-                standing -> Optional.ofNullable(inputs.startedAt().get(standing.job().uid())), HORIZON, endsBudget(waiting));
+                standing -> Optional.ofNullable(inputs.startedAt().get(standing.job().uid())), HORIZON, MAX_ENDS, MAX_CONSIDERED);
         estimates = fresh;
         computedAt = now;
-    }
-
-    /**
-     * How many job ends a replay of a queue this deep goes through: {@link #MAX_ENDS}, fewer as the queue deepens so that
-     * one replay visits at most {@link #MAX_VISITS} waiting jobs (2,000 ends at 250 waiting, 50 at 10,000), at least 20.
-     */
-    public static int endsBudget(long waiting) {
-        return (int) Math.max(20, Math.min(MAX_ENDS, MAX_VISITS / Math.max(1, waiting)));
     }
 
     /** When the waiting job would start, as last worked out; null when there is no estimate. */

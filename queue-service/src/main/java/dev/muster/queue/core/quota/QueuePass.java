@@ -37,14 +37,38 @@ final class QueuePass {
     private Cursor chosenByShares;
     private int chosenAt;
     private final boolean reuse;
+    /** Whether the core only has to say whom it admits and preempts: a pass may then stop once none left can be admitted. */
+    private final boolean admissionsOnly;
+    /** When this pass may stop; null when it walks every queue to its end. */
+    private PassEnd passEnd;
+    private final Map<String, PassEnd.FitsTree> fitsTree = new java.util.HashMap<>();
+    /** After how many jobs considered a pass first checks whether it may stop (see {@link PassEnd}). */
+    private int firstPassEndCheck = 32;
+    private long considered;
 
     /** @param reuse false to work every verdict and every fair-order choice out afresh: what the reuse must decide exactly as */
     QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuse) {
+        this(ledger, settings, reuse, false);
+    }
+
+    /** @param admissionsOnly true for a core whose waiting jobs need not be told why they wait, only admitted (see {@link PassEnd}) */
+    QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuse, boolean admissionsOnly) {
         this.ledger = ledger;
         this.settings = settings;
         this.memo = new PassMemo(reuse);
         this.reuse = reuse;
+        this.admissionsOnly = admissionsOnly;
         this.reclaims = new Reclaims(ledger, this);
+    }
+
+    /** For tests: a pass of a core that decides admissions only checks whether it may stop after this many jobs, 0 after each. */
+    void checkForAPassEndFrom(int considered) {
+        firstPassEndCheck = considered;
+    }
+
+    /** How many waiting jobs the passes have considered so far: what an estimate's replay budgets. */
+    long jobsConsidered() {
+        return considered;
     }
 
     Reclaims reclaims() {
@@ -102,10 +126,11 @@ final class QueuePass {
             if (before != null && before.holds(tree, ledger.used().get(queue.getKey()), now)) {
                 continue;
             }
-            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), List.copyOf(queue.getValue().values()));
+            Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), queue.getValue());
             cursor.rank(now);
             heads.add(cursor);
         }
+        passEnd = admissionsOnly && reuse && !tree.fairSharing().preempts() ? new PassEnd(ledger, settings.strictFifoLeaves(), fitsTree, firstPassEndCheck) : null;
         while (!heads.isEmpty()) {
             Cursor cursor = next(heads);
             consider(cursor, now, holds, decisions);
@@ -114,6 +139,9 @@ final class QueuePass {
                 heads.add(cursor);
             } else if (cursor.settles) {
                 ledger.settle(cursor.leaf.name(), new Settled(tree, ledger.used().get(cursor.leaf.name()), cursor.firstStarving));
+            }
+            if (passEnd != null && passEnd.reached(() -> heads.stream().map(left -> left.path).iterator(), ledger.used(), holds)) {
+                break;
             }
         }
     }
@@ -140,6 +168,7 @@ final class QueuePass {
 
     /** Decides the head of one queue: admit it, or say why it waits. */
     private void consider(Cursor cursor, Instant now, Holds holds, List<QuotaDecision> decisions) {
+        considered++;
         Wait wait = cursor.head();
         int position = cursor.position();
         String queue = cursor.leaf.queue();
@@ -169,6 +198,9 @@ final class QueuePass {
         if (verdict != null && verdict.neverFits()) {
             report(wait, queue, position, verdict, decisions);
             return;
+        }
+        if (verdict != null && passEnd != null) {
+            passEnd.refused(cursor.leaf.name(), wait.job().demand());
         }
         if (verdict == null) {
             cursor.settles = false;
@@ -285,8 +317,12 @@ final class QueuePass {
 
         private final Node leaf;
         private final List<Node> path;
-        /** The queue's waits as the pass found them: it changes only the wait of the head it decides. */
-        private final List<Wait> waits;
+        /**
+         * The queue itself: a pass changes only the waits of the heads it decides, so the jobs ahead are as the pass found
+         * them. Walked in place rather than copied, so that a pass that stops early costs nothing for the jobs it leaves.
+         */
+        private final NavigableMap<QuotaJob, Wait> queue;
+        private java.util.Iterator<Wait> rest;
         private int index;
         private Wait head;
         private int removed;
@@ -301,10 +337,11 @@ final class QueuePass {
         private boolean settles = true;
         private Instant firstStarving;
 
-        Cursor(Node leaf, List<Wait> waits) {
+        Cursor(Node leaf, NavigableMap<QuotaJob, Wait> queue) {
             this.leaf = leaf;
             this.path = ledger.tree().pathToRoot(leaf);
-            this.waits = waits;
+            this.queue = queue;
+            this.rest = queue.values().iterator();
         }
 
         /**
@@ -320,17 +357,19 @@ final class QueuePass {
             return index - removed + 1;
         }
 
+        /** The head was admitted: it left the queue, and the walk goes on after it. */
         void removeHead() {
             removed++;
+            rest = queue.tailMap(head.job(), false).values().iterator();
         }
 
         boolean advance() {
             index++;
-            return index < waits.size();
+            return rest.hasNext();
         }
 
         void rank(Instant now) {
-            head = waits.get(index);
+            head = rest.next();
             starving = isStarving(head, now);
             guaranteed = isWithinGuarantee(leaf, head.job());
             priority = head.job().priority();

@@ -67,9 +67,19 @@ public final class QuotaAdmission {
      *              serves next: what tests compare the reuse with
      */
     QuotaAdmission(QuotaTree tree, QuotaSettings settings, boolean reuse) {
+        this(tree, settings, reuse, false);
+    }
+
+    /**
+     * @param admissionsOnly true for a core whose decisions to admit and preempt are all that is read of it, as the
+     *                       start-time estimate's: a pass may stop once none of the jobs left can be admitted, leaving
+     *                       them unaware of what a full pass would tell them ({@link PassEnd}), and no standing is
+     *                       journalled, as none is persisted
+     */
+    private QuotaAdmission(QuotaTree tree, QuotaSettings settings, boolean reuse, boolean admissionsOnly) {
         this.settings = settings;
-        this.ledger = new QuotaLedger(tree);
-        this.pass = new QueuePass(ledger, settings, reuse);
+        this.ledger = new QuotaLedger(tree, !admissionsOnly);
+        this.pass = new QueuePass(ledger, settings, reuse, admissionsOnly);
         this.report = new QuotaReport(ledger);
     }
 
@@ -333,7 +343,30 @@ public final class QuotaAdmission {
      * @throws IllegalArgumentException when a standing names a leaf the tree does not have
      */
     public static QuotaAdmission restore(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings) {
-        QuotaAdmission quota = new QuotaAdmission(tree, settings);
+        return restore(new QuotaAdmission(tree, settings), standings);
+    }
+
+    /**
+     * The same, for a core whose admissions and preemptions are all that is read of it: it admits and preempts exactly as
+     * the core restored by {@link #restore}, and may leave waiting jobs untold of what blocks them now.
+     */
+    static QuotaAdmission restoreToDecideAdmissionsOnly(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings) {
+        return restore(new QuotaAdmission(tree, settings, true, true), standings);
+    }
+
+    /** How many waiting jobs this core's passes have considered so far. */
+    long jobsConsidered() {
+        return pass.jobsConsidered();
+    }
+
+    /** For tests: see {@link QueuePass#checkForAPassEndFrom}. */
+    QuotaAdmission checkingForAPassEndFrom(int considered) {
+        pass.checkForAPassEndFrom(considered);
+        return this;
+    }
+
+    private static QuotaAdmission restore(QuotaAdmission quota, Collection<JobStanding> standings) {
+        QuotaTree tree = quota.ledger.tree();
         QuotaLedger ledger = quota.ledger;
         standings.stream().sorted(Comparator.comparingLong(standing -> standing.job().sequence())).forEach(restored -> {
             JobStanding standing = restored.withJob(ledger.withSharedDemand(restored.job()));

@@ -17,7 +17,7 @@ import dev.muster.model.resource.ResourceNames;
 public record QuotaJob(String uid, String namespace, String name, ResourceList demand, int priority, Instant submittedAt,
                        long sequence) {
 
-    private static final ResourceList ONE_JOB = ResourceList.of(ResourceNames.MAX_JOBS, java.math.BigDecimal.ONE);
+    static final ResourceList ONE_JOB = ResourceList.of(ResourceNames.MAX_JOBS, java.math.BigDecimal.ONE);
 
     public QuotaJob {
         Objects.requireNonNull(uid, "uid");

@@ -45,8 +45,12 @@ final class QuotaLedger {
     /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
+    /** Whether {@link #changed} is kept: not for a copy whose standings nobody persists. */
+    private final boolean journal;
     /** The queues an evaluation may pass over, by leaf. */
     private final Map<String, Settled> settled = new HashMap<>();
+    /** What each queue's waiting jobs ask, by the key of {@link #queues}: what tells a pass when no job left in it can be admitted. */
+    private final Map<String, QueueDemands> demandsWaiting = new HashMap<>();
     /** One instance of each demand jobs have come with (up to {@link #DEMANDS_SHARED}), see {@link #withSharedDemand}. */
     private final Map<ResourceList, ResourceList> demands = new HashMap<>();
     /** The charge of each shared demand, by the demand's instance. */
@@ -54,7 +58,13 @@ final class QuotaLedger {
     private static final int DEMANDS_SHARED = 10_000;
 
     QuotaLedger(QuotaTree tree) {
+        this(tree, true);
+    }
+
+    /** @param journal false for a copy whose changed standings nobody persists: {@link #drainChanges} then says none */
+    QuotaLedger(QuotaTree tree, boolean journal) {
         this.tree = tree;
+        this.journal = journal;
     }
 
     /**
@@ -146,8 +156,12 @@ final class QuotaLedger {
     void putWaiting(String uid, Wait wait) {
         Wait previous = waiting.put(uid, wait);
         if (!wait.equals(previous)) {
-            changed.add(uid);
+            journal(uid);
         }
+        if (previous != null) {
+            forgetDemand(previous);
+        }
+        demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
         if (wait.reclaiming().isEmpty()) {
             reclaimers.remove(uid);
         } else {
@@ -168,8 +182,9 @@ final class QuotaLedger {
         Wait removed = waiting.remove(uid);
         reclaimers.remove(uid);
         if (removed != null) {
-            changed.add(uid);
+            journal(uid);
             leaveQueue(removed);
+            forgetDemand(removed);
         }
         return removed;
     }
@@ -183,6 +198,12 @@ final class QuotaLedger {
         }
     }
 
+    private void forgetDemand(Wait wait) {
+        if (demandsWaiting.get(queueKey(wait)).remove(wait)) {
+            demandsWaiting.remove(queueKey(wait));
+        }
+    }
+
     private static String queueKey(Wait wait) {
         return wait.leaf() == null ? UNBOUND : wait.leaf();
     }
@@ -190,13 +211,13 @@ final class QuotaLedger {
     /** Records the admission; charging it is {@link #charge}'s. */
     void putAdmitted(String uid, Admission admission) {
         admitted.put(uid, admission);
-        changed.add(uid);
+        journal(uid);
     }
 
     Admission removeAdmitted(String uid) {
         Admission removed = admitted.remove(uid);
         if (removed != null) {
-            changed.add(uid);
+            journal(uid);
         }
         return removed;
     }
@@ -225,6 +246,17 @@ final class QuotaLedger {
         }
     }
 
+    /** What the jobs waiting in the leaf's queue ask; empty when none waits. */
+    QueueDemands demandsWaiting(String leaf) {
+        return demandsWaiting.getOrDefault(leaf, QueueDemands.NONE);
+    }
+
+    /** The charge of jobs of this demand (the instance jobs share, see {@link #withSharedDemand}). */
+    ResourceList chargeOf(ResourceList demand) {
+        ResourceList charge = charges.get(demand);
+        return charge != null ? charge : demand.plus(QuotaJob.ONE_JOB);
+    }
+
     Settled settled(String leaf) {
         return settled.get(leaf);
     }
@@ -235,6 +267,12 @@ final class QuotaLedger {
 
     void unsettle(String leaf) {
         settled.remove(leaf);
+    }
+
+    private void journal(String uid) {
+        if (journal) {
+            changed.add(uid);
+        }
     }
 
     /** The jobs whose standing changed since the last call. */

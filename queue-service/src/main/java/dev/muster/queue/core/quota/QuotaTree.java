@@ -48,6 +48,8 @@ public final class QuotaTree {
     private final ReclaimPolicy reclaim;
     private final FairSharing fairSharing;
     private final boolean guarantees;
+    /** Each node's path to the root, worked out once: every pass asks it of every queue. */
+    private final Map<String, List<Node>> pathsToRoot;
 
     private QuotaTree(Map<String, Node> nodes, Map<String, String> leafOfNamespace, ReclaimPolicy reclaim, FairSharing fairSharing) {
         this.nodes = Collections.unmodifiableMap(nodes);
@@ -55,6 +57,15 @@ public final class QuotaTree {
         this.reclaim = reclaim;
         this.fairSharing = fairSharing;
         this.guarantees = nodes.values().stream().anyMatch(node -> !node.min().isEmpty());
+        Map<String, List<Node>> paths = new java.util.HashMap<>();
+        for (Node node : nodes.values()) {
+            List<Node> path = new ArrayList<>(node.path().size());
+            for (int i = node.path().size() - 1; i >= 0; i--) {
+                path.add(nodes.get(node.path().get(i)));
+            }
+            paths.put(node.name(), List.copyOf(path));
+        }
+        this.pathsToRoot = paths;
     }
 
     /**
@@ -113,11 +124,7 @@ public final class QuotaTree {
 
     /** The nodes from this one up to the root. */
     public List<Node> pathToRoot(Node node) {
-        List<Node> path = new ArrayList<>(node.path().size());
-        for (int i = node.path().size() - 1; i >= 0; i--) {
-            path.add(nodes.get(node.path().get(i)));
-        }
-        return path;
+        return pathsToRoot.get(node.name());
     }
 
     /** Every node, root first, depth first. */

@@ -33,6 +33,10 @@ final class Reclaims {
     /** Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it; false when none. */
     boolean reclaimOnce(List<QuotaDecision> decisions) {
         QuotaTree tree = ledger.tree();
+        if (!tree.hasGuarantees()) {
+            // No job is within a guarantee no node gives: nothing to look for among the waiting jobs.
+            return false;
+        }
         // Victims are chosen against what will be used once the reclaims under way are complete: the capacity free now
         // may already be a waiting reclaimer's (beside its victims' own), and a second reclaimer counting on it too
         // would preempt too few, wait in vain, and see a victim of its own admitted again only to preempt it again.

@@ -98,7 +98,19 @@ public final class StartTimeEstimates {
     public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
                                            Function<QuotaJob, Optional<Duration>> expectedDuration,
                                            Function<JobStanding, Optional<Instant>> startedAt, Duration horizon, int maxEnds) {
-        StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restore(tree, settings, standings), expectedDuration);
+        return of(tree, settings, standings, now, expectedDuration, startedAt, horizon, maxEnds, Long.MAX_VALUE);
+    }
+
+    /**
+     * The same, looking no further once its passes have considered {@code maxConsidered} waiting jobs in all: a pass stops
+     * once none of the jobs left in it can be admitted, so most consider few, but one where a deep queue is strict FIFO,
+     * or its jobs were given back, considers every waiting job.
+     */
+    public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
+                                           Function<QuotaJob, Optional<Duration>> expectedDuration,
+                                           Function<JobStanding, Optional<Instant>> startedAt, Duration horizon, int maxEnds,
+                                           long maxConsidered) {
+        StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restoreToDecideAdmissionsOnly(tree, settings, standings), expectedDuration);
         List<JobStanding> waiting = new ArrayList<>();
         PriorityQueue<Instant> wakeUps = new PriorityQueue<>();
         for (JobStanding standing : standings) {
@@ -114,6 +126,7 @@ public final class StartTimeEstimates {
         }
         Instant end = now.plus(horizon);
         run.decided(run.copy.reevaluate(now), now);
+        boolean cut = false;
         while (!run.remaining.isEmpty()) {
             End next = run.ends.peek();
             Instant wakeUp = wakeUps.peek();
@@ -122,7 +135,11 @@ public final class StartTimeEstimates {
                 run.decided(run.copy.reevaluate(wakeUps.poll()), wakeUp);
                 continue;
             }
-            if (next == null || next.at().isAfter(end) || run.ended >= maxEnds) {
+            if (next == null || next.at().isAfter(end)) {
+                break;
+            }
+            if (run.ended >= maxEnds || run.copy.jobsConsidered() >= maxConsidered) {
+                cut = true;
                 break;
             }
             run.ends.poll();
@@ -133,8 +150,8 @@ public final class StartTimeEstimates {
         Map<String, Estimate> result = new LinkedHashMap<>();
         for (JobStanding standing : waiting) {
             String uid = standing.job().uid();
-            result.put(uid, run.estimates.getOrDefault(uid, new Estimate(null, run.ended, run.ended >= maxEnds
-                    ? "more than " + maxEnds + " jobs end before it; the estimate looks no further" : run.whyNot(standing, horizon))));
+            result.put(uid, run.estimates.getOrDefault(uid, new Estimate(null, run.ended, cut
+                    ? "more than " + run.ended + " jobs end before it; the estimate looks no further" : run.whyNot(standing, horizon))));
         }
         return result;
     }

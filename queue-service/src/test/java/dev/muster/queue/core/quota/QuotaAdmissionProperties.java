@@ -196,6 +196,17 @@ class QuotaAdmissionProperties {
             deferIfBatched();
         }
 
+        /**
+         * From now on the core is one that only decides whom it admits and preempts, as the start-time estimate's copy,
+         * checking whether a pass may stop once this many jobs have been considered, then at each doubling (0: after each).
+         */
+        Run decidingAdmissionsOnly(int firstPassEndCheck) {
+            assertThat(decisionsPerStep).as("steps before the core is replaced").isEmpty();
+            quota = QuotaAdmission.restoreToDecideAdmissionsOnly(tree, settings, List.of()).checkingForAPassEndFrom(firstPassEndCheck);
+            deferIfBatched();
+            return this;
+        }
+
         private void deferIfBatched() {
             if (batch > 1) {
                 quota.deferPasses();
@@ -589,6 +600,43 @@ class QuotaAdmissionProperties {
     @Property(tries = 300)
     void verdictsKeptAcrossHoldsDecideExactlyAsVerdictsWorkedOutForEveryJob(@ForAll("starvingScenarios") Scenario scenario) {
         decidesAsAFreshEvaluation(scenario, 1);
+    }
+
+    /**
+     * The start-time estimate's copy of the core stops a pass once none of the jobs left in it can be admitted: at every
+     * step it admits and preempts exactly what the core that tells every job why it waits does, in the same order.
+     */
+    @Property(tries = 300)
+    void aCoreThatOnlyDecidesAdmissionsAdmitsAndPreemptsExactlyAsTheFullCore(@ForAll("starvingScenarios") Scenario scenario,
+                                                                            @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 4) int firstCheck) {
+        admitsAndPreemptsAsTheFullCore(scenario, firstCheck);
+    }
+
+    /** The same over the scenarios with reclaims, fair sharing, strict FIFO and give-backs. */
+    @Property(tries = 300)
+    void aCoreThatOnlyDecidesAdmissionsReclaimsExactlyAsTheFullCore(@ForAll("scenarios") Scenario scenario,
+                                                                    @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 4) int firstCheck) {
+        admitsAndPreemptsAsTheFullCore(scenario, firstCheck);
+    }
+
+    private static void admitsAndPreemptsAsTheFullCore(Scenario scenario, int firstCheck) {
+        Run full = new Run(scenario);
+        Run admissionsOnly = new Run(scenario).decidingAdmissionsOnly(firstCheck);
+        for (Step step : scenario.steps()) {
+            full.apply(step);
+            admissionsOnly.apply(step);
+            assertThat(admissionsAndPreemptions(admissionsOnly.decisionsPerStep.get(admissionsOnly.decisionsPerStep.size() - 1)))
+                    .as("admissions and preemptions after %s", step)
+                    .isEqualTo(admissionsAndPreemptions(full.decisionsPerStep.get(full.decisionsPerStep.size() - 1)));
+        }
+        assertThat(admissionsOnly.quota.admittedJobs()).isEqualTo(full.quota.admittedJobs());
+        for (QuotaJob job : full.submitted) {
+            assertThat(admissionsOnly.quota.isWaiting(job.uid())).as("%s waiting", job.ref()).isEqualTo(full.quota.isWaiting(job.uid()));
+        }
+    }
+
+    private static List<QuotaDecision> admissionsAndPreemptions(List<QuotaDecision> decisions) {
+        return decisions.stream().filter(decision -> !(decision instanceof QuotaDecision.Waiting)).toList();
     }
 
     /** A core that reuses verdicts and choices decides, words and persists at every step as one that works them out afresh. */
