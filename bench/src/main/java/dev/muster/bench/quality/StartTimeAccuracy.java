@@ -99,7 +99,7 @@ public final class StartTimeAccuracy implements QualitySimulation.QuotaObserver 
                           Function<QuotaJob, Optional<Duration>> expected) {
         long begin = System.nanoTime();
         StartTimeEstimates.Estimate estimate = StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(), standings, now, expected,
-                standing -> Optional.ofNullable(startedAt.get(standing.job().uid())), HORIZON, StartTimes.MAX_ENDS, StartTimes.MAX_CONSIDERED).get(job.uid());
+                standing -> Optional.ofNullable(startedAt.get(standing.job().uid())), HORIZON, StartTimes.MAX_ENDS, StartTimes.MAX_WEIGHED).get(job.uid());
         replayNanos += System.nanoTime() - begin;
         replays++;
         Sample sample = new Sample(job.uid(), Math.max(0, ahead), estimate == null ? null : estimate.start(), exact, now);

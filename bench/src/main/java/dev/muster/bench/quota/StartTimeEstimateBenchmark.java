@@ -39,7 +39,7 @@ import dev.muster.queue.core.queueing.StartTimes;
  * One recompute of every waiting job's start-time estimate: the quota core restored into a copy and driven to the
  * end of the queue in virtual time, on {@link QuotaAdmissionBenchmark}'s tree (100 leaves of 4 jobs, 400 running)
  * with {@code queued} jobs waiting, each running 10 minutes to 4 hours; as the queue service does it, no further than
- * {@link StartTimes#MAX_ENDS} job ends and {@link StartTimes#MAX_CONSIDERED} jobs considered, or until every waiting job has its estimate.
+ * {@link StartTimes#MAX_ENDS} job ends and {@link StartTimes.MAX_WEIGHED} jobs considered, or until every waiting job has its estimate.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -83,7 +83,7 @@ public class StartTimeEstimateBenchmark {
     public int estimateEveryWaitingJob() {
         Map<String, StartTimeEstimates.Estimate> estimates = StartTimeEstimates.of(tree, QuotaSettings.defaults(), standings, now,
                 job -> Optional.ofNullable(durations.get(job.uid())), standing -> Optional.of(standing.admittedAt()), Duration.ofDays(30),
-                complete ? Integer.MAX_VALUE : StartTimes.MAX_ENDS, complete ? Long.MAX_VALUE : StartTimes.MAX_CONSIDERED);
+                complete ? Integer.MAX_VALUE : StartTimes.MAX_ENDS, complete ? Long.MAX_VALUE : StartTimes.MAX_WEIGHED);
         if (complete && estimates.values().stream().anyMatch(estimate -> !estimate.known())) {
             throw new IllegalStateException("a waiting job has no estimate");
         }

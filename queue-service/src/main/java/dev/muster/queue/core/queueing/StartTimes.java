@@ -27,7 +27,7 @@ import dev.muster.queue.core.quota.StartTimeEstimates.Estimate;
  * ({@code runPolicy.activeDeadlineSeconds}, else the annotation {@code muster.dev/expected-duration}, a Go duration
  * such as {@code 2h30m}), else the median of the last jobs of its quota leaf that ran to their end; the estimates
  * worked out by the quota core's replay ({@link StartTimeEstimates}), at most once per {@code refresh} and no further
- * than {@link #MAX_ENDS} job ends and {@link #MAX_CONSIDERED} waiting jobs considered. The inputs are copied where the queue is
+ * than {@link #MAX_ENDS} job ends and {@link #MAX_WEIGHED} jobs and demands weighed. The inputs are copied where the queue is
  * held ({@link #inputs}), the replay runs on them apart ({@link #compute}), so that a deep queue's estimate does not hold
  * up the queue's decisions. The medians are kept in memory: after a restart they build up again.
  */
@@ -42,10 +42,11 @@ public final class StartTimes {
     /** How many job ends the replay goes through at most. */
     public static final int MAX_ENDS = 20_000;
     /**
-     * How many waiting jobs a replay's passes consider at most, in all: a pass stops once none left can be admitted, but
-     * one over a strict FIFO queue, or over jobs given back, considers every waiting job.
+     * How many waiting jobs a replay's passes consider, and demands they check to stop early, at most in all: a pass stops
+     * once none left can be admitted, but one over a strict FIFO queue, or over jobs given back, considers every waiting
+     * job, and one over queues of many distinct demands checks each of them.
      */
-    public static final long MAX_CONSIDERED = 1_000_000;
+    public static final long MAX_WEIGHED = 5_000_000;
     private static final int REMEMBERED_PER_LEAF = 101;
 
     /**
@@ -153,7 +154,7 @@ public final class StartTimes {
     public void compute(Inputs inputs, Instant now) {
         Map<String, Estimate> fresh = StartTimeEstimates.of(inputs.tree(), settings, inputs.standings(), now,
                 job -> Optional.ofNullable(inputs.durations().get(job.uid())),
-                standing -> Optional.ofNullable(inputs.startedAt().get(standing.job().uid())), HORIZON, MAX_ENDS, MAX_CONSIDERED);
+                standing -> Optional.ofNullable(inputs.startedAt().get(standing.job().uid())), HORIZON, MAX_ENDS, MAX_WEIGHED);
         estimates = fresh;
         computedAt = now;
     }

@@ -38,6 +38,8 @@ final class PassEnd {
     private final Map<String, Set<ResourceList>> refused = new HashMap<>();
     private int considered;
     private int nextCheck;
+    /** How many demands the checks have weighed: work a replay's budget counts beside the jobs considered. */
+    private long demandsWeighed;
 
     /**
      * @param fitsTree   by leaf, kept by the caller from pass to pass
@@ -80,9 +82,10 @@ final class PassEnd {
                 if (known.contains(demand)) {
                     continue;
                 }
+                demandsWeighed++;
                 ResourceList charge = ledger.chargeOf(demand);
                 if (!fitting.contains(demand)) {
-                    if (Shortfall.refuses(path, charge, Map.of(), Holds.NONE)) {
+                    if (!Shortfall.fitsUnderMax(path, charge, Map.of())) {
                         return false;
                     }
                     fitting.add(demand);
@@ -94,6 +97,10 @@ final class PassEnd {
             }
         }
         return true;
+    }
+
+    long demandsWeighed() {
+        return demandsWeighed;
     }
 
     private Set<ResourceList> fitting(String leaf) {

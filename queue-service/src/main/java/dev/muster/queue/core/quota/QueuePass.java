@@ -44,7 +44,7 @@ final class QueuePass {
     private final Map<String, PassEnd.FitsTree> fitsTree = new java.util.HashMap<>();
     /** After how many jobs considered a pass first checks whether it may stop (see {@link PassEnd}). */
     private int firstPassEndCheck = 32;
-    private long considered;
+    private long weighed;
 
     /** @param reuse false to work every verdict and every fair-order choice out afresh: what the reuse must decide exactly as */
     QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuse) {
@@ -66,9 +66,12 @@ final class QueuePass {
         firstPassEndCheck = considered;
     }
 
-    /** How many waiting jobs the passes have considered so far: what an estimate's replay budgets. */
-    long jobsConsidered() {
-        return considered;
+    /**
+     * How many waiting jobs the passes have considered so far, and demands their ends checked: what an estimate's replay
+     * budgets (a queue of many distinct demands makes each check long).
+     */
+    long weighed() {
+        return weighed;
     }
 
     Reclaims reclaims() {
@@ -144,6 +147,9 @@ final class QueuePass {
                 break;
             }
         }
+        if (passEnd != null) {
+            weighed += passEnd.demandsWeighed();
+        }
     }
 
     /**
@@ -168,7 +174,7 @@ final class QueuePass {
 
     /** Decides the head of one queue: admit it, or say why it waits. */
     private void consider(Cursor cursor, Instant now, Holds holds, List<QuotaDecision> decisions) {
-        considered++;
+        weighed++;
         Wait wait = cursor.head();
         int position = cursor.position();
         String queue = cursor.leaf.queue();

@@ -78,7 +78,7 @@ public final class QuotaAdmission {
      */
     private QuotaAdmission(QuotaTree tree, QuotaSettings settings, boolean reuse, boolean admissionsOnly) {
         this.settings = settings;
-        this.ledger = new QuotaLedger(tree, !admissionsOnly);
+        this.ledger = new QuotaLedger(tree, admissionsOnly);
         this.pass = new QueuePass(ledger, settings, reuse, admissionsOnly);
         this.report = new QuotaReport(ledger);
     }
@@ -354,9 +354,9 @@ public final class QuotaAdmission {
         return restore(new QuotaAdmission(tree, settings, true, true), standings);
     }
 
-    /** How many waiting jobs this core's passes have considered so far. */
-    long jobsConsidered() {
-        return pass.jobsConsidered();
+    /** How many waiting jobs this core's passes have considered so far, and demands checked to stop a pass early. */
+    long weighed() {
+        return pass.weighed();
     }
 
     /** For tests: see {@link QueuePass#checkForAPassEndFrom}. */

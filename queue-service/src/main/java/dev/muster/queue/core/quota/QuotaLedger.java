@@ -45,8 +45,11 @@ final class QuotaLedger {
     /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
-    /** Whether {@link #changed} is kept: not for a copy whose standings nobody persists. */
-    private final boolean journal;
+    /**
+     * Whether this ledger is an estimate's copy, which decides admissions only: it keeps no journal (nobody persists its
+     * standings) and keeps {@link #demandsWaiting} (which only its passes read).
+     */
+    private final boolean admissionsOnly;
     /** The queues an evaluation may pass over, by leaf. */
     private final Map<String, Settled> settled = new HashMap<>();
     /** What each queue's waiting jobs ask, by the key of {@link #queues}: what tells a pass when no job left in it can be admitted. */
@@ -58,13 +61,13 @@ final class QuotaLedger {
     private static final int DEMANDS_SHARED = 10_000;
 
     QuotaLedger(QuotaTree tree) {
-        this(tree, true);
+        this(tree, false);
     }
 
-    /** @param journal false for a copy whose changed standings nobody persists: {@link #drainChanges} then says none */
-    QuotaLedger(QuotaTree tree, boolean journal) {
+    /** @param admissionsOnly true for an estimate's copy: {@link #drainChanges} then says none, and {@link #demandsWaiting} is kept */
+    QuotaLedger(QuotaTree tree, boolean admissionsOnly) {
         this.tree = tree;
-        this.journal = journal;
+        this.admissionsOnly = admissionsOnly;
     }
 
     /**
@@ -158,10 +161,12 @@ final class QuotaLedger {
         if (!wait.equals(previous)) {
             journal(uid);
         }
-        if (previous != null) {
-            forgetDemand(previous);
+        if (admissionsOnly) {
+            if (previous != null) {
+                forgetDemand(previous);
+            }
+            demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
         }
-        demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
         if (wait.reclaiming().isEmpty()) {
             reclaimers.remove(uid);
         } else {
@@ -184,7 +189,9 @@ final class QuotaLedger {
         if (removed != null) {
             journal(uid);
             leaveQueue(removed);
-            forgetDemand(removed);
+            if (admissionsOnly) {
+                forgetDemand(removed);
+            }
         }
         return removed;
     }
@@ -246,7 +253,7 @@ final class QuotaLedger {
         }
     }
 
-    /** What the jobs waiting in the leaf's queue ask; empty when none waits. */
+    /** What the jobs waiting in the leaf's queue ask; empty when none waits. Kept by an estimate's copy only. */
     QueueDemands demandsWaiting(String leaf) {
         return demandsWaiting.getOrDefault(leaf, QueueDemands.NONE);
     }
@@ -270,7 +277,7 @@ final class QuotaLedger {
     }
 
     private void journal(String uid) {
-        if (journal) {
+        if (!admissionsOnly) {
             changed.add(uid);
         }
     }

@@ -72,24 +72,6 @@ record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, B
     }
 
     /**
-     * Whether the charge would exceed a max on the path, counting what is held for others: {@link #first} without
-     * saying where, for checks that ask it of many demands.
-     */
-    static boolean refuses(List<Node> path, ResourceList charge, Map<String, ResourceList> usage, Holds holds) {
-        for (Node node : path) {
-            ResourceList nodeUsed = usage.getOrDefault(node.name(), ResourceList.empty());
-            for (String resource : node.max().names()) {
-                BigDecimal need = charge.amount(resource);
-                if (need.signum() != 0
-                        && nodeUsed.amount(resource).add(holds.heldAt(node.name(), resource)).add(need).compareTo(node.max().amount(resource)) > 0) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /**
      * The reclaimers as they are now (the holds go on changing after this shortfall is found), by name: a pass takes a
      * reclaimer's hold back and holds it again whenever it weighs the reclaimer, so the order they were held in depends
      * on which queues the pass walked, which a message must not.

@@ -102,14 +102,14 @@ public final class StartTimeEstimates {
     }
 
     /**
-     * The same, looking no further once its passes have considered {@code maxConsidered} waiting jobs in all: a pass stops
-     * once none of the jobs left in it can be admitted, so most consider few, but one where a deep queue is strict FIFO,
-     * or its jobs were given back, considers every waiting job.
+     * The same, looking no further once its passes have weighed {@code maxWeighed} waiting jobs and demands in all: a pass
+     * stops once none of the jobs left in it can be admitted, so most weigh few, but one where a deep queue is strict FIFO,
+     * or its jobs were given back, considers every waiting job, and one over queues of many distinct demands checks each.
      */
     public static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
                                            Function<QuotaJob, Optional<Duration>> expectedDuration,
                                            Function<JobStanding, Optional<Instant>> startedAt, Duration horizon, int maxEnds,
-                                           long maxConsidered) {
+                                           long maxWeighed) {
         StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restoreToDecideAdmissionsOnly(tree, settings, standings), expectedDuration);
         List<JobStanding> waiting = new ArrayList<>();
         PriorityQueue<Instant> wakeUps = new PriorityQueue<>();
@@ -138,7 +138,7 @@ public final class StartTimeEstimates {
             if (next == null || next.at().isAfter(end)) {
                 break;
             }
-            if (run.ended >= maxEnds || run.copy.jobsConsidered() >= maxConsidered) {
+            if (run.ended >= maxEnds || run.copy.weighed() >= maxWeighed) {
                 cut = true;
                 break;
             }

@@ -104,6 +104,39 @@ class StartTimeEstimatesTest {
                 .isEqualTo("more than 2 jobs end before it; the estimate looks no further"));
     }
 
+    /**
+     * A queue of jobs that each ask a demand of their own makes every check for a pass's end long (one look per demand):
+     * those looks count against the budget beside the jobs considered, so such a queue cannot keep a replay going for long.
+     */
+    @Test
+    void aQueueOfDistinctDemandsIsEstimatedAsFarAsTheBudgetOfWorkReachesAndTheRestSaySo() {
+        submit("team-a", "running-1", T0, Duration.ofMinutes(10));
+        submit("team-a", "running-2", T0, Duration.ofMinutes(20));
+        List<QuotaJob> waiting = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            QuotaJob job = job("team-a", "waiting-" + i, Map.of("nvidia.com/gpu", "1", "cpu", (i + 1) + "m"), 0, T0.plusSeconds(1 + i));
+            quota.submit(job, job.submittedAt());
+            jobs.add(job);
+            durations.put(job.uid(), Duration.ofMinutes(30));
+            waiting.add(job);
+        }
+        List<JobStanding> standings = jobs.stream().map(job -> quota.standing(job.uid()).orElseThrow()).toList();
+
+        Map<String, Estimate> unbounded = StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(), standings, T0.plusSeconds(300),
+                job -> Optional.ofNullable(durations.get(job.uid())), standing -> Optional.of(standing.admittedAt()), Duration.ofDays(30),
+                Integer.MAX_VALUE, Long.MAX_VALUE);
+        Map<String, Estimate> bounded = StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(), standings, T0.plusSeconds(300),
+                job -> Optional.ofNullable(durations.get(job.uid())), standing -> Optional.of(standing.admittedAt()), Duration.ofDays(30),
+                Integer.MAX_VALUE, 10_000);
+
+        assertThat(waiting).allSatisfy(job -> assertThat(unbounded.get(job.uid()).known()).isTrue());
+        List<Estimate> cut = waiting.stream().map(job -> bounded.get(job.uid())).filter(estimate -> !estimate.known()).toList();
+        assertThat(cut).as("jobs the bounded replay did not reach").isNotEmpty()
+                .allSatisfy(estimate -> assertThat(estimate.why()).matches("more than \\d+ jobs end before it; the estimate looks no further"));
+        assertThat(waiting).filteredOn(job -> bounded.get(job.uid()).known())
+                .allSatisfy(job -> assertThat(bounded.get(job.uid())).isEqualTo(unbounded.get(job.uid())));
+    }
+
     @Test
     void estimatingChangesNothingInTheCoreItReads() {
         submit("team-a", "running-1", T0, Duration.ofMinutes(10));
