@@ -421,6 +421,35 @@ class AdversarialUserIT {
                 .contains("\"resource\":\"kube-queue/max-jobs\",\"used\":\"1\"");
     }
 
+    /**
+     * A job submitted on Kafka is shown on the fleet API, and deleting it there with kubectl deletes it: also while the queue
+     * is down, whose watch, started afresh, never reports that deletion. Its copy leaves its member once the queue is back.
+     */
+    @Test
+    @FaultTier
+    void aKafkaJobDeletedFromTheFleetApiWhileTheQueueIsDownLeavesItsMemberOnceTheQueueIsBack() throws Exception {
+        JobRef job = new JobRef(KAFKA_NAMESPACE, "deleted-unseen", UUID.randomUUID().toString());
+        submitter.send(Topics.inboxOf(SUBMITTER), JobEvent.create("/team", job, Instant.now(),
+                new JobSubmitted(named(Seed.job(KAFKA_NAMESPACE, "x"), job))));
+        await().atMost(DEADLINE).untilAsserted(() -> assertThat(state(KAFKA_NAMESPACE, job.name())).map(JobCondition::type).contains("Running"));
+        assertThat(copiesOnMembers(job)).isEqualTo(1);
+
+        // Deleted while the queue starts again: the supervisor restarts it at once, and its watch lists the fleet anew.
+        stack.service(MusterService.QUEUE).kill();
+        fleet.resources(PyTorchJob.class).inNamespace(KAFKA_NAMESPACE).withName(job.name()).delete();
+
+        await().atMost(Duration.ofMinutes(2)).untilAsserted(() -> assertThat(copiesOnMembers(job)).as("copies on the members; logs: %s", stack.logs())
+                .isZero());
+        assertThat(kafka.readAll(Topics.SUBMISSIONS)).filteredOn(event -> event.job().equals(job) && event.data() instanceof JobDeleted)
+                .extracting(event -> ((JobDeleted) event.data()).reason()).containsExactly("deleted from the fleet API while the queue was not watching");
+        assertThat(fleet.resources(PyTorchJob.class).inNamespace(KAFKA_NAMESPACE).withName(job.name()).get()).as("not written again").isNull();
+    }
+
+    private static long copiesOnMembers(JobRef job) {
+        return List.of("gpu-a", "gpu-b", "gpu-c").stream().filter(member -> stack.member(member).client().resources(PyTorchJob.class)
+                .inNamespace(job.namespace()).withName(job.name()).get() != null).count();
+    }
+
     @Test
     void aMemberThatStopsConfirmingReservationsIsGivenUpOnWithAnEventNamingItAndTheTimeout() throws Exception {
         SimulatedCluster gpuA = stack.member("gpu-a");

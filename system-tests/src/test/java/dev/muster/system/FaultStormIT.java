@@ -51,7 +51,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * A seeded storm of faults under a mixed workload, with Muster's invariants checked at every poll and again once the
  * faults have healed. Two teams share a research budget of 16 GPUs (each guaranteed 8, borrowing the rest, reclaim on),
  * and submit gangs of four shapes through both front doors; each job runs a few seconds, then its pods exit, and once the
- * fleet shows it Succeeded its owner deletes it through the door it came in by. Meanwhile,
+ * fleet shows it Succeeded its owner deletes it: through the door it came in by, or, for every other job submitted on
+ * Kafka, with kubectl on the fleet object that shows it. Meanwhile,
  * at seeded moments: each service killed as {@code kill -9} would (the stack starts it again), the broker killed and
  * started again, placement crashed right after a chosen step of binding a gang or of stopping a reclaim's victim, a
  * member unreachable for less than the failover toleration, a node NotReady, a running pod crashing or killed for its
@@ -299,9 +300,12 @@ class FaultStormIT {
         }
     }
 
-    /** A job that ran to its end is deleted by its owner, through the door it came in by: its QueueUnit and member copy go. */
+    /**
+     * A job that ran to its end is deleted by its owner, through the door it came in by, or for every other Kafka job on
+     * the fleet object that shows it (the queue may be down meanwhile): its QueueUnit and member copy go.
+     */
     private void delete(StormJob job) {
-        if (job.kafka()) {
+        if (job.kafka() && Math.floorMod(job.name().hashCode(), 2) == 0) {
             submissions.submit(() -> sendUntilAccepted(JobEvent.create("/storm", job.viaKafka(), Instant.now(),
                     new dev.muster.model.event.JobDeleted("the storm deletes what has run"))));
         } else {

@@ -145,8 +145,9 @@ public class FleetIngress {
     /**
      * Deletes the jobs the queue holds from the fleet API that are no longer there. A watch reports a deletion once: one
      * made while the queue was down, or reported to a process killed before it passed it on, would otherwise leave the
-     * job's member copy and QueueUnit for good. The queue's jobs are read before the watch's: a job the queue holds was
-     * in the watch's cache before the queue heard of it, so missing from it afterwards it is gone.
+     * job's member copy and QueueUnit for good. The queue's jobs are read before the watch's; those missing from the watch
+     * are looked for in a list from the API server before they are taken for deleted: the object of a Kafka submission,
+     * written by status sync, may reach the queue's records before its watch.
      */
     private void deleteWhatIsGone() {
         try {
@@ -161,9 +162,15 @@ public class FleetIngress {
             if (listed.isEmpty()) {
                 return;
             }
-            Set<String> there = listed.get().stream().map(FleetJobs::eventUid).collect(Collectors.toSet());
-            for (JobRef job : held) {
-                if (!there.contains(job.uid()) && !sentRecently(job.uid())) {
+            Set<String> watched = listed.get().stream().map(FleetJobs::eventUid).collect(Collectors.toSet());
+            List<JobRef> missing = held.stream().filter(job -> !watched.contains(job.uid())).toList();
+            if (missing.isEmpty()) {
+                return;
+            }
+            Set<String> named = list(PyTorchJob.class).stream()
+                    .map(object -> object.getMetadata().getNamespace() + "/" + object.getMetadata().getName()).collect(Collectors.toSet());
+            for (JobRef job : missing) {
+                if (!named.contains(job.subject()) && !sentRecently(job.uid())) {
                     JobEvent deleted = new JobEvent(id(job.uid(), "deleted"), SOURCE, job, clock.instant(),
                             new JobDeleted("deleted from the fleet API while the queue was not watching"));
                     sendForJob(job.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));

@@ -199,6 +199,36 @@ class FleetIngressTests {
     }
 
     /**
+     * A job submitted on Kafka whose fleet object status sync wrote and reported, and which is not on the fleet API (here:
+     * written to another fleet API, as its object deleted while the queue was down would be) is deleted once found
+     * missing; one whose object is there stays, and so does one never shown there.
+     */
+    @Test
+    void aKafkaJobShownOnTheFleetApiAndDeletedThereWhileTheQueueWasNotWatchingIsDeleted() {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent stays = Seed.submission("shown", "stays");
+            fleet.resource(FleetJobs.forKafkaSubmission(Seed.job("shown", "stays"), stays.job().uid())).create();
+            JobEvent gone = Seed.submission("shown", "gone");
+            JobEvent neverShown = Seed.submission("shown", "never-shown");
+            for (JobEvent submitted : List.of(stays, gone, neverShown)) {
+                client.send(Topics.SUBMISSIONS, submitted);
+            }
+            for (JobEvent submitted : List.of(stays, gone)) {
+                client.send(Topics.MEMBER_STATUS, JobEvent.create("/muster/status-sync-service", submitted.job(), java.time.Instant.now(),
+                        new dev.muster.model.event.JobShown("object-of-" + submitted.job().name())));
+            }
+
+            JobEvent deleted = client.await(Topics.SUBMISSIONS, event -> event.job().equals(gone.job()) && event.data() instanceof JobDeleted,
+                    DEADLINE);
+
+            assertThat(((JobDeleted) deleted.data()).reason()).isEqualTo("deleted from the fleet API while the queue was not watching");
+            assertThat(deleted.source()).isEqualTo(FleetJobs.INGRESS_SOURCE);
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> client.readAll(Topics.SUBMISSIONS).stream()
+                    .noneMatch(event -> (event.job().equals(stays.job()) || event.job().equals(neverShown.job())) && event.data() instanceof JobDeleted));
+        }
+    }
+
+    /**
      * What {@code kubectl apply} stores on an API server without schemas: objects the queue cannot read into their types.
      * Each is refused on its own, with the field and what is wrong, and the watches go on: a good job after them runs.
      */

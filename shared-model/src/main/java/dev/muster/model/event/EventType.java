@@ -17,6 +17,7 @@ public enum EventType {
     MEMBER_STATUS_CHANGED("dev.muster.job.member-status-changed", MemberStatusChanged.class),
     FAILOVER_TRIGGERED("dev.muster.job.failover-triggered", FailoverTriggered.class),
     FINISHED("dev.muster.job.finished", JobFinished.class),
+    SHOWN("dev.muster.job.shown", JobShown.class),
     PREEMPTED("dev.muster.job.preempted", JobPreempted.class),
     WITHDRAWN("dev.muster.job.withdrawn", JobWithdrawn.class),
     EVICTED("dev.muster.job.evicted", JobEvicted.class),

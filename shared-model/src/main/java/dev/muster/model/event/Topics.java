@@ -20,7 +20,7 @@ public final class Topics {
     public static final String ADMISSIONS = "muster.job.admissions";
     /** Placement attempts, failures, bindings, jobs given back to their queue and preempted jobs stopped, written by the placement service. */
     public static final String PLACEMENTS = "muster.job.placements";
-    /** Member job status, failovers and finished jobs, written by the status-sync service. */
+    /** Member job status, failovers, finished jobs and Kafka submissions shown on the fleet API, written by the status-sync service. */
     public static final String MEMBER_STATUS = "muster.job.member-status";
     /**
      * PropagationPolicies, the ElasticQuotaTree and PriorityClasses as applied, keyed by Kind/namespace/name; one partition,

@@ -48,7 +48,7 @@ final class AsyncApiContract {
                     + "; configuration outcomes: Kind/namespace/name"),
             new Channel("placements", Topics.PLACEMENTS, "Placement's decisions: attempts, failures, bindings, jobs given back, stops.",
                     List.of("placement-service"), List.of("queue-service", "status-sync-service"), JOB_KEY),
-            new Channel("memberStatus", Topics.MEMBER_STATUS, "What the members say of each job: status changes, failovers, ends.",
+            new Channel("memberStatus", Topics.MEMBER_STATUS, "What the members say of each job: status changes, failovers, ends; and that a Kafka submission's fleet object is written.",
                     List.of("status-sync-service"), List.of("queue-service", "placement-service", "status-sync-service"), JOB_KEY),
             new Channel("inventory", Topics.INVENTORY, "Each member's nodes, pods and reservations, as status sync watches them.",
                     List.of("status-sync-service"), List.of("placement-service"), "the member cluster's name"),

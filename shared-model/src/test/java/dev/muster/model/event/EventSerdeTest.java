@@ -60,6 +60,7 @@ class EventSerdeTest {
                 new JobWithdrawn("deleted from the fleet API"),
                 new JobEvicted("cluster-a", "stopped on member cluster cluster-a for b/guaranteed"),
                 new JobGivenBack("fits on no member cluster for 10m"),
+                new JobShown("5f1c3a52-0d7e-4b8e-9a61-2f0c1d7b9e44"),
                 new MemberWriteAnswered("cluster-a", MemberWriteAnswered.Outcome.FAILED, "reserve", "member refused: quota exceeded"));
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -17,7 +18,6 @@ import jakarta.enterprise.event.Observes;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
-import org.eclipse.microprofile.reactive.messaging.Message;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
@@ -25,6 +25,7 @@ import dev.muster.fleetclient.JobOrderedWrites;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobShown;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
@@ -202,8 +203,26 @@ public class MirrorEngine implements MirrorObservations {
      * the same job is skipped (after an outage a job's unit would otherwise be written Enqueued, Dequeued and Running).
      */
     private CompletableFuture<Void> submit(String key, FleetWrite write) {
+        if (write instanceof FleetWrite.CreateJob create) {
+            return show(key, create);
+        }
         return write instanceof FleetWrite.PutQueueUnit ? writes.submitLatest(key, "QueueUnit", write, fleet::write)
                 : writes.submit(key, () -> fleet.write(write));
+    }
+
+    /**
+     * Writes the fleet object of a job submitted on Kafka, then tells the queue it is there ({@link JobShown}): from then
+     * on its deletion deletes the job, even one made while the queue was down. Done once the broker has that too, so a
+     * crash before it reads the submission again, finds the object there and tells it again.
+     */
+    private CompletableFuture<Void> show(String key, FleetWrite.CreateJob create) {
+        AtomicReference<String> objectUid = new AtomicReference<>();
+        return writes.submit(key, () -> objectUid.set(fleet.createJob(create).orElse(null))).thenCompose(created -> {
+            if (objectUid.get() == null) {
+                return CompletableFuture.completedFuture(null);
+            }
+            return publish(JobEvent.observed(JobMirror.SOURCE, create.job(), clock.instant(), new JobShown(objectUid.get()), objectUid.get()));
+        });
     }
 
     /** Call under the lock: events go out now, writes are queued in the order decided. */
@@ -273,18 +292,23 @@ public class MirrorEngine implements MirrorObservations {
         }
     }
 
-    private void publish(JobEvent event) {
+    /** Sends the event; done once the broker has it. */
+    private CompletableFuture<Void> publish(JobEvent event) {
         LOG.info(event.describe());
         metrics.published(event);
-        Message<byte[]> record = JobTraces.carrying(KafkaRecord.of(event.key(), EventSerde.serialize(event)),
-                traces.sending(event.type().cloudEventType(), event.job().uid()));
-        if (event.data() instanceof FailoverTriggered) {
-            // Once the broker has it: the failover is decided for every reader, its purge still to come.
-            record = record.withAck(() -> {
-                crashPoint.after("failed-over");
-                return CompletableFuture.completedFuture(null);
-            });
-        }
-        memberStatus.send(record);
+        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
+        memberStatus.send(JobTraces.carrying(KafkaRecord.of(event.key(), EventSerde.serialize(event)),
+                traces.sending(event.type().cloudEventType(), event.job().uid())).withAck(() -> {
+                    if (event.data() instanceof FailoverTriggered) {
+                        // Once the broker has it: the failover is decided for every reader, its purge still to come.
+                        crashPoint.after("failed-over");
+                    }
+                    acknowledged.complete(null);
+                    return CompletableFuture.completedFuture(null);
+                }).withNack(failure -> {
+                    acknowledged.completeExceptionally(failure);
+                    return CompletableFuture.completedFuture(null);
+                }));
+        return acknowledged;
     }
 }

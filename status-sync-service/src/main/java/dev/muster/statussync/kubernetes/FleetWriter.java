@@ -177,20 +177,30 @@ public class FleetWriter {
         }
     }
 
-    private void createJob(FleetWrite.CreateJob write) {
+    /**
+     * Writes the fleet object of a job submitted on the Kafka path, unless it is there already (a repeat after a restart).
+     * The object's own UID when the job is shown there; empty when another job of that name is there instead.
+     */
+    public Optional<String> createJob(FleetWrite.CreateJob write) {
         JobRef job = write.job();
         try {
-            remember(job, heads.create(job, write.manifest()));
+            PyTorchJob created = heads.create(job, write.manifest());
+            remember(job, created);
             LOG.infof("job %s submitted on the Kafka path: written to the fleet API", job);
+            return Optional.ofNullable(created).map(object -> object.getMetadata().getUid());
         } catch (KubernetesClientException e) {
             if (e.getCode() != 409) {
                 throw e;
             }
             // Written before (a repeat after a restart), or another job holds the name.
             PyTorchJob existing = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
-            if (existing != null && !remember(job, existing)) {
+            if (remember(job, existing)) {
+                return Optional.of(existing.getMetadata().getUid());
+            }
+            if (existing != null) {
                 LOG.warnf("job %s submitted on the Kafka path is not shown on the fleet API: another job of that name is there", job);
             }
+            return Optional.empty();
         }
     }
 

@@ -26,6 +26,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.JobShown;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.Topics;
@@ -232,6 +233,9 @@ class FleetMirrorTests {
             assertThat(FleetJobs.isKafkaSubmission(shown)).isTrue();
             assertThat(FleetJobs.eventUid(shown)).isEqualTo(job.uid());
             assertThat(shown.getSpec().pytorchReplicaSpecs()).containsKeys("Master", "Worker");
+            // The queue is told the object is there: its deletion deletes the job from then on.
+            JobEvent told = client.await(Topics.MEMBER_STATUS, event -> event.job().equals(job) && event.data() instanceof JobShown, DEADLINE);
+            assertThat(((JobShown) told.data()).objectUid()).isEqualTo(shown.getMetadata().getUid());
 
             JobEvent queued = JobEvent.create("/muster/queue-service", job, Instant.now(), new JobQueued(null,
                     "NoQuotaForNamespace", "namespace \"default\" is bound to no quota leaf of the ElasticQuotaTree", null,
@@ -251,6 +255,11 @@ class FleetMirrorTests {
 
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(eventsOf(shown)).extracting(Event::getReason).contains("Admitted"));
             assertThat(eventsOf(shown)).extracting(Event::getReason).containsOnlyOnce("Queued");
+            // The same submission read again (as after a restart): the object is there, and it is told again, the same event.
+            client.send(Topics.SUBMISSIONS, submitted);
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(client.readAll(Topics.MEMBER_STATUS))
+                    .filteredOn(event -> event.job().equals(job) && event.data() instanceof JobShown).hasSize(2)
+                    .extracting(JobEvent::id).containsOnly(told.id()));
         }
     }
 

@@ -4,7 +4,10 @@ import java.util.List;
 
 import dev.muster.model.event.JobRef;
 
-/** The jobs submitted through the fleet API that the queue holds until their deletion, for whatever watches the fleet API. */
+/**
+ * The jobs with an object on the fleet API (applied there, or submitted on Kafka and shown there) that the queue holds
+ * until their deletion, for whatever watches the fleet API.
+ */
 @FunctionalInterface
 public interface FleetApiSubmissions {
 

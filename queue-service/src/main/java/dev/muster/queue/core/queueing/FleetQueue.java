@@ -31,6 +31,7 @@ import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
+import dev.muster.model.event.JobShown;
 import dev.muster.model.event.JobSubmitted;
 import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.MusterEvent;
@@ -81,7 +82,7 @@ public final class FleetQueue {
             EventType.QUOTA_TREE_APPLIED, EventType.QUOTA_TREE_DELETED, EventType.PRIORITY_CLASS_APPLIED, EventType.PRIORITY_CLASS_DELETED,
             EventType.QUEUE_TICK,
             EventType.SUBMITTED, EventType.FINISHED, EventType.DELETED, EventType.GIVEN_BACK, EventType.REJECTED,
-            EventType.EVICTED, EventType.BOUND));
+            EventType.EVICTED, EventType.BOUND, EventType.SHOWN));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
     /** The classes every Kubernetes cluster has, which no one creates: known before any PriorityClass event. */
@@ -100,7 +101,10 @@ public final class FleetQueue {
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
     private final java.util.Set<String> finished = new java.util.HashSet<>();
     private final JobNames names = new JobNames();
-    /** The jobs submitted through the fleet API that are not deleted yet, by UID. */
+    /**
+     * The jobs with an object on the fleet API that are not deleted yet, by UID: those applied there, and those submitted
+     * on Kafka once status sync has shown them there.
+     */
     private final Map<String, JobRef> fleetApiJobs = new LinkedHashMap<>();
     private final Map<String, QueueState.ConfigRefusal> refusals = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
@@ -253,6 +257,8 @@ public final class FleetQueue {
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobDeleted) {
                 delete(job, now, out);
+            } else if (job.data() instanceof JobShown) {
+                shown(job.job());
             } else if (job.data() instanceof JobBound) {
                 // Only the start-time estimate cares: an admitted job runs from its binding, kept across a restart.
                 Instant boundAt = job.time() == null ? now : job.time();
@@ -303,8 +309,9 @@ public final class FleetQueue {
 
     /** The jobs tracked now, for metrics and explanations. */
     /**
-     * The jobs submitted through the fleet API that are not deleted yet: each must still have its object there, and one
-     * that has not was deleted while nobody watched (the queue down, its deletion event lost with the process).
+     * The jobs with an object on the fleet API that are not deleted yet (applied there, or shown there by status sync):
+     * each must still have its object there, and one that has not was deleted while nobody watched (the queue down, its
+     * deletion event lost with the process).
      */
     public List<JobRef> fleetApiJobs() {
         return List.copyOf(fleetApiJobs.values());
@@ -396,6 +403,19 @@ public final class FleetQueue {
             }
         }
         out.addAll(place(event.job(), job, () -> JobManifest.of(job), demand, priority, policy.get(), event, now));
+    }
+
+    /**
+     * Status sync wrote the fleet object of a job submitted on Kafka: from now on the job is deleted when that object is,
+     * as one applied there is. Only for a job the queue holds under that name: a uid alone proves nothing about whose
+     * job it is, and a job deleted before this was read has nothing left to delete.
+     */
+    private void shown(JobRef job) {
+        boolean held = names.holder(job.uid()).map(holder -> holder.subject().equals(job.subject())).orElse(false);
+        if (held && !fleetApiJobs.containsKey(job.uid())) {
+            fleetApiJobs.put(job.uid(), job);
+            pendingState.put(QueueState.FLEET_API_JOBS.key(job.uid()), QueueState.encode(job));
+        }
     }
 
     /**

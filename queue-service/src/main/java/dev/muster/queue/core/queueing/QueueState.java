@@ -13,8 +13,9 @@ import dev.muster.queue.core.quota.JobStanding;
  * The queue service's state as records of its compacted state topic: the applied tree ({@value #TREE}), each
  * policy ({@code policy/<namespace>/<name>}), each job it tracks ({@code job/<uid>}), each job that finished
  * but is not deleted yet ({@code finished/<uid>}, so that listing it again does not run it again), the name each
- * job holds until deleted ({@code name/<uid>}), each job submitted through the fleet API until deleted ({@code fleet-api/<uid>}, so
- * that a deletion made there while the queue was not watching is found), each PriorityClass ({@code priority/<name>}), the last refused change
+ * job holds until deleted ({@code name/<uid>}), each job with an object on the fleet API until deleted (applied there, or
+ * submitted on Kafka and shown there by status sync: {@code fleet-api/<uid>}, so that a deletion made there while the queue
+ * was not watching is found), each PriorityClass ({@code priority/<name>}), the last refused change
  * of each configuration object ({@code refused/<Kind>/<namespace>/<name>}) and when each admitted job was bound to a member
  * ({@code bound/<uid>}, from when its run time counts). A null value removes a key.
  */

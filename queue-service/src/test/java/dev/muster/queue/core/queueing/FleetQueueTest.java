@@ -586,6 +586,39 @@ class FleetQueueTest {
             assertThat(restoredFrom(stateTopic).fleetApiJobs()).isEmpty();
         }
 
+        /**
+         * A job submitted on Kafka is looked for on the fleet API once status sync has shown it there, across a restart,
+         * until it is deleted; a report naming a job the queue does not hold under that name, or one already deleted,
+         * makes nothing to look for.
+         */
+        @Test
+        void aKafkaJobShownOnTheFleetApiIsKnownAsThereUntilItsDeletionAcrossARestart() {
+            Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            JobEvent produced = submittedAs("produced", "uid-1");
+            queue.handle(produced);
+            queue.handle(submittedAs("not-shown", "uid-2"));
+            assertThat(queue.fleetApiJobs()).as("not shown yet").isEmpty();
+
+            queue.handle(shown(produced.job()));
+            queue.handle(shown(new JobRef("default", "another-name", "uid-2")));
+            queue.handle(shown(new JobRef("default", "never-submitted", "uid-3")));
+            queue.handle(finished("produced", "uid-1"));
+            compact(stateTopic, queue.drainState());
+
+            FleetQueue restored = restoredFrom(stateTopic);
+            assertThat(restored.fleetApiJobs()).containsExactly(produced.job());
+            restored.handle(JobEvent.create("/producer", produced.job(), T0, new JobDeleted("deleted")));
+            restored.handle(shown(produced.job()));
+            compact(stateTopic, restored.drainState());
+            assertThat(restored.fleetApiJobs()).as("shown again after its deletion was read").isEmpty();
+            assertThat(restoredFrom(stateTopic).fleetApiJobs()).isEmpty();
+        }
+
+        private JobEvent shown(JobRef job) {
+            return JobEvent.create("/muster/status-sync-service", job, T0, new dev.muster.model.event.JobShown("object-" + job.uid()));
+        }
+
         private JobEvent finished(String name, String uid) {
             return JobEvent.create("/t", new JobRef("default", name, uid), T0, new JobFinished("cluster-a", "Succeeded", null));
         }
