@@ -346,7 +346,8 @@ class AdversarialUserIT {
 
         // The topics only Muster writes refuse it: no forged admission, finished job, quota tree or direct submission.
         for (String topic : List.of(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS, Topics.FLEET_CONFIG,
-                Topics.QUEUE_STATE, Topics.PLACEMENT_STATE, Topics.INVENTORY, Topics.DEAD_LETTER, Topics.inboxOf(OTHER_SUBMITTER))) {
+                Topics.QUEUE_STATE, Topics.PLACEMENT_STATE, Topics.STATUS_SYNC_STATE, Topics.INVENTORY, Topics.DEAD_LETTER,
+                Topics.inboxOf(OTHER_SUBMITTER))) {
             assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> submitter.sendRaw(topic, theirs.uid(), "{}".getBytes(StandardCharsets.UTF_8))))
                     .as(topic).hasRootCauseInstanceOf(org.apache.kafka.common.errors.TopicAuthorizationException.class);
         }

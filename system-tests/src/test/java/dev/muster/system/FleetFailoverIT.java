@@ -173,6 +173,34 @@ class FleetFailoverIT {
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("crash-moving").delete();
     }
 
+    /**
+     * Status sync killed as a member is cut off, and started again while it still is: the new instance cannot list that
+     * member, and judges its copies from what the one before recorded. The job fails over once the toleration has passed,
+     * not once the member answers again.
+     */
+    @Test
+    void statusSyncStartedWhileAMemberIsCutOffFailsItsJobOverAfterTheToleration() throws Exception {
+        PyTorchJob job = apply("default", "moving-unseen");
+        String first = runningCluster(job);
+        SimulatedCluster lost = stack.member(first);
+
+        lost.faults().unreachable();
+        stack.service(MusterService.STATUS_SYNC).kill();
+        try {
+            await().atMost(DEADLINE).until(() -> stack.ready(MusterService.STATUS_SYNC));
+            stack.awaitJob("default", "moving-unseen", Duration.ofSeconds(150), () -> {
+                assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+                assertThat(state(job)).map(JobCondition::type).contains("Running");
+            });
+            assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
+                    .satisfies(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (MemberUnreachable)"));
+        } finally {
+            lost.faults().heal();
+        }
+        awaitPurged(lost, job);
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("moving-unseen").delete();
+    }
+
     @Test
     void aBlipShorterThanTheTolerationLeavesTheJobWhereItIs() throws Exception {
         PyTorchJob job = apply("blips", "steady");

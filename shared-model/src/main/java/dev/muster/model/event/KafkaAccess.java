@@ -33,8 +33,8 @@ public record KafkaAccess(String service, Set<String> reads, boolean readsInboxe
 
     /** Status sync has no transaction: see the architecture document, "Its loop, and why it has no transaction". */
     public static final KafkaAccess STATUS_SYNC = new KafkaAccess("muster-status-sync-service",
-            Set.of(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS), false,
-            Set.of(Topics.MEMBER_STATUS, Topics.INVENTORY, Topics.DEAD_LETTER),
+            Set.of(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS, Topics.STATUS_SYNC_STATE), false,
+            Set.of(Topics.MEMBER_STATUS, Topics.INVENTORY, Topics.STATUS_SYNC_STATE, Topics.DEAD_LETTER),
             "muster-status-sync-service", "");
 
     /** The three services. */

@@ -33,6 +33,11 @@ public final class Topics {
     /** The placement service's state (waiting, reserving, creating, bound and stopping jobs), compacted, keyed by job UID; written by placement. */
     public static final String PLACEMENT_STATE = "muster.placement.state";
     /**
+     * The member copies status sync follows, keyed by cluster and job UID, compacted: what a new instance judges a member
+     * that does not answer by, until it answers. Written and read by the status-sync service alone.
+     */
+    public static final String STATUS_SYNC_STATE = "muster.status-sync.state";
+    /**
      * What came of the placement service's member writes, and its ticks: inputs it sends itself, so that what follows
      * from them is decided in a transaction like everything else. Keyed by job UID (ticks by one key of their own);
      * written and read by the placement service alone.
@@ -53,10 +58,10 @@ public final class Topics {
 
     /** Every topic, in the order of the flow. */
     public static final List<String> ALL = List.of(SUBMISSIONS, FLEET_CONFIG, ADMISSIONS, PLACEMENTS, MEMBER_STATUS, INVENTORY,
-            QUEUE_STATE, PLACEMENT_STATE, PLACEMENT_RESULTS, DEAD_LETTER);
+            QUEUE_STATE, PLACEMENT_STATE, PLACEMENT_RESULTS, STATUS_SYNC_STATE, DEAD_LETTER);
 
     /** Topics that hold the latest record per key: compacted, never trimmed by age. */
-    public static final Set<String> COMPACTED = Set.of(FLEET_CONFIG, QUEUE_STATE, PLACEMENT_STATE);
+    public static final Set<String> COMPACTED = Set.of(FLEET_CONFIG, QUEUE_STATE, PLACEMENT_STATE, STATUS_SYNC_STATE);
 
     /** Topics that keep one total order across all their keys: a single partition. */
     public static final Set<String> SINGLE_PARTITION = Set.of(FLEET_CONFIG);

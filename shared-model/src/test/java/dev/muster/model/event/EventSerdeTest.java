@@ -297,7 +297,7 @@ class EventSerdeTest {
 
     @Test
     void everyTopicIsListedOnce() {
-        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(10);
+        assertThat(Topics.ALL).doesNotHaveDuplicates().hasSize(11);
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isJobEvent).map(EventType::cloudEventType))
                 .allMatch(type -> type.startsWith("dev.muster.job."));
         assertThat(Arrays.stream(EventType.values()).filter(EventType::isMemberEvent).map(EventType::cloudEventType))

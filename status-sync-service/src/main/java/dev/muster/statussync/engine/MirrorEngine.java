@@ -40,6 +40,7 @@ import dev.muster.statussync.core.mirror.JobMirror;
 import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
 import dev.muster.statussync.core.mirror.MirrorDecisions;
 import dev.muster.statussync.core.mirror.MirrorSettings;
+import dev.muster.statussync.core.mirror.RememberedCopy;
 import dev.muster.statussync.kubernetes.FleetWriter;
 import dev.muster.statussync.kubernetes.MemberClients;
 import dev.muster.statussync.kubernetes.MemberPurger;
@@ -81,6 +82,7 @@ public class MirrorEngine implements MirrorObservations {
     private final Emitter<byte[]> memberStatus;
     private final JobOrderedWrites writes;
     private final JobTraces traces;
+    private final RememberedCopiesTopic remembered;
     /** Where to halt for a crash test (see {@link StatusSyncConfig#crashAfter}); nowhere otherwise. */
     private final CrashPoint crashPoint;
     private ScheduledExecutorService ticker;
@@ -88,9 +90,10 @@ public class MirrorEngine implements MirrorObservations {
     private volatile boolean stopping;
 
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics, JobTraces traces,
-                 @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
+                 RememberedCopiesTopic remembered, @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
         this.config = config;
         this.traces = traces;
+        this.remembered = remembered;
         this.mirror = newMirror();
         this.unconfigured = new MemberStatusTracker(members::isMember, clock);
         this.fleet = fleet;
@@ -107,13 +110,32 @@ public class MirrorEngine implements MirrorObservations {
         return new JobMirror(new MirrorSettings(config.failover().maxFailovers(), config.failover().purgeRetry()), clock);
     }
 
-    /** This instance became the active one: it judges afresh from the members' objects, as after a restart. */
+    /**
+     * This instance became the active one: it judges afresh from the members' objects, as after a restart, and, for a
+     * member that does not answer, from the copies its predecessor recorded, read back before any member is observed.
+     */
     void activate() {
         synchronized (lock) {
             if (!active) {
                 mirror = newMirror();
+                restoreRememberedCopies();
                 active = true;
             }
+        }
+    }
+
+    private void restoreRememberedCopies() {
+        try {
+            List<RememberedCopy> copies = remembered.restore();
+            MirrorDecisions decided = MirrorDecisions.none();
+            for (RememberedCopy copy : copies) {
+                decided = decided.and(mirror.remembered(copy));
+            }
+            carryOut(decided);
+            LOG.infof("%d member copies read back from %s: judged while their members do not answer", copies.size(), Topics.STATUS_SYNC_STATE);
+        } catch (RuntimeException e) {
+            LOG.warnf("%s could not be read (%s): a member that does not answer now has its jobs judged once it answers",
+                    Topics.STATUS_SYNC_STATE, e.getMessage());
         }
     }
 
@@ -225,8 +247,9 @@ public class MirrorEngine implements MirrorObservations {
         });
     }
 
-    /** Call under the lock: events go out now, writes are queued in the order decided. */
+    /** Call under the lock: events go out now, writes are queued in the order decided, and so are the copies' records. */
     private void carryOut(MirrorDecisions decisions) {
+        remembered.write(mirror.drainRecords());
         decisions.events().forEach(this::publish);
         for (FleetStatus status : decisions.statuses()) {
             // Each status write replaces the job's whole status: one decided later makes an earlier one still queued moot.
@@ -242,6 +265,7 @@ public class MirrorEngine implements MirrorObservations {
                 metrics.purged(purge.cluster(), confirmed);
                 if (confirmed) {
                     crashPoint.after("purged");
+                    observe(mirror -> mirror.purgeConfirmed(purge.cluster(), purge.job().uid(), purge.copyUid()));
                 }
             });
         }

@@ -23,6 +23,7 @@ import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.reservation.Reservation;
 import dev.muster.statussync.core.inventory.InventoryReporter;
+import dev.muster.statussync.core.mirror.JobMirror;
 import dev.muster.statussync.core.mirror.MemberCopy;
 import dev.muster.statussync.core.mirror.MemberPod;
 import dev.muster.fleetclient.raw.MetadataLists;
@@ -75,6 +76,8 @@ final class MemberWatch implements AutoCloseable {
     private volatile boolean reservationSupported;
     private volatile boolean reachable;
     private volatile Instant lastSeenHealthy;
+    /** Whether the mirror has been told the member's jobs are listed (see {@link JobMirror#memberListed}). */
+    private volatile boolean listed;
 
     MemberWatch(String cluster, KubernetesClient client, MemberObserver observer, Map<String, String> configuredLabels, Watches watches,
                 Clock clock) {
@@ -222,6 +225,10 @@ final class MemberWatch implements AutoCloseable {
             }
             lastSeenHealthy = clock.instant();
             reachable(true, new MemberSnapshot(cluster, true, reservationSupported, labels, lastSeenHealthy));
+            if (!listed && jobs != null && jobs.status().watching()) {
+                listed = true;
+                observer.mirror(mirror -> mirror.memberListed(cluster));
+            }
         } catch (KubernetesClientException e) {
             reachable(false, new MemberSnapshot(cluster, false, reservationSupported, configuredLabels, lastSeenHealthy));
         } catch (RuntimeException e) {

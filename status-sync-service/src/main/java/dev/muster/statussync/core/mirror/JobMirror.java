@@ -45,7 +45,9 @@ import dev.muster.statussync.core.mirror.MirrorDecisions.Purge;
  * </ul>
  * Every judgement is made from the member's own objects (copies carry their generation and failover policy),
  * so after a restart status sync judges alike; what it forgets is only how long a copy has been unhealthy,
- * which makes it late to fail over, never early. Event ids are derived from what was observed, so a repeat
+ * which makes it late to fail over, never early. A member that does not answer when status sync starts cannot be
+ * listed: its copies are judged from what the previous instance recorded of them ({@link RememberedCopy}), until the
+ * member answers and its own objects say. Event ids are derived from what was observed, so a repeat
  * is recognisable. Plain Java: the service feeds it observations, job events and clock ticks.
  */
 public final class JobMirror {
@@ -73,6 +75,7 @@ public final class JobMirror {
      * ones a tick judges. Everything else changes with an observation, which judges the jobs it touches.
      */
     private final Set<String> awaitingTime = new LinkedHashSet<>();
+    private final CopyRecords records = new CopyRecords();
 
     private record CopyKey(String cluster, String uid) {
     }
@@ -97,6 +100,8 @@ public final class JobMirror {
         boolean departed;
         /** Preempted for a reclaim: placement stops it; it is neither judged nor purged here. */
         boolean preempted;
+        /** Known only from the state topic: not seen on its member since status sync started; its status unknown. */
+        boolean remembered;
         boolean problemReported;
         String reportedState;
         boolean finishedReported;
@@ -132,8 +137,11 @@ public final class JobMirror {
             unindexName(key, tracked.copy);
             tracked.copy = copy;
             tracked.observedAt = clock.instant();
+            // Seen on its member at last: what the previous instance recorded of it (failed over from, say) still holds.
+            tracked.remembered = false;
             uidsByName.computeIfAbsent(JobName.of(copy), name -> new LinkedHashSet<>()).add(key.uid());
         }
+        record(key, tracked);
         return evaluateJob(copy.job().uid());
     }
 
@@ -141,6 +149,54 @@ public final class JobMirror {
     public MirrorDecisions copyGone(String cluster, String fleetUid) {
         untrack(new CopyKey(cluster, fleetUid));
         return evaluateJob(fleetUid);
+    }
+
+    /**
+     * A copy read back from the state topic when this instance became the active one, before any member is observed:
+     * judged only while its member is known not to answer, and forgotten once the member's jobs are listed without it.
+     */
+    public MirrorDecisions remembered(RememberedCopy remembered) {
+        records.restored(remembered);
+        CopyKey key = new CopyKey(remembered.cluster(), remembered.job().uid());
+        if (copies.containsKey(key)) {
+            return MirrorDecisions.none();
+        }
+        Tracked tracked = new Tracked(remembered.copy(), clock.instant());
+        tracked.remembered = true;
+        tracked.departed = remembered.departed();
+        track(key, tracked);
+        return evaluateJob(remembered.job().uid());
+    }
+
+    /**
+     * The member's jobs are listed: a copy remembered but not listed is gone (a copy the job failed over from stays
+     * until its purge is confirmed, so that it is never taken for the job's again).
+     */
+    public MirrorDecisions memberListed(String cluster) {
+        MirrorDecisions decisions = MirrorDecisions.none();
+        for (Map.Entry<CopyKey, Tracked> entry : List.copyOf(copies.entrySet())) {
+            if (entry.getKey().cluster().equals(cluster) && entry.getValue().remembered && !entry.getValue().departed) {
+                untrack(entry.getKey());
+                decisions = decisions.and(evaluateJob(entry.getKey().uid()));
+            }
+        }
+        return decisions;
+    }
+
+    /** The member confirmed a purge: a remembered copy it purged is gone, whether or not it was still there. */
+    public MirrorDecisions purgeConfirmed(String cluster, String fleetUid, String copyUid) {
+        CopyKey key = new CopyKey(cluster, fleetUid);
+        Tracked tracked = copies.get(key);
+        if (tracked == null || !tracked.remembered || !tracked.copy.copyUid().equals(copyUid)) {
+            return MirrorDecisions.none();
+        }
+        untrack(key);
+        return evaluateJob(fleetUid);
+    }
+
+    /** The changes to status sync's state topic since the last call, each key's last; a null value removes the key. */
+    public Map<String, RememberedCopy> drainRecords() {
+        return records.drain();
     }
 
     /** A pod was added or changed on a member. */
@@ -229,6 +285,7 @@ public final class JobMirror {
                 tracked.departed = true;
                 tracked.unhealthySince = null;
                 tracked.purgeAskedAt = null;
+                record(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()), tracked);
             }
             return evaluateJob(job.job().uid());
         }
@@ -261,7 +318,7 @@ public final class JobMirror {
 
     /** The copies observed now, for the per-member views. */
     public List<MemberCopy> copies() {
-        return copies.values().stream().map(tracked -> tracked.copy).toList();
+        return copies.values().stream().filter(tracked -> !tracked.remembered).map(tracked -> tracked.copy).toList();
     }
 
     /** The pods of member copies observed now, for the per-member views. */
@@ -299,7 +356,7 @@ public final class JobMirror {
     }
 
     private MirrorDecisions judgeJob(String uid) {
-        List<Tracked> ofJob = List.copyOf(copiesByUid.getOrDefault(uid, Map.of()).values());
+        List<Tracked> ofJob = copiesByUid.getOrDefault(uid, Map.of()).values().stream().filter(this::judged).toList();
         if (ofJob.isEmpty()) {
             return MirrorDecisions.none();
         }
@@ -324,6 +381,14 @@ public final class JobMirror {
             }
         }
         return decisions;
+    }
+
+    /**
+     * Whether the copy is judged now: one seen on its member, one the job has left (to purge), or one remembered whose
+     * member is known not to answer. A remembered copy on a member that answers is judged once the member shows it.
+     */
+    private boolean judged(Tracked tracked) {
+        return !tracked.remembered || tracked.departed || Boolean.FALSE.equals(reachable.get(tracked.copy.cluster()));
     }
 
     /** A copy the job has left (failed over from, or placed again since): purged as its purge mode says. */
@@ -354,6 +419,7 @@ public final class JobMirror {
         if (!Objects.equals(tracked.reportedState, state + "|" + reason)) {
             tracked.reportedState = state + "|" + reason;
             String message = isReachable ? copy.condition().map(condition -> condition.message()).orElse("waiting for the member's training operator")
+                    : tracked.remembered ? "member " + copy.cluster() + " does not answer, and has not since status sync started"
                     : "member " + copy.cluster() + " does not answer; the job's last known state was " + copy.state();
             events.add(JobEvent.observed(SOURCE, copy.job(), now, new MemberStatusChanged(copy.cluster(), state, reason, message,
                     isReachable ? copy.status() : null), copy.copyUid() + "|" + state + "|" + reason + "|" + transitionTime(copy)));
@@ -370,6 +436,7 @@ public final class JobMirror {
         boolean failoverLeft = failover.isPresent() && copy.generation() < settings.maxFailovers();
         if (isReachable && copy.status().isFinished() && !tracked.finishedReported && ("Succeeded".equals(copy.state()) || !failoverLeft)) {
             tracked.finishedReported = true;
+            record(new CopyKey(copy.cluster(), copy.job().uid()), tracked);
             String message = copy.condition().map(condition -> condition.message()).orElse(null);
             if ("Failed".equals(copy.state()) && failover.isPresent()) {
                 message = message + " (failed over " + copy.generation() + " times, the most " + settings.maxFailovers() + " allowed)";
@@ -404,6 +471,15 @@ public final class JobMirror {
         return List.copyOf(podsByJob.getOrDefault(JobName.of(copy), Map.of()).values());
     }
 
+    /** What the state topic keeps of the copy: it while a member cut off could leave it to judge, else nothing. */
+    private void record(CopyKey key, Tracked tracked) {
+        if (tracked.finishedReported || tracked.preempted) {
+            records.forget(RememberedCopy.key(key.cluster(), key.uid()));
+        } else {
+            records.keep(RememberedCopy.of(tracked.copy, tracked.departed));
+        }
+    }
+
     private void track(CopyKey key, Tracked tracked) {
         copies.put(key, tracked);
         copiesByUid.computeIfAbsent(key.uid(), uid -> new LinkedHashMap<>()).put(key, tracked);
@@ -415,6 +491,7 @@ public final class JobMirror {
         if (tracked == null) {
             return;
         }
+        records.forget(RememberedCopy.key(key.cluster(), key.uid()));
         Map<CopyKey, Tracked> ofUid = copiesByUid.get(key.uid());
         ofUid.remove(key);
         if (ofUid.isEmpty()) {
@@ -465,6 +542,7 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         tracked.departed = true;
+        record(new CopyKey(copy.cluster(), copy.job().uid()), tracked);
         String message = problem.get().message() + " for " + GoDurations.format(unhealthyFor.withNanos(0)) + " (toleration "
                 + GoDurations.format(failover.get().toleration()) + ")";
         MirrorDecisions decisions = events(JobEvent.observed(SOURCE, copy.job(), now,

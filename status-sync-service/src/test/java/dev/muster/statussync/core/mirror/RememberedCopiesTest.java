@@ -1,0 +1,212 @@
+package dev.muster.statussync.core.mirror;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberStatusChanged;
+import dev.muster.model.job.JobCondition;
+import dev.muster.model.job.PyTorchJobStatus;
+import dev.muster.model.policy.FailoverPolicy;
+import dev.muster.model.policy.FailoverPolicy.PurgeMode;
+import dev.muster.statussync.core.mirror.MirrorDecisions.Purge;
+import dev.muster.testing.time.TestClock;
+
+/**
+ * A status sync that starts while a member does not answer judges that member's copies from what its predecessor
+ * recorded: they fail over as they would have, with the same event ids, and nothing recorded is judged on a member that
+ * answers until the member shows it.
+ */
+class RememberedCopiesTest {
+
+    private static final JobRef JOB = new JobRef("default", "pytorch-test", "fleet-uid");
+    private static final Optional<FailoverPolicy> SEED_FAILOVER = Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.IMMEDIATELY));
+    private static final MirrorSettings SETTINGS = new MirrorSettings(3, Duration.ofSeconds(10));
+
+    private final TestClock clock = new TestClock();
+    /** What the state topic holds, as a compacted topic keeps it. */
+    private final Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+
+    private static MemberCopy running(String cluster, int generation) {
+        List<JobCondition> conditions = List.of(new JobCondition("Created", "False", "PyTorchJobCreated", "created", "t0", "t0"),
+                new JobCondition("Running", "True", "PyTorchJobRunning", "running", "t1", "t1"));
+        return new MemberCopy(cluster, JOB, "copy-" + cluster + "-" + generation, generation, SEED_FAILOVER, Optional.of(Instant.EPOCH),
+                new PyTorchJobStatus(conditions, null, "t0", null, null, null));
+    }
+
+    private static <T extends JobEventData> List<T> events(MirrorDecisions decisions, Class<T> type) {
+        return decisions.events().stream().map(JobEvent::data).filter(type::isInstance).map(type::cast).toList();
+    }
+
+    private void compact(JobMirror mirror) {
+        mirror.drainRecords().forEach((key, copy) -> {
+            if (copy == null) {
+                stateTopic.remove(key);
+            } else {
+                stateTopic.put(key, copy.encode());
+            }
+        });
+    }
+
+    /** A new instance after one that saw the copy on its member and recorded it. */
+    private JobMirror restartedAfterSeeing(MemberCopy copy) {
+        JobMirror before = new JobMirror(SETTINGS, clock);
+        before.copyObserved(copy);
+        compact(before);
+        return restarted();
+    }
+
+    /** A new instance, given what the topic holds before it observes any member. */
+    private JobMirror restarted() {
+        JobMirror mirror = new JobMirror(SETTINGS, clock);
+        stateTopic.values().forEach(value -> assertThat(mirror.remembered(RememberedCopy.decode(value)).isEmpty()).isTrue());
+        return mirror;
+    }
+
+    @Test
+    void aCopyOnAMemberThatDoesNotAnswerAtTheStartFailsOverAfterTheTolerationAsItWouldHaveBeforeTheRestart() {
+        JobMirror before = new JobMirror(SETTINGS, clock);
+        before.memberObserved("gpu-a", true);
+        before.copyObserved(running("gpu-a", 0));
+        compact(before);
+        assertThat(stateTopic).containsOnlyKeys("gpu-a/fleet-uid");
+
+        JobMirror after = restarted();
+        MirrorDecisions cutOff = after.memberObserved("gpu-a", false);
+        // The instance before, had it lived, would have seen the member cut off at the same moment.
+        before.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(29));
+        MirrorDecisions withinToleration = after.tick();
+        clock.advance(Duration.ofSeconds(2));
+        MirrorDecisions failedOver = after.tick();
+
+        assertThat(events(cutOff, MemberStatusChanged.class)).singleElement().satisfies(changed -> {
+            assertThat(changed.state()).isEqualTo("Unknown");
+            assertThat(changed.message()).isEqualTo("member gpu-a does not answer, and has not since status sync started");
+        });
+        assertThat(withinToleration.isEmpty()).isTrue();
+        assertThat(events(failedOver, FailoverTriggered.class)).singleElement().satisfies(failover -> {
+            assertThat(failover.fromCluster()).isEqualTo("gpu-a");
+            assertThat(failover.message()).isEqualTo("member gpu-a is unreachable for 31s (toleration 30s)");
+        });
+        assertThat(failedOver.purges()).singleElement().extracting(Purge::copyUid).isEqualTo("copy-gpu-a-0");
+        // It would have decided this failover under the same id: one that did, then crashed, is not repeated.
+        assertThat(before.tick().events()).extracting(JobEvent::id).containsExactlyElementsOf(failedOver.events().stream().map(JobEvent::id).toList());
+    }
+
+    @Test
+    void aRememberedCopyOnAMemberThatAnswersIsNotJudgedAndIsForgottenOnceTheMemberIsListedWithoutIt() {
+        JobMirror after = restartedAfterSeeing(running("gpu-a", 0));
+        MirrorDecisions answers = after.memberObserved("gpu-a", true);
+        MirrorDecisions listed = after.memberListed("gpu-a");
+        compact(after);
+        after.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(31));
+
+        assertThat(answers.isEmpty()).as("no status or state made up for a copy not seen").isTrue();
+        assertThat(listed.isEmpty()).isTrue();
+        assertThat(after.tick().isEmpty()).as("the copy was gone from its member: nothing to fail over").isTrue();
+        assertThat(stateTopic).isEmpty();
+        assertThat(after.copies()).isEmpty();
+    }
+
+    @Test
+    void aRememberedCopySeenOnItsMemberIsJudgedAsSeenAndStaysRecorded() {
+        JobMirror after = restartedAfterSeeing(running("gpu-a", 0));
+        after.memberObserved("gpu-a", true);
+        MirrorDecisions seen = after.copyObserved(running("gpu-a", 0));
+        MirrorDecisions listed = after.memberListed("gpu-a");
+        compact(after);
+
+        assertThat(events(seen, MemberStatusChanged.class)).singleElement().extracting(MemberStatusChanged::state).isEqualTo("Running");
+        assertThat(seen.statuses()).hasSize(1);
+        assertThat(listed.isEmpty()).isTrue();
+        assertThat(after.copies()).extracting(MemberCopy::copyUid).containsExactly("copy-gpu-a-0");
+        assertThat(stateTopic).containsOnlyKeys("gpu-a/fleet-uid");
+    }
+
+    @Test
+    void aCopyFailedOverFromIsRecordedSoAndPurgedByTheNextInstanceNeverTakenForTheJobsAgain() {
+        JobMirror before = new JobMirror(SETTINGS, clock);
+        before.copyObserved(running("gpu-a", 0));
+        before.memberObserved("gpu-a", false);
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(events(before.tick(), FailoverTriggered.class)).hasSize(1);
+        compact(before);
+        assertThat(RememberedCopy.decode(stateTopic.get("gpu-a/fleet-uid")).departed()).isTrue();
+
+        // Crashed before the member took the purge; the next instance starts with the member back and the copy still there.
+        JobMirror after = new JobMirror(SETTINGS, clock);
+        MirrorDecisions restored = after.remembered(RememberedCopy.decode(stateTopic.get("gpu-a/fleet-uid")));
+        after.memberObserved("gpu-a", true);
+        MirrorDecisions seen = after.copyObserved(running("gpu-a", 0));
+        after.memberListed("gpu-a");
+        MirrorDecisions confirmed = after.purgeConfirmed("gpu-a", JOB.uid(), "copy-gpu-a-0");
+
+        assertThat(restored.purges()).as("purged as soon as this instance starts").singleElement().extracting(Purge::reason)
+                .isEqualTo("the job failed over");
+        assertThat(seen.statuses()).as("not the job's status any more").isEmpty();
+        assertThat(events(seen, MemberStatusChanged.class)).isEmpty();
+        assertThat(confirmed.isEmpty()).isTrue();
+        assertThat(after.copies()).as("seen on its member: the member's watch says when it is gone").hasSize(1);
+    }
+
+    @Test
+    void aRememberedCopyFailedOverFromAndNoLongerOnItsMemberIsForgottenOnceItsPurgeIsConfirmed() {
+        JobMirror after = new JobMirror(SETTINGS, clock);
+        assertThat(after.remembered(new RememberedCopy("gpu-a", JOB, "copy-gpu-a-0", 0, SEED_FAILOVER, Optional.empty(), true)).purges())
+                .hasSize(1);
+        after.memberObserved("gpu-a", true);
+        after.memberListed("gpu-a");
+
+        after.purgeConfirmed("gpu-a", JOB.uid(), "copy-gpu-a-0");
+        compact(after);
+        clock.advance(Duration.ofSeconds(11));
+
+        assertThat(after.tick().purges()).as("not asked again").isEmpty();
+        assertThat(stateTopic).isEmpty();
+    }
+
+    @Test
+    void aFinishedCopyIsNoLongerRecordedNorIsOneGoneFromItsMember() {
+        JobMirror mirror = new JobMirror(SETTINGS, clock);
+        mirror.copyObserved(running("gpu-a", 0));
+        mirror.copyObserved(running("gpu-b", 1));
+        compact(mirror);
+        assertThat(stateTopic).containsOnlyKeys("gpu-a/fleet-uid", "gpu-b/fleet-uid");
+
+        mirror.copyGone("gpu-a", JOB.uid());
+        List<JobCondition> succeeded = List.of(new JobCondition("Succeeded", "True", "PyTorchJobSucceeded", "done", "t2", "t2"));
+        mirror.copyObserved(new MemberCopy("gpu-b", JOB, "copy-gpu-b-1", 1, SEED_FAILOVER, Optional.empty(),
+                new PyTorchJobStatus(succeeded, null, "t0", "t2", null, null)));
+        compact(mirror);
+
+        assertThat(stateTopic).isEmpty();
+    }
+
+    @Test
+    void aRecordIsReadBackAsWrittenAndOneThatIsNotARecordIsRefused() {
+        RememberedCopy copy = new RememberedCopy("gpu-a", JOB, "copy-gpu-a-0", 2, Optional.of(new FailoverPolicy(Duration.ofSeconds(45),
+                PurgeMode.GRACIOUSLY)), Optional.of(Instant.parse("2026-12-05T10:00:00Z")), true);
+        RememberedCopy noFailover = new RememberedCopy("gpu-b", JOB, "copy-gpu-b-1", 1, Optional.empty(), Optional.empty(), false);
+
+        assertThat(RememberedCopy.decode(copy.encode())).isEqualTo(copy);
+        assertThat(RememberedCopy.decode(noFailover.encode())).isEqualTo(noFailover);
+        assertThatThrownBy(() -> RememberedCopy.decode("{\"cluster\":\"gpu-a\"}".getBytes(StandardCharsets.UTF_8)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cluster, job and copy UID");
+        assertThatThrownBy(() -> RememberedCopy.decode("not json".getBytes(StandardCharsets.UTF_8))).isInstanceOf(IllegalArgumentException.class);
+    }
+}
