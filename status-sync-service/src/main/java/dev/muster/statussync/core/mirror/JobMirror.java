@@ -25,7 +25,6 @@ import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MusterEvent;
-import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.policy.FailoverPolicy.PurgeMode;
 import dev.muster.model.time.GoDurations;
@@ -56,15 +55,14 @@ public final class JobMirror {
 
     private final Clock clock;
     private final MirrorSettings settings;
-    private final Map<CopyKey, Tracked> copies = new LinkedHashMap<>();
-    private final Map<String, Map<String, MemberPod>> pods = new TreeMap<>();
+    private final Map<CopyKey, TrackedCopy> copies = new LinkedHashMap<>();
+    private final CopyPods pods = new CopyPods();
     /*
-     * Every pod change asks for the copies of its job and their pods, and every tick judges every job: these
-     * indexes keep each of those to the job's own copies and pods rather than a scan of the whole fleet.
+     * Every pod change asks for the copies of its job, and every tick judges every job: these indexes keep each of those
+     * to the job's own copies rather than a scan of the whole fleet.
      */
-    private final Map<String, Map<CopyKey, Tracked>> copiesByUid = new LinkedHashMap<>();
-    private final Map<JobName, Set<String>> uidsByName = new HashMap<>();
-    private final Map<JobName, Map<String, MemberPod>> podsByJob = new HashMap<>();
+    private final Map<String, Map<CopyKey, TrackedCopy>> copiesByUid = new LinkedHashMap<>();
+    private final Map<MemberJobName, Set<String>> uidsByName = new HashMap<>();
     private final Map<String, Boolean> reachable = new TreeMap<>();
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
     /** Deleted jobs by uid, each as its deletion named it: a deletion naming another job than its uid's purges nothing. */
@@ -80,46 +78,6 @@ public final class JobMirror {
     private record CopyKey(String cluster, String uid) {
     }
 
-    /** A job's name on one member: what its pods are labelled with. */
-    private record JobName(String cluster, String namespace, String name) {
-
-        static JobName of(MemberCopy copy) {
-            return new JobName(copy.cluster(), copy.job().namespace(), copy.job().name());
-        }
-
-        static JobName of(MemberPod pod) {
-            return new JobName(pod.cluster(), pod.namespace(), pod.job());
-        }
-    }
-
-    /** What the mirror remembers of one copy between observations. */
-    private static final class Tracked {
-        MemberCopy copy;
-        Instant observedAt;
-        Instant unhealthySince;
-        boolean departed;
-        /** Preempted for a reclaim: placement stops it; it is neither judged nor purged here. */
-        boolean preempted;
-        /** Known only from the state topic: not seen on its member since status sync started; its status unknown. */
-        boolean remembered;
-        boolean problemReported;
-        String reportedState;
-        boolean finishedReported;
-        PyTorchJobStatus writtenStatus;
-        Instant purgeAskedAt;
-        /** The restart count last seen of each pod of the copy, by pod name. */
-        final Map<String, Integer> restarts = new HashMap<>();
-
-        Tracked(MemberCopy copy, Instant observedAt) {
-            this.copy = copy;
-            this.observedAt = observedAt;
-        }
-
-        boolean awaitsTime() {
-            return unhealthySince != null || purgeAskedAt != null;
-        }
-    }
-
     public JobMirror(MirrorSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
@@ -128,10 +86,10 @@ public final class JobMirror {
     /** A member copy was added or changed on its member. */
     public MirrorDecisions copyObserved(MemberCopy copy) {
         CopyKey key = new CopyKey(copy.cluster(), copy.job().uid());
-        Tracked tracked = copies.get(key);
+        TrackedCopy tracked = copies.get(key);
         if (tracked == null || !Objects.equals(tracked.copy.copyUid(), copy.copyUid())) {
             untrack(key);
-            tracked = new Tracked(copy, clock.instant());
+            tracked = new TrackedCopy(copy, clock.instant());
             track(key, tracked);
         } else {
             unindexName(key, tracked.copy);
@@ -139,7 +97,7 @@ public final class JobMirror {
             tracked.observedAt = clock.instant();
             // Seen on its member at last: what the previous instance recorded of it (failed over from, say) still holds.
             tracked.remembered = false;
-            uidsByName.computeIfAbsent(JobName.of(copy), name -> new LinkedHashSet<>()).add(key.uid());
+            uidsByName.computeIfAbsent(MemberJobName.of(copy), name -> new LinkedHashSet<>()).add(key.uid());
         }
         record(key, tracked);
         return evaluateJob(copy.job().uid());
@@ -161,7 +119,7 @@ public final class JobMirror {
         if (copies.containsKey(key)) {
             return MirrorDecisions.none();
         }
-        Tracked tracked = new Tracked(remembered.copy(), clock.instant());
+        TrackedCopy tracked = new TrackedCopy(remembered.copy(), clock.instant());
         tracked.remembered = true;
         tracked.departed = remembered.departed();
         track(key, tracked);
@@ -174,7 +132,7 @@ public final class JobMirror {
      */
     public MirrorDecisions memberListed(String cluster) {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (Map.Entry<CopyKey, Tracked> entry : List.copyOf(copies.entrySet())) {
+        for (Map.Entry<CopyKey, TrackedCopy> entry : List.copyOf(copies.entrySet())) {
             if (entry.getKey().cluster().equals(cluster) && entry.getValue().remembered && !entry.getValue().departed) {
                 untrack(entry.getKey());
                 decisions = decisions.and(evaluateJob(entry.getKey().uid()));
@@ -186,7 +144,7 @@ public final class JobMirror {
     /** The member confirmed a purge: a remembered copy it purged is gone, whether or not it was still there. */
     public MirrorDecisions purgeConfirmed(String cluster, String fleetUid, String copyUid) {
         CopyKey key = new CopyKey(cluster, fleetUid);
-        Tracked tracked = copies.get(key);
+        TrackedCopy tracked = copies.get(key);
         if (tracked == null || !tracked.remembered || !tracked.copy.copyUid().equals(copyUid)) {
             return MirrorDecisions.none();
         }
@@ -201,21 +159,13 @@ public final class JobMirror {
 
     /** A pod was added or changed on a member. */
     public MirrorDecisions podObserved(MemberPod pod) {
-        MemberPod previous = pods.computeIfAbsent(pod.cluster(), cluster -> new LinkedHashMap<>()).put(pod.key(), pod);
-        if (previous != null) {
-            unindexPod(previous);
-        }
-        podsByJob.computeIfAbsent(JobName.of(pod), name -> new LinkedHashMap<>()).put(pod.key(), pod);
+        pods.observed(pod);
         return evaluateJobsNamed(pod.cluster(), pod.namespace(), pod.job());
     }
 
     /** A pod is gone from a member. */
     public MirrorDecisions podGone(String cluster, String namespace, String name) {
-        MemberPod gone = pods.getOrDefault(cluster, Map.of()).remove(namespace + "/" + name);
-        if (gone != null) {
-            unindexPod(gone);
-        }
-        return gone == null ? MirrorDecisions.none() : evaluateJobsNamed(cluster, namespace, gone.job());
+        return pods.gone(cluster, namespace, name).map(gone -> evaluateJobsNamed(cluster, namespace, gone.job())).orElse(MirrorDecisions.none());
     }
 
     /** Whether a member's API answers. */
@@ -244,10 +194,7 @@ public final class JobMirror {
      */
     public MirrorDecisions memberRemoved(String cluster) {
         removedClusters.add(cluster);
-        Map<String, MemberPod> gone = pods.remove(cluster);
-        if (gone != null) {
-            gone.values().forEach(this::unindexPod);
-        }
+        pods.clusterRemoved(cluster);
         notReadyNodes.remove(cluster);
         reachable.put(cluster, false);
         return evaluateCluster(cluster);
@@ -276,7 +223,7 @@ public final class JobMirror {
             return evaluateJob(job.job().uid());
         }
         if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
-            for (Tracked tracked : copiesByUid.getOrDefault(job.job().uid(), Map.of()).values()) {
+            for (TrackedCopy tracked : copiesByUid.getOrDefault(job.job().uid(), Map.of()).values()) {
                 if (!tracked.copy.stoppedBy(job.time())) {
                     // The copy of a later admission, seen on its member before this preemption was read: it is the job's.
                     continue;
@@ -323,7 +270,7 @@ public final class JobMirror {
 
     /** The pods of member copies observed now, for the per-member views. */
     public List<MemberPod> pods() {
-        return pods.values().stream().flatMap(byKey -> byKey.values().stream()).toList();
+        return pods.all();
     }
 
     private MirrorDecisions evaluateCluster(String cluster) {
@@ -338,7 +285,7 @@ public final class JobMirror {
 
     private MirrorDecisions evaluateJobsNamed(String cluster, String namespace, String name) {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (String uid : List.copyOf(uidsByName.getOrDefault(new JobName(cluster, namespace, name), Set.of()))) {
+        for (String uid : List.copyOf(uidsByName.getOrDefault(new MemberJobName(cluster, namespace, name), Set.of()))) {
             decisions = decisions.and(evaluateJob(uid));
         }
         return decisions;
@@ -347,7 +294,7 @@ public final class JobMirror {
     /** Judges every copy of one fleet job, and notes whether time alone can change that judgement. */
     private MirrorDecisions evaluateJob(String uid) {
         MirrorDecisions decisions = judgeJob(uid);
-        if (copiesByUid.getOrDefault(uid, Map.of()).values().stream().anyMatch(Tracked::awaitsTime)) {
+        if (copiesByUid.getOrDefault(uid, Map.of()).values().stream().anyMatch(TrackedCopy::awaitsTime)) {
             awaitingTime.add(uid);
         } else {
             awaitingTime.remove(uid);
@@ -356,14 +303,14 @@ public final class JobMirror {
     }
 
     private MirrorDecisions judgeJob(String uid) {
-        List<Tracked> ofJob = copiesByUid.getOrDefault(uid, Map.of()).values().stream().filter(this::judged).toList();
+        List<TrackedCopy> ofJob = copiesByUid.getOrDefault(uid, Map.of()).values().stream().filter(this::judged).toList();
         if (ofJob.isEmpty()) {
             return MirrorDecisions.none();
         }
         Instant now = clock.instant();
         if (ofJob.stream().anyMatch(tracked -> isDeleted(tracked.copy))) {
             MirrorDecisions decisions = MirrorDecisions.none();
-            for (Tracked tracked : ofJob) {
+            for (TrackedCopy tracked : ofJob) {
                 if (isDeleted(tracked.copy)) {
                     decisions = decisions.and(purge(tracked, now, "the fleet job was deleted"));
                 }
@@ -371,9 +318,9 @@ public final class JobMirror {
             return decisions;
         }
         int newest = ofJob.stream().mapToInt(tracked -> tracked.copy.generation()).max().orElse(0);
-        Optional<Tracked> current = ofJob.stream().filter(tracked -> tracked.copy.generation() == newest && !tracked.departed).findFirst();
+        Optional<TrackedCopy> current = ofJob.stream().filter(tracked -> tracked.copy.generation() == newest && !tracked.departed).findFirst();
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (Tracked tracked : ofJob) {
+        for (TrackedCopy tracked : ofJob) {
             if (current.isPresent() && tracked == current.get()) {
                 decisions = decisions.and(evaluateCurrent(tracked, now));
             } else {
@@ -387,12 +334,12 @@ public final class JobMirror {
      * Whether the copy is judged now: one seen on its member, one the job has left (to purge), or one remembered whose
      * member is known not to answer. A remembered copy on a member that answers is judged once the member shows it.
      */
-    private boolean judged(Tracked tracked) {
+    private boolean judged(TrackedCopy tracked) {
         return !tracked.remembered || tracked.departed || Boolean.FALSE.equals(reachable.get(tracked.copy.cluster()));
     }
 
     /** A copy the job has left (failed over from, or placed again since): purged as its purge mode says. */
-    private MirrorDecisions evaluateLeft(Tracked tracked, Optional<Tracked> newer, Instant now) {
+    private MirrorDecisions evaluateLeft(TrackedCopy tracked, Optional<TrackedCopy> newer, Instant now) {
         if (tracked.preempted) {
             return MirrorDecisions.none();
         }
@@ -409,7 +356,7 @@ public final class JobMirror {
         return purge(tracked, now, newer.map(other -> "the job was placed again, on " + other.copy.cluster()).orElse("the job failed over"));
     }
 
-    private MirrorDecisions evaluateCurrent(Tracked tracked, Instant now) {
+    private MirrorDecisions evaluateCurrent(TrackedCopy tracked, Instant now) {
         MemberCopy copy = tracked.copy;
         boolean isReachable = reachable.getOrDefault(copy.cluster(), true);
         List<JobEvent> events = new ArrayList<>();
@@ -454,7 +401,7 @@ public final class JobMirror {
      * A container of the copy's pods restarted in place (restart policy {@code OnFailure}): reported, as it is no
      * failure of the job. Counts seen when status sync first sees a pod are where it starts counting from.
      */
-    private List<JobEvent> restarts(Tracked tracked, String state, Instant now) {
+    private List<JobEvent> restarts(TrackedCopy tracked, String state, Instant now) {
         List<JobEvent> events = new ArrayList<>();
         for (MemberPod pod : podsOf(tracked.copy)) {
             Integer seen = tracked.restarts.put(pod.name(), pod.restarts());
@@ -468,11 +415,11 @@ public final class JobMirror {
     }
 
     private List<MemberPod> podsOf(MemberCopy copy) {
-        return List.copyOf(podsByJob.getOrDefault(JobName.of(copy), Map.of()).values());
+        return pods.of(MemberJobName.of(copy));
     }
 
     /** What the state topic keeps of the copy: it while a member cut off could leave it to judge, else nothing. */
-    private void record(CopyKey key, Tracked tracked) {
+    private void record(CopyKey key, TrackedCopy tracked) {
         if (tracked.finishedReported || tracked.preempted) {
             records.forget(RememberedCopy.key(key.cluster(), key.uid()));
         } else {
@@ -480,19 +427,19 @@ public final class JobMirror {
         }
     }
 
-    private void track(CopyKey key, Tracked tracked) {
+    private void track(CopyKey key, TrackedCopy tracked) {
         copies.put(key, tracked);
         copiesByUid.computeIfAbsent(key.uid(), uid -> new LinkedHashMap<>()).put(key, tracked);
-        uidsByName.computeIfAbsent(JobName.of(tracked.copy), name -> new LinkedHashSet<>()).add(key.uid());
+        uidsByName.computeIfAbsent(MemberJobName.of(tracked.copy), name -> new LinkedHashSet<>()).add(key.uid());
     }
 
     private void untrack(CopyKey key) {
-        Tracked tracked = copies.remove(key);
+        TrackedCopy tracked = copies.remove(key);
         if (tracked == null) {
             return;
         }
         records.forget(RememberedCopy.key(key.cluster(), key.uid()));
-        Map<CopyKey, Tracked> ofUid = copiesByUid.get(key.uid());
+        Map<CopyKey, TrackedCopy> ofUid = copiesByUid.get(key.uid());
         ofUid.remove(key);
         if (ofUid.isEmpty()) {
             copiesByUid.remove(key.uid());
@@ -501,20 +448,13 @@ public final class JobMirror {
     }
 
     private void unindexName(CopyKey key, MemberCopy copy) {
-        Set<String> uids = uidsByName.get(JobName.of(copy));
+        Set<String> uids = uidsByName.get(MemberJobName.of(copy));
         if (uids != null && uids.remove(key.uid()) && uids.isEmpty()) {
-            uidsByName.remove(JobName.of(copy));
+            uidsByName.remove(MemberJobName.of(copy));
         }
     }
 
-    private void unindexPod(MemberPod pod) {
-        Map<String, MemberPod> ofJob = podsByJob.get(JobName.of(pod));
-        if (ofJob != null && ofJob.remove(pod.key()) != null && ofJob.isEmpty()) {
-            podsByJob.remove(JobName.of(pod));
-        }
-    }
-
-    private MirrorDecisions judgeHealth(Tracked tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
+    private MirrorDecisions judgeHealth(TrackedCopy tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
         MemberCopy copy = tracked.copy;
         Collection<MemberPod> ofCopy = podsOf(copy);
         Optional<Health.Problem> problem = Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
@@ -554,7 +494,7 @@ public final class JobMirror {
     }
 
     /** Asks for the copy's deletion, again after {@code purgeRetry} while the member still shows it. */
-    private MirrorDecisions purge(Tracked tracked, Instant now, String reason) {
+    private MirrorDecisions purge(TrackedCopy tracked, Instant now, String reason) {
         if (removedClusters.contains(tracked.copy.cluster())) {
             untrack(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()));
             return MirrorDecisions.none();
