@@ -666,7 +666,8 @@ public final class GangPlacer {
     /**
      * Squares what a member holds under Muster's mark with placement's log, after a restart: a member copy of
      * a job the log has waiting or being placed elsewhere is adopted (the job is bound there, and anything
-     * reserved for it elsewhere released), so no job runs without a binding or twice; reservations no job of
+     * reserved for it elsewhere released), so no job runs without a binding or twice, unless the job failed over
+     * from that member (the copy is the one it left, and status sync purges it); reservations no job of
      * the log is using on that member are released, so none leaks. Member copies of finished jobs (kept until
      * their deletion), or of jobs the log no longer tracks (deleted, being stopped), are left as they are.
      */
@@ -676,7 +677,8 @@ public final class GangPlacer {
         for (String uid : holdings.jobs().keySet()) {
             Attempt attempt = attempts.get(uid);
             Waiting job = waiting.get(uid);
-            if (bound.containsKey(uid) || attempt != null && attempt.cluster().equals(cluster) || attempt == null && job == null) {
+            if (bound.containsKey(uid) || attempt != null && attempt.cluster().equals(cluster) || attempt == null && job == null
+                    || leftByFailover(uid, cluster)) {
                 continue;
             }
             JobEvent admitted = attempt != null ? attempt.admitted() : job.admitted();
@@ -713,6 +715,14 @@ public final class GangPlacer {
             decisions = decisions.and(new Decisions(List.of(), List.of(new MemberCommand.Release(cluster, owner, entry.getValue()))));
         }
         return decisions;
+    }
+
+    /**
+     * Whether the job failed over from this cluster: a copy of it found there is the one it left, which status sync purges
+     * as the failover's purge mode says, never a binding to adopt.
+     */
+    private boolean leftByFailover(String uid, String cluster) {
+        return exclusions.getOrDefault(uid, Map.of()).containsKey(cluster);
     }
 
     /** The job a UID names, as far as placement knows it; a placeholder for reservations of jobs it no longer tracks. */

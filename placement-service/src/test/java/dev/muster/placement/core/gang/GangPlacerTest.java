@@ -428,6 +428,31 @@ class GangPlacerTest {
     }
 
     @Test
+    void reconcilingLeavesTheCopyAJobFailedOverFromToBePurgedAndPlacesTheJobElsewhere() {
+        member("cluster-b", false, 2, "4");
+        placer.handle(admitted(Seed.job("default", "pytorch-test")));
+        placer.result(new MemberResult.JobCreated("cluster-b", JOB));
+        // cluster-b stops answering; the job fails over while placement has no other member yet, and it waits.
+        placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new FailoverTriggered("cluster-b", "MemberUnreachable", "member unreachable for 31s", "Immediately")));
+        GangPlacer next = restarted();
+        member(next, "cluster-b", false, 2, "4");
+
+        // cluster-b answers again before status sync has purged the old copy, and a new owner reads it.
+        Decisions reconciled = next.reconcile(new MemberHoldings("cluster-b", Map.of("pytorch-test-1234-master-0", "uid-1"),
+                Map.of("uid-1", "default/pytorch-test")));
+
+        assertThat(reconciled.events()).as("the copy the job left is not its binding").isEmpty();
+        assertThat(next.bound()).doesNotContainKey("uid-1");
+        assertThat(reconciled.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Release.class, release ->
+                assertThat(release.reservations()).containsExactly("pytorch-test-1234-master-0"));
+        member(next, "cluster-c", false, 2, "4");
+        clock.advance(Duration.ofMinutes(1)); // past its backoff, short of cluster-b's exclusion
+        assertThat(next.tick().commands()).as("the job is placed on the member that joined").singleElement()
+                .extracting(MemberCommand::cluster).isEqualTo("cluster-c");
+    }
+
+    @Test
     void aMemberThatLeavesTheFleetIsNoLongerPlacedOnAndItsAttemptsMoveOn() {
         member("cluster-a", true, 2, "8");
         member("cluster-b", false, 2, "4");
