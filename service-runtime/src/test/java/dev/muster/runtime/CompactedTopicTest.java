@@ -1,0 +1,63 @@
+package dev.muster.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+class CompactedTopicTest {
+
+    private static final String TOPIC = "muster.test.state";
+    private static final TopicPartition PARTITION = new TopicPartition(TOPIC, 0);
+
+    private final MockConsumer<String, byte[]> reader = new MockConsumer<>("earliest");
+
+    @Test
+    void theLatestValueOfEachKeyIsReadBackAndATombstoneRemovesItsKey() {
+        holding(4);
+        record(0, "job-1", "first");
+        record(1, "job-2", "second");
+        record(2, "job-1", "again");
+        record(3, "job-2", null);
+
+        Map<String, byte[]> latest = CompactedTopic.latestByKey(reader, TOPIC, Duration.ofSeconds(30), Clock.systemUTC());
+
+        assertThat(latest).containsOnlyKeys("job-1");
+        assertThat(new String(latest.get("job-1"), StandardCharsets.UTF_8)).isEqualTo("again");
+    }
+
+    @Test
+    void aReadThatStopsShortOfTheEndFailsInsteadOfWaitingForGood() {
+        // The topic holds 5 offsets; the broker goes away after the first 2 are read.
+        holding(5);
+        record(0, "job-1", "first");
+        record(1, "job-2", "second");
+
+        assertThatThrownBy(() -> CompactedTopic.latestByKey(reader, TOPIC, Duration.ZERO, Clock.systemUTC()))
+                .isInstanceOf(TimeoutException.class)
+                .hasMessage("reading muster.test.state back made no progress for 0 s, at offset 2 of 5 (summed over its partitions)");
+    }
+
+    private void holding(long offsets) {
+        reader.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, null, null, null)));
+        reader.updateBeginningOffsets(Map.of(PARTITION, 0L));
+        reader.updateEndOffsets(Map.of(PARTITION, offsets));
+    }
+
+    private void record(long offset, String key, String value) {
+        // Offered once the reader has been assigned the partition, as a broker would serve it.
+        reader.schedulePollTask(() -> reader.addRecord(new ConsumerRecord<>(TOPIC, 0, offset, key,
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8))));
+    }
+}
