@@ -25,13 +25,22 @@ public final class RestoreGate {
         this.restore = restore;
     }
 
-    /** This instance was given the inputs: restores now, or once the batch in flight has ended. */
+    /**
+     * This instance was given the inputs: restores now, or once the batch in flight has ended. A restore that fails
+     * (the state topic unreadable for now) stays due: the next batch tries it again and fails until it works, so no
+     * batch is ever decided on state that was not read back, and the consumer's rebalance never sees the failure.
+     */
     public synchronized void assigned() {
         if (batchInFlight) {
             LOG.info("given the inputs while a batch's transaction is open: restoring once it has ended");
             restoreDue = true;
-        } else {
+            return;
+        }
+        try {
             restore.run();
+        } catch (RuntimeException e) {
+            restoreDue = true;
+            LOG.errorf("restoring the state failed (%s); trying again before the next batch", e.toString());
         }
     }
 
@@ -57,6 +66,15 @@ public final class RestoreGate {
         } catch (RuntimeException e) {
             LOG.errorf("restoring the state failed (%s); trying again before the next batch", e.toString());
         }
+    }
+
+    /**
+     * The service's own restore after an aborted batch failed (its state topic unreadable for now): what it holds is no
+     * longer what the log says, so a restore is due before any batch is decided again.
+     */
+    synchronized void restoreFailed(RuntimeException failure) {
+        restoreDue = true;
+        LOG.errorf("restoring the state after an aborted batch failed (%s); trying again before the next batch", failure.toString());
     }
 
     private void restoreIfDue() {

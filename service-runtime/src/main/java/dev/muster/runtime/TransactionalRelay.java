@@ -129,7 +129,11 @@ public final class TransactionalRelay {
             } else {
                 LOG.warnf("a batch's transaction failed; what it decided is not in the log, and the batch is read again: %s",
                         failure.toString());
-                outcome.aborted(failure);
+                try {
+                    outcome.aborted(failure);
+                } catch (RuntimeException restoreFailure) {
+                    restores.restoreFailed(restoreFailure);
+                }
                 if (FencedProducer.isFenced(failure) || failure instanceof StalledTransaction) {
                     FencedProducer.exit(failure);
                 }

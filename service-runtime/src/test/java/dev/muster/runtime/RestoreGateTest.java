@@ -70,6 +70,34 @@ class RestoreGateTest {
     }
 
     @Test
+    void aRestoreThatFailedWhenGivenTheInputsIsTriedAgainBeforeTheFirstBatchNeverSkipped() {
+        AtomicInteger failuresLeft = new AtomicInteger(1);
+        RestoreGate gate = new RestoreGate(() -> {
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("the state topic is unreachable");
+            }
+            restores.incrementAndGet();
+        });
+
+        gate.assigned();
+        assertThat(restores).hasValue(0);
+        gate.batchStarting();
+
+        assertThat(restores).as("restored before the first batch was decided").hasValue(1);
+    }
+
+    @Test
+    void aFailedRestoreAfterAnAbortedBatchIsRunBeforeTheNextBatch() {
+        RestoreGate gate = new RestoreGate(restores::incrementAndGet);
+        gate.batchStarting();
+
+        gate.restoreFailed(new IllegalStateException("the state topic is unreachable"));
+        gate.batchEnded();
+
+        assertThat(restores).as("restored once the aborted batch had ended").hasValue(1);
+    }
+
+    @Test
     void noBatchStartsWhileARestoreRuns() throws Exception {
         CountDownLatch restoring = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);

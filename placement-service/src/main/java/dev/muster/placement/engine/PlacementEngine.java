@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -232,15 +233,16 @@ public class PlacementEngine {
 
     /**
      * The consumed batch's transaction failed: the core decided what the log does not hold. Its writes are dropped and
-     * the core starts again from the committed state, as a new owner would; the batch is read again.
+     * the core starts again from the committed state, as a new owner would; the batch is read again. If that state cannot
+     * be read now, the failure goes to the relay, which has the restore run before the next batch.
      */
-    public void aborted(Map<String, byte[]> committedState) {
+    public void aborted(Supplier<Map<String, byte[]>> committedState) {
         synchronized (lock) {
             uncommittedWrites = null;
             boundInBatch = false;
             reconciledInBatch = false;
         }
-        restore(committedState);
+        restore(committedState.get());
     }
 
     /** The state changes of the last {@link #decide}, for its transaction. */

@@ -88,7 +88,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     @Override
                     public void aborted(Throwable failure) {
                         backlog.aborted(relaying);
-                        engine.aborted(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
+                        engine.aborted(() -> CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
                         resumeIfBacklogRead();
                     }
                 }, engine::decideObservations, restores);
