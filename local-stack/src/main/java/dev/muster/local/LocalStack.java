@@ -281,6 +281,16 @@ public final class LocalStack implements AutoCloseable {
         supervisor.restart(service, forThisRun);
     }
 
+    /** Stops the service cleanly and keeps it stopped until {@link #startService}: what an outage of it leaves behind. */
+    public void stopService(MusterService service) throws InterruptedException {
+        supervisor.stop(service);
+    }
+
+    /** Starts a service {@link #stopService stopped} on purpose, and returns once it is ready; leaves any other as it is. */
+    public void startService(MusterService service) throws IOException {
+        supervisor.start(service);
+    }
+
     public ServiceProcess service(MusterService service) {
         return services.get(service);
     }

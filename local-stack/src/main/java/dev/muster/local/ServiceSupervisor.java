@@ -33,6 +33,8 @@ final class ServiceSupervisor implements AutoCloseable {
         int failuresInARow;
         Instant startedAt;
         boolean restarting;
+        /** Stopped on purpose, and left stopped until asked to start. */
+        boolean stopped;
 
         Supervised(ServiceProcess process, Instant startedAt) {
             this.process = process;
@@ -70,7 +72,7 @@ final class ServiceSupervisor implements AutoCloseable {
     }
 
     private synchronized void exited(MusterService service, Supervised supervised, Integer status) {
-        if (stopping || supervised.restarting) {
+        if (stopping || supervised.restarting || supervised.stopped) {
             return;
         }
         boolean stable = Duration.between(supervised.startedAt, clock.instant()).compareTo(STABLE) >= 0;
@@ -83,8 +85,10 @@ final class ServiceSupervisor implements AutoCloseable {
     }
 
     private void start(MusterService service, Supervised supervised) {
-        if (stopping) {
-            return;
+        synchronized (this) {
+            if (stopping || supervised.stopped) {
+                return;
+            }
         }
         try {
             supervised.process.startAgain(startTimeout);
@@ -128,6 +132,34 @@ final class ServiceSupervisor implements AutoCloseable {
             }
             watch(service, supervised);
         }
+    }
+
+    /** Stops the service cleanly and leaves it stopped, an outage of the service itself, until {@link #start(MusterService)}. */
+    void stop(MusterService service) throws InterruptedException {
+        Supervised supervised = supervised(service);
+        synchronized (this) {
+            supervised.stopped = true;
+        }
+        say.accept("stopping " + service.artifact() + " until it is started again (asked for)");
+        supervised.process.stop(stopTimeout);
+    }
+
+    /** Starts a service {@link #stop(MusterService) stopped} on purpose, and returns once it is ready; leaves any other as it is. */
+    void start(MusterService service) throws IOException {
+        Supervised supervised = supervised(service);
+        synchronized (this) {
+            if (!supervised.stopped) {
+                return;
+            }
+        }
+        supervised.process.startAgain(startTimeout);
+        synchronized (this) {
+            supervised.stopped = false;
+            supervised.restarts++;
+            supervised.startedAt = clock.instant();
+        }
+        say.accept(service.artifact() + " is running again (restart " + supervised.restarts + ")");
+        watch(service, supervised);
     }
 
     /** Kills the service (SIGKILL), as a crash would; the supervisor starts it again as for any crash. */

@@ -201,6 +201,54 @@ class FleetFailoverIT {
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("moving-unseen").delete();
     }
 
+    /**
+     * Placement down while a job fails over, and started again once the member the job left answers, before status sync
+     * (down too by then) has purged the copy there: the new placement reads that member, and must not take the copy the
+     * job left for its binding, or the purge would leave the job with no copy at all.
+     */
+    @Test
+    void placementStartedBeforeTheOldCopyIsPurgedPlacesTheJobElsewhereAndLeavesThatCopyToThePurge() throws Exception {
+        PyTorchJob job = apply("default", "moving-unplaced");
+        String first = runningCluster(job);
+        SimulatedCluster lost = stack.member(first);
+
+        stack.stopService(MusterService.PLACEMENT);
+        try {
+            lost.faults().unreachable();
+            stack.awaitJob("default", "moving-unplaced", Duration.ofSeconds(90), () ->
+                    assertThat(events(job)).extracting(Event::getReason).contains("FailoverTriggered"));
+            stack.stopService(MusterService.STATUS_SYNC);
+            lost.faults().heal();
+            long reconciledBefore = reconciled(first);
+            stack.startService(MusterService.PLACEMENT);
+            await("placement read " + first + " after its start").atMost(DEADLINE).until(() -> reconciled(first) > reconciledBefore);
+        } finally {
+            lost.faults().heal();
+            // Whatever the test got to: both run again for the next test.
+            stack.startService(MusterService.PLACEMENT);
+            stack.startService(MusterService.STATUS_SYNC);
+        }
+
+        stack.awaitJob("default", "moving-unplaced", Duration.ofSeconds(90), () -> {
+            assertThat(state(job)).map(JobCondition::type).contains("Running");
+            assertThat(boundTo(job)).as("bound first where it ran, then elsewhere, and never back to the copy it left")
+                    .hasSize(2).first().isEqualTo(first);
+        });
+        String second = boundTo(job).get(1);
+        assertThat(second).isNotEqualTo(first);
+        awaitPurged(lost, job);
+        assertThat(pods(stack.member(second), job)).hasSize(3)
+                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("moving-unplaced").delete();
+    }
+
+    /** How many times placement's log says it squared this member's holdings with its state, after a start. */
+    private static long reconciled(String member) throws java.io.IOException {
+        try (java.util.stream.Stream<String> log = java.nio.file.Files.lines(stack.service(MusterService.PLACEMENT).log(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return log.filter(line -> line.contains("member " + member + " reconciled:")).count();
+        }
+    }
+
     @Test
     void aBlipShorterThanTheTolerationLeavesTheJobWhereItIs() throws Exception {
         PyTorchJob job = apply("blips", "steady");

@@ -212,6 +212,16 @@ final class MusterStack implements AutoCloseable {
         stack.restart(service, forThisRun);
     }
 
+    /** Stops the service, and keeps it stopped until {@link #startService}. */
+    void stopService(MusterService service) throws InterruptedException {
+        stack.stopService(service);
+    }
+
+    /** Starts a service {@link #stopService stopped} on purpose; returns once it is ready. */
+    void startService(MusterService service) throws IOException {
+        stack.startService(service);
+    }
+
     /** The running process of one service, to kill as a crash would. */
     dev.muster.testing.service.ServiceProcess service(MusterService service) {
         return stack.service(service);
