@@ -249,8 +249,9 @@ public class MirrorEngine implements MirrorObservations {
 
     /** Call under the lock: events go out now, writes are queued in the order decided, and so are the copies' records. */
     private void carryOut(MirrorDecisions decisions) {
-        remembered.write(mirror.drainRecords());
-        decisions.events().forEach(this::publish);
+        List<CompletableFuture<Void>> published = decisions.events().stream().map(this::publish).toList();
+        // A copy's record follows the events decided with it onto the broker (a failover before the copy it left).
+        remembered.write(mirror.drainRecords(), CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)));
         for (FleetStatus status : decisions.statuses()) {
             // Each status write replaces the job's whole status: one decided later makes an earlier one still queued moot.
             writes.submitLatest(status.job().subject(), status, this::writeStatus).whenComplete((done, failure) -> {
