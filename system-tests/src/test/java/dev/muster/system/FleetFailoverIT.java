@@ -272,6 +272,33 @@ class FleetFailoverIT {
         fleet.resources(PyTorchJob.class).inNamespace("blips").withName("steady").delete();
     }
 
+    /**
+     * Someone deletes the job's copy on its member, as {@code kubectl delete} there would: the job is not left bound to
+     * nothing with its quota held for good; it fails over after its toleration, and the fleet says why.
+     */
+    @Test
+    void aCopyDeletedOnItsMemberNotByMusterFailsTheJobOverAndTheFleetSaysWhy() throws Exception {
+        PyTorchJob job = apply("default", "deleted-there");
+        String first = runningCluster(job);
+
+        try (KubernetesClient member = stack.member(first).connect()) {
+            member.resources(PyTorchJob.class).inNamespace("default").withName("deleted-there").delete();
+        }
+
+        stack.awaitJob("default", "deleted-there", Duration.ofSeconds(90), () -> {
+            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+            assertThat(state(job)).map(JobCondition::type).contains("Running");
+        });
+        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
+                .satisfies(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (CopyDeleted): the job's copy on "
+                        + first + " was deleted there, not by Muster for 3"));
+        String second = boundTo(job).get(1);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(pods(stack.member(second), job)).hasSize(3)
+                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted-there").delete();
+    }
+
     @Test
     void deletingTheFleetJobDeletesItsMemberCopyAndPods() throws Exception {
         PyTorchJob job = apply("default", "deleted");

@@ -8,7 +8,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +19,17 @@ import java.util.TreeMap;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
+import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.policy.FailoverPolicy.PurgeMode;
 import dev.muster.model.time.GoDurations;
+import dev.muster.statussync.core.mirror.CopyIndex.CopyKey;
 import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
 import dev.muster.statussync.core.mirror.MirrorDecisions.Purge;
 
@@ -55,14 +57,8 @@ public final class JobMirror {
 
     private final Clock clock;
     private final MirrorSettings settings;
-    private final Map<CopyKey, TrackedCopy> copies = new LinkedHashMap<>();
+    private final CopyIndex copies = new CopyIndex();
     private final CopyPods pods = new CopyPods();
-    /*
-     * Every pod change asks for the copies of its job, and every tick judges every job: these indexes keep each of those
-     * to the job's own copies rather than a scan of the whole fleet.
-     */
-    private final Map<String, Map<CopyKey, TrackedCopy>> copiesByUid = new LinkedHashMap<>();
-    private final Map<MemberJobName, Set<String>> uidsByName = new HashMap<>();
     private final Map<String, Boolean> reachable = new TreeMap<>();
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
     /** Deleted jobs by uid, each as its deletion named it: a deletion naming another job than its uid's purges nothing. */
@@ -74,9 +70,6 @@ public final class JobMirror {
      */
     private final Set<String> awaitingTime = new LinkedHashSet<>();
     private final CopyRecords records = new CopyRecords();
-
-    private record CopyKey(String cluster, String uid) {
-    }
 
     public JobMirror(MirrorSettings settings, Clock clock) {
         this.settings = settings;
@@ -90,23 +83,37 @@ public final class JobMirror {
         if (tracked == null || !Objects.equals(tracked.copy.copyUid(), copy.copyUid())) {
             untrack(key);
             tracked = new TrackedCopy(copy, clock.instant());
-            track(key, tracked);
+            copies.add(key, tracked);
         } else {
-            unindexName(key, tracked.copy);
-            tracked.copy = copy;
+            copies.update(key, tracked, copy);
             tracked.observedAt = clock.instant();
             // Seen on its member at last: what the previous instance recorded of it (failed over from, say) still holds.
             tracked.remembered = false;
-            uidsByName.computeIfAbsent(MemberJobName.of(copy), name -> new LinkedHashSet<>()).add(key.uid());
+            tracked.deletedOnMemberAt = null;
         }
         record(key, tracked);
         return evaluateJob(copy.job().uid());
     }
 
-    /** A member copy is gone from its member. */
+    /**
+     * A member copy is gone from its member. The job's own copy, gone with nothing Muster did or was told of to explain
+     * it (a {@code kubectl delete} on the member, say), is a failure of the job: it fails over after its toleration, or
+     * is reported, as for any failure. A stop of placement's read meanwhile (preemption, withdrawal, deletion) explains it.
+     */
     public MirrorDecisions copyGone(String cluster, String fleetUid) {
-        untrack(new CopyKey(cluster, fleetUid));
+        CopyKey key = new CopyKey(cluster, fleetUid);
+        TrackedCopy tracked = copies.get(key);
+        if (tracked != null && tracked.deletedOnMemberAt == null && lostUnexplained(tracked)) {
+            tracked.deletedOnMemberAt = clock.instant();
+            return evaluateJob(fleetUid);
+        }
+        untrack(key);
         return evaluateJob(fleetUid);
+    }
+
+    private boolean lostUnexplained(TrackedCopy tracked) {
+        return !tracked.departed && !tracked.preempted && !tracked.finishedReported && !tracked.remembered && tracked.purgeAskedAt == null
+                && !deleted.containsKey(tracked.copy.job().uid()) && !removedClusters.contains(tracked.copy.cluster());
     }
 
     /**
@@ -116,13 +123,13 @@ public final class JobMirror {
     public MirrorDecisions remembered(RememberedCopy remembered) {
         records.restored(remembered);
         CopyKey key = new CopyKey(remembered.cluster(), remembered.job().uid());
-        if (copies.containsKey(key)) {
+        if (copies.get(key) != null) {
             return MirrorDecisions.none();
         }
         TrackedCopy tracked = new TrackedCopy(remembered.copy(), clock.instant());
         tracked.remembered = true;
         tracked.departed = remembered.departed();
-        track(key, tracked);
+        copies.add(key, tracked);
         return evaluateJob(remembered.job().uid());
     }
 
@@ -132,7 +139,7 @@ public final class JobMirror {
      */
     public MirrorDecisions memberListed(String cluster) {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (Map.Entry<CopyKey, TrackedCopy> entry : List.copyOf(copies.entrySet())) {
+        for (Map.Entry<CopyKey, TrackedCopy> entry : List.copyOf(copies.all().entrySet())) {
             if (entry.getKey().cluster().equals(cluster) && entry.getValue().remembered && !entry.getValue().departed) {
                 untrack(entry.getKey());
                 decisions = decisions.and(evaluateJob(entry.getKey().uid()));
@@ -141,11 +148,15 @@ public final class JobMirror {
         return decisions;
     }
 
-    /** The member confirmed a purge: a remembered copy it purged is gone, whether or not it was still there. */
+    /**
+     * The member confirmed a purge: a remembered copy, or one deleted on its member, that it purged is gone, whether or
+     * not it was still there.
+     */
     public MirrorDecisions purgeConfirmed(String cluster, String fleetUid, String copyUid) {
         CopyKey key = new CopyKey(cluster, fleetUid);
         TrackedCopy tracked = copies.get(key);
-        if (tracked == null || !tracked.remembered || !tracked.copy.copyUid().equals(copyUid)) {
+        // A copy seen on its member is forgotten when the member shows it gone; these two never will be seen again.
+        if (tracked == null || !tracked.remembered && tracked.deletedOnMemberAt == null || !tracked.copy.copyUid().equals(copyUid)) {
             return MirrorDecisions.none();
         }
         untrack(key);
@@ -179,7 +190,7 @@ public final class JobMirror {
         }
         if (isReachable) {
             // Purges the member could not take while away are asked for again as soon as it is back.
-            copies.forEach((key, tracked) -> {
+            copies.all().forEach((key, tracked) -> {
                 if (key.cluster().equals(cluster)) {
                     tracked.purgeAskedAt = null;
                 }
@@ -222,8 +233,14 @@ public final class JobMirror {
             deleted.put(job.job().uid(), job.job());
             return evaluateJob(job.job().uid());
         }
+        if (event instanceof JobEvent job && (job.data() instanceof JobWithdrawn || job.data() instanceof JobEvicted)) {
+            // Placement stops the job: a copy seen gone meanwhile was its doing.
+            forgetDeletedOnMember(job.job().uid(), job.time());
+            return evaluateJob(job.job().uid());
+        }
         if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
-            for (TrackedCopy tracked : copiesByUid.getOrDefault(job.job().uid(), Map.of()).values()) {
+            forgetDeletedOnMember(job.job().uid(), job.time());
+            for (TrackedCopy tracked : copies.ofJob(job.job().uid()).values()) {
                 if (!tracked.copy.stoppedBy(job.time())) {
                     // The copy of a later admission, seen on its member before this preemption was read: it is the job's.
                     continue;
@@ -232,11 +249,19 @@ public final class JobMirror {
                 tracked.departed = true;
                 tracked.unhealthySince = null;
                 tracked.purgeAskedAt = null;
-                record(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()), tracked);
+                record(CopyKey.of(tracked), tracked);
             }
             return evaluateJob(job.job().uid());
         }
         return MirrorDecisions.none();
+    }
+
+    private void forgetDeletedOnMember(String uid, Instant stoppedAt) {
+        for (Map.Entry<CopyKey, TrackedCopy> entry : List.copyOf(copies.ofJob(uid).entrySet())) {
+            if (entry.getValue().deletedOnMemberAt != null && entry.getValue().copy.stoppedBy(stoppedAt)) {
+                untrack(entry.getKey());
+            }
+        }
     }
 
     /**
@@ -246,7 +271,7 @@ public final class JobMirror {
      */
     public MirrorDecisions mirroredStatus(String uid) {
         // With copies of several generations (a failover under way), the newest copy's status is the one shown.
-        return copiesByUid.getOrDefault(uid, Map.of()).values().stream()
+        return copies.ofJob(uid).values().stream()
                 .filter(tracked -> !tracked.departed && tracked.writtenStatus != null)
                 .max(Comparator.comparingInt(tracked -> tracked.copy.generation()))
                 .map(tracked -> new MirrorDecisions(List.of(), List.of(new FleetStatus(tracked.copy.job(), tracked.copy.cluster(), tracked.writtenStatus,
@@ -265,7 +290,7 @@ public final class JobMirror {
 
     /** The copies observed now, for the per-member views. */
     public List<MemberCopy> copies() {
-        return copies.values().stream().filter(tracked -> !tracked.remembered).map(tracked -> tracked.copy).toList();
+        return copies.all().values().stream().filter(tracked -> !tracked.remembered).map(tracked -> tracked.copy).toList();
     }
 
     /** The pods of member copies observed now, for the per-member views. */
@@ -275,7 +300,7 @@ public final class JobMirror {
 
     private MirrorDecisions evaluateCluster(String cluster) {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (CopyKey key : new ArrayList<>(copies.keySet())) {
+        for (CopyKey key : new ArrayList<>(copies.all().keySet())) {
             if (key.cluster().equals(cluster)) {
                 decisions = decisions.and(evaluateJob(key.uid()));
             }
@@ -285,7 +310,7 @@ public final class JobMirror {
 
     private MirrorDecisions evaluateJobsNamed(String cluster, String namespace, String name) {
         MirrorDecisions decisions = MirrorDecisions.none();
-        for (String uid : List.copyOf(uidsByName.getOrDefault(new MemberJobName(cluster, namespace, name), Set.of()))) {
+        for (String uid : copies.uidsNamed(new MemberJobName(cluster, namespace, name))) {
             decisions = decisions.and(evaluateJob(uid));
         }
         return decisions;
@@ -294,7 +319,7 @@ public final class JobMirror {
     /** Judges every copy of one fleet job, and notes whether time alone can change that judgement. */
     private MirrorDecisions evaluateJob(String uid) {
         MirrorDecisions decisions = judgeJob(uid);
-        if (copiesByUid.getOrDefault(uid, Map.of()).values().stream().anyMatch(TrackedCopy::awaitsTime)) {
+        if (copies.ofJob(uid).values().stream().anyMatch(TrackedCopy::awaitsTime)) {
             awaitingTime.add(uid);
         } else {
             awaitingTime.remove(uid);
@@ -303,7 +328,7 @@ public final class JobMirror {
     }
 
     private MirrorDecisions judgeJob(String uid) {
-        List<TrackedCopy> ofJob = copiesByUid.getOrDefault(uid, Map.of()).values().stream().filter(this::judged).toList();
+        List<TrackedCopy> ofJob = copies.ofJob(uid).values().stream().filter(this::judged).toList();
         if (ofJob.isEmpty()) {
             return MirrorDecisions.none();
         }
@@ -383,7 +408,7 @@ public final class JobMirror {
         boolean failoverLeft = failover.isPresent() && copy.generation() < settings.maxFailovers();
         if (isReachable && copy.status().isFinished() && !tracked.finishedReported && ("Succeeded".equals(copy.state()) || !failoverLeft)) {
             tracked.finishedReported = true;
-            record(new CopyKey(copy.cluster(), copy.job().uid()), tracked);
+            record(CopyKey.of(tracked), tracked);
             String message = copy.condition().map(condition -> condition.message()).orElse(null);
             if ("Failed".equals(copy.state()) && failover.isPresent()) {
                 message = message + " (failed over " + copy.generation() + " times, the most " + settings.maxFailovers() + " allowed)";
@@ -427,37 +452,18 @@ public final class JobMirror {
         }
     }
 
-    private void track(CopyKey key, TrackedCopy tracked) {
-        copies.put(key, tracked);
-        copiesByUid.computeIfAbsent(key.uid(), uid -> new LinkedHashMap<>()).put(key, tracked);
-        uidsByName.computeIfAbsent(MemberJobName.of(tracked.copy), name -> new LinkedHashSet<>()).add(key.uid());
-    }
-
     private void untrack(CopyKey key) {
-        TrackedCopy tracked = copies.remove(key);
-        if (tracked == null) {
-            return;
-        }
-        records.forget(RememberedCopy.key(key.cluster(), key.uid()));
-        Map<CopyKey, TrackedCopy> ofUid = copiesByUid.get(key.uid());
-        ofUid.remove(key);
-        if (ofUid.isEmpty()) {
-            copiesByUid.remove(key.uid());
-        }
-        unindexName(key, tracked.copy);
-    }
-
-    private void unindexName(CopyKey key, MemberCopy copy) {
-        Set<String> uids = uidsByName.get(MemberJobName.of(copy));
-        if (uids != null && uids.remove(key.uid()) && uids.isEmpty()) {
-            uidsByName.remove(MemberJobName.of(copy));
+        if (copies.remove(key) != null) {
+            records.forget(RememberedCopy.key(key.cluster(), key.uid()));
         }
     }
 
     private MirrorDecisions judgeHealth(TrackedCopy tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
         MemberCopy copy = tracked.copy;
         Collection<MemberPod> ofCopy = podsOf(copy);
-        Optional<Health.Problem> problem = Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
+        Optional<Health.Problem> problem = tracked.deletedOnMemberAt != null
+                ? Optional.of(new Health.Problem("CopyDeleted", "the job's copy on " + copy.cluster() + " was deleted there, not by Muster"))
+                : Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
         if (problem.isEmpty()) {
             tracked.unhealthySince = null;
             tracked.problemReported = false;
@@ -482,7 +488,7 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         tracked.departed = true;
-        record(new CopyKey(copy.cluster(), copy.job().uid()), tracked);
+        record(CopyKey.of(tracked), tracked);
         String message = problem.get().message() + " for " + GoDurations.format(unhealthyFor.withNanos(0)) + " (toleration "
                 + GoDurations.format(failover.get().toleration()) + ")";
         MirrorDecisions decisions = events(JobEvent.observed(SOURCE, copy.job(), now,
@@ -496,7 +502,7 @@ public final class JobMirror {
     /** Asks for the copy's deletion, again after {@code purgeRetry} while the member still shows it. */
     private MirrorDecisions purge(TrackedCopy tracked, Instant now, String reason) {
         if (removedClusters.contains(tracked.copy.cluster())) {
-            untrack(new CopyKey(tracked.copy.cluster(), tracked.copy.job().uid()));
+            untrack(CopyKey.of(tracked));
             return MirrorDecisions.none();
         }
         if (tracked.purgeAskedAt != null && now.isBefore(tracked.purgeAskedAt.plus(settings.purgeRetry()))) {

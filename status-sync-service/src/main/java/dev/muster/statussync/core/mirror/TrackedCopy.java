@@ -22,6 +22,8 @@ final class TrackedCopy {
     boolean finishedReported;
     PyTorchJobStatus writtenStatus;
     Instant purgeAskedAt;
+    /** When the copy was seen gone from its member while it was the job's, with nothing to explain it yet. */
+    Instant deletedOnMemberAt;
     /** The restart count last seen of each pod of the copy, by pod name. */
     final Map<String, Integer> restarts = new HashMap<>();
 

@@ -14,6 +14,7 @@ import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobRef;
@@ -247,6 +248,67 @@ class JobMirrorTest {
         assertThat(forged.purges()).isEmpty();
         assertThat(observedAgain.purges()).isEmpty();
         assertThat(mirror.copies()).hasSize(1);
+    }
+
+    /** Someone deletes the job's copy on its member (kubectl on the member): a failure of the job, not a job that ended. */
+    @Test
+    void aCopyDeletedOnItsMemberNotByMusterFailsTheJobOverAfterTheToleration() {
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+
+        MirrorDecisions gone = mirror.copyGone("gpu-a", JOB.uid());
+        clock.advance(Duration.ofSeconds(29));
+        MirrorDecisions withinToleration = mirror.tick();
+        clock.advance(Duration.ofSeconds(2));
+        MirrorDecisions failedOver = mirror.tick();
+
+        assertThat(events(gone, FailoverTriggered.class)).isEmpty();
+        assertThat(events(withinToleration, FailoverTriggered.class)).as("a stop placement is making may explain it yet").isEmpty();
+        assertThat(events(failedOver, FailoverTriggered.class)).singleElement().satisfies(failover -> {
+            assertThat(failover.fromCluster()).isEqualTo("gpu-a");
+            assertThat(failover.reason()).isEqualTo("CopyDeleted");
+            assertThat(failover.message()).isEqualTo("the job's copy on gpu-a was deleted there, not by Muster for 31s (toleration 30s)");
+        });
+        // Its reservations there go with the purge; once confirmed, nothing of the copy is left to judge.
+        assertThat(failedOver.purges()).singleElement().extracting(Purge::copyUid).isEqualTo("copy-gpu-a-0");
+        mirror.purgeConfirmed("gpu-a", JOB.uid(), "copy-gpu-a-0");
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(mirror.tick().isEmpty()).isTrue();
+    }
+
+    @Test
+    void aCopyPlacementStopsOrStatusSyncPurgesIsNoFailureWhicheverIsReadFirst() {
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyObserved(copy("gpu-a", 0, SEED_FAILOVER, status("Created", "Running")));
+        // Placement stopped it (a withdrawn admission): the copy is seen gone before placement's word is read.
+        mirror.copyGone("gpu-a", JOB.uid());
+        MirrorDecisions stopped = mirror.handle(JobEvent.create("/test", JOB, clock.instant(), new JobEvicted("gpu-a", "stopped on gpu-a")));
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(stopped.isEmpty()).isTrue();
+        assertThat(mirror.tick().isEmpty()).as("no failover of a job placement stopped").isTrue();
+
+        // The fleet job deleted: status sync purges the copy itself, and its disappearance is what it asked for.
+        mirror.copyObserved(copy("gpu-a", 1, SEED_FAILOVER, status("Created", "Running")));
+        mirror.handle(JobEvent.create("/test", JOB, clock.instant(), new JobDeleted("deleted")));
+        mirror.copyGone("gpu-a", JOB.uid());
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
+    }
+
+    @Test
+    void aCopyDeletedOnItsMemberOfAJobWithoutFailoverIsReportedOnce() {
+        mirror.memberObserved("gpu-a", true);
+        mirror.copyObserved(copy("gpu-a", 0, Optional.empty(), status("Created", "Running")));
+
+        MirrorDecisions reported = mirror.copyGone("gpu-a", JOB.uid()).and(mirror.tick());
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(events(reported, MemberStatusChanged.class)).singleElement().satisfies(changed -> {
+            assertThat(changed.reason()).isEqualTo("Unhealthy");
+            assertThat(changed.message()).isEqualTo("the job's copy on gpu-a was deleted there, not by Muster; it stays where it is: its policy asks for no failover");
+        });
+        assertThat(mirror.tick().isEmpty()).isTrue();
     }
 
     /** Placement stops a preempted job's copy: its end there is neither a failure, a failover nor a purge of status sync's. */
