@@ -14,6 +14,17 @@ class RestoreGateTest {
 
     private final AtomicInteger restores = new AtomicInteger();
 
+    /** A gate whose restore fails its first {@code failures} times, the state topic unreachable, and then works. */
+    private RestoreGate failingFirst(int failures) {
+        AtomicInteger failuresLeft = new AtomicInteger(failures);
+        return new RestoreGate(() -> {
+            if (failuresLeft.getAndDecrement() > 0) {
+                throw new IllegalStateException("the state topic is unreachable");
+            }
+            restores.incrementAndGet();
+        });
+    }
+
     @Test
     void givenTheInputsBetweenBatchesTheServiceRestoresAtOnce() {
         RestoreGate gate = new RestoreGate(restores::incrementAndGet);
@@ -52,13 +63,7 @@ class RestoreGateTest {
 
     @Test
     void aRestoreThatFailedAfterABatchIsTriedAgainBeforeTheNextAndFailsItUntilItWorks() {
-        AtomicInteger failuresLeft = new AtomicInteger(2);
-        RestoreGate gate = new RestoreGate(() -> {
-            if (failuresLeft.getAndDecrement() > 0) {
-                throw new IllegalStateException("the state topic is unreachable");
-            }
-            restores.incrementAndGet();
-        });
+        RestoreGate gate = failingFirst(2);
         gate.batchStarting();
         gate.assigned();
 
@@ -71,13 +76,7 @@ class RestoreGateTest {
 
     @Test
     void aRestoreThatFailedWhenGivenTheInputsIsTriedAgainBeforeTheFirstBatchNeverSkipped() {
-        AtomicInteger failuresLeft = new AtomicInteger(1);
-        RestoreGate gate = new RestoreGate(() -> {
-            if (failuresLeft.getAndDecrement() > 0) {
-                throw new IllegalStateException("the state topic is unreachable");
-            }
-            restores.incrementAndGet();
-        });
+        RestoreGate gate = failingFirst(1);
 
         gate.assigned();
         assertThat(restores).hasValue(0);
