@@ -43,7 +43,8 @@ public final class JobOrderedWrites implements AutoCloseable {
         /** Every failure is final: the write completes exceptionally at once. */
         public static final RetryPolicy NONE = new RetryPolicy(failure -> false, Duration.ofSeconds(1), Duration.ofSeconds(1));
 
-        Duration backoff(int failures) {
+        /** How long to wait after the {@code failures}-th failure in a row (counted from 1). */
+        public Duration backoff(int failures) {
             Duration wait = initialBackoff.multipliedBy(1L << Math.min(failures - 1, 20));
             return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
         }

@@ -49,6 +49,7 @@ class FleetFailoverIT {
         // Straight to placement: these jobs are in no namespace the quota tree binds.
         fleet.resources(PropagationPolicy.class).inNamespace("default").resource(policy("default", 30)).create();
         fleet.resources(PropagationPolicy.class).inNamespace("blips").resource(policy("blips", 15)).create();
+        fleet.resources(PropagationPolicy.class).inNamespace("outage").resource(policy("outage", 10)).create();
     }
 
     @AfterAll
@@ -297,6 +298,52 @@ class FleetFailoverIT {
         assertThat(pods(stack.member(second), job)).hasSize(3)
                 .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted-there").delete();
+    }
+
+    /**
+     * The broker is away when a job's failover is decided, for longer than status sync's producer waits for an event (10 s
+     * on this stack): the copy the job leaves stays on its member until the failover is on the broker, and the job moves
+     * once the broker is back. Before, the event was given up and the copy purged: the job was left bound to nothing.
+     */
+    @Test
+    void aFailoverDecidedWhileTheBrokerIsAwayIsToldOnceItIsBackAndTheCopyItLeavesWaitsForThat() throws Exception {
+        PyTorchJob job = apply("outage", "told-later");
+        String first = runningCluster(job);
+        SimulatedCluster member = stack.member(first);
+        String node = pods(member, job).get(0).getSpec().getNodeName();
+
+        stack.broker().stop();
+        try {
+            member.faults().nodeNotReady(node);
+            await("status sync gave the failover up once").atMost(Duration.ofSeconds(90))
+                    .until(() -> statusSyncLogged("job outage/told-later: the broker did not take its dev.muster.job.failover-triggered"));
+            try (KubernetesClient client = member.connect()) {
+                assertThat(client.resources(PyTorchJob.class).inNamespace("outage").withName("told-later").get())
+                        .as("the copy on " + first + ", before its job's failover is on the broker").isNotNull();
+            }
+        } finally {
+            member.faults().nodeReady(node);
+            stack.broker().startAgain();
+        }
+
+        stack.awaitJob("outage", "told-later", Duration.ofSeconds(120), () -> {
+            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+            assertThat(state(job)).map(JobCondition::type).contains("Running");
+        });
+        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).isNotEmpty()
+                .allSatisfy(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (NodeNotReady)"));
+        String second = boundTo(job).get(1);
+        assertThat(second).isNotEqualTo(first);
+        awaitPurged(member, job);
+        assertThat(pods(stack.member(second), job)).hasSize(3)
+                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        fleet.resources(PyTorchJob.class).inNamespace("outage").withName("told-later").delete();
+    }
+
+    private static boolean statusSyncLogged(String text) throws java.io.IOException {
+        try (java.util.stream.Stream<String> log = java.nio.file.Files.lines(stack.service(MusterService.STATUS_SYNC).log(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return log.anyMatch(line -> line.contains(text));
+        }
     }
 
     @Test

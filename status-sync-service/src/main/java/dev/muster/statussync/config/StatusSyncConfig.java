@@ -53,6 +53,24 @@ public interface StatusSyncConfig {
     /** How the fleet API is written to. */
     FleetWrites fleetWrites();
 
+    /** How status sync's events are sent again when the broker did not take them. */
+    EventRetries eventRetries();
+
+    /**
+     * An event the producer gave up on (the broker away past its {@code delivery.timeout.ms}) is sent again until the
+     * broker has it; the copies it concerns are purged only then.
+     */
+    interface EventRetries {
+
+        /** The wait before an event is sent again; doubles each time. Default 1 s. */
+        @WithDefault("1s")
+        Duration backoff();
+
+        /** The longest wait between two sends of one event. Default 30 s. */
+        @WithDefault("30s")
+        Duration maxBackoff();
+    }
+
     /** How the fleet API is written to: each job's writes in order, several jobs' at once. */
     interface FleetWrites {
 

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -85,7 +87,11 @@ public class MirrorEngine implements MirrorObservations {
     private final RememberedCopiesTopic remembered;
     /** Where to halt for a crash test (see {@link StatusSyncConfig#crashAfter}); nowhere otherwise. */
     private final CrashPoint crashPoint;
-    private ScheduledExecutorService ticker;
+    /** Runs the mirror's ticks, and sends again the events the broker did not take. */
+    private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(JobOrderedWrites.daemon("status-ticker"));
+    private final EventDelivery delivery;
+    /** The copies (by cluster, job and copy uid) whose purge waits for their job's events to reach the broker. */
+    private final Set<String> purgesAwaitingEvents = ConcurrentHashMap.newKeySet();
     /** Set once the service stops: what fails from then on fails for the stop, not for what was consumed. */
     private volatile boolean stopping;
 
@@ -104,6 +110,8 @@ public class MirrorEngine implements MirrorObservations {
         // The fleet API gone for a while loses nothing: a write is tried again until it lands or is refused for good.
         this.writes = new JobOrderedWrites(config.fleetWrites().parallel(), "status-writes", new JobOrderedWrites.RetryPolicy(
                 MirrorEngine::passing, config.fleetWrites().retryBackoff(), config.fleetWrites().maxRetryBackoff()));
+        this.delivery = new EventDelivery(this::sendOnce, ticker, new JobOrderedWrites.RetryPolicy(failure -> true,
+                config.eventRetries().backoff(), config.eventRetries().maxBackoff()), () -> stopping);
     }
 
     private JobMirror newMirror() {
@@ -147,16 +155,13 @@ public class MirrorEngine implements MirrorObservations {
     }
 
     void start(@Observes StartupEvent startup) {
-        ticker = Executors.newSingleThreadScheduledExecutor(JobOrderedWrites.daemon("status-ticker"));
         long interval = config.tickInterval().toMillis();
         ticker.scheduleAtFixedRate(() -> observe(JobMirror::tick), interval, interval, TimeUnit.MILLISECONDS);
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
         stopping = true;
-        if (ticker != null) {
-            ticker.shutdownNow();
-        }
+        ticker.shutdownNow();
         writes.close();
     }
 
@@ -261,15 +266,34 @@ public class MirrorEngine implements MirrorObservations {
             });
         }
         for (MirrorDecisions.Purge purge : decisions.purges()) {
-            writes.submit(purge.job().subject(), () -> {
-                boolean confirmed = purger.purge(purge);
-                metrics.purged(purge.cluster(), confirmed);
-                if (confirmed) {
-                    crashPoint.after("purged");
-                    observe(mirror -> mirror.purgeConfirmed(purge.cluster(), purge.job().uid(), purge.copyUid()));
-                }
-            });
+            // Not before the broker has every event of the job decided so far: a copy purged before its job's failover
+            // is told (the broker away, or status sync crashing in between) leaves the job bound to nothing. The mirror
+            // asks again for a purge it has no answer to; one already waiting is not queued twice.
+            CompletableFuture<Void> told = delivery.delivered(purge.job().uid());
+            if (told.isDone()) {
+                submitPurge(purge);
+            } else if (purgesAwaitingEvents.add(awaitingKey(purge))) {
+                told.thenRun(() -> {
+                    purgesAwaitingEvents.remove(awaitingKey(purge));
+                    submitPurge(purge);
+                });
+            }
         }
+    }
+
+    private static String awaitingKey(MirrorDecisions.Purge purge) {
+        return purge.cluster() + "/" + purge.job().uid() + "/" + purge.copyUid();
+    }
+
+    private void submitPurge(MirrorDecisions.Purge purge) {
+        writes.submit(purge.job().subject(), () -> {
+            boolean confirmed = purger.purge(purge);
+            metrics.purged(purge.cluster(), confirmed);
+            if (confirmed) {
+                crashPoint.after("purged");
+                observe(mirror -> mirror.purgeConfirmed(purge.cluster(), purge.job().uid(), purge.copyUid()));
+            }
+        });
     }
 
     private void writeStatus(FleetStatus status) {
@@ -317,10 +341,15 @@ public class MirrorEngine implements MirrorObservations {
         }
     }
 
-    /** Sends the event; done once the broker has it. */
+    /** Sends the event until the broker has it (see {@link EventDelivery}); done then. */
     private CompletableFuture<Void> publish(JobEvent event) {
         LOG.info(event.describe());
         metrics.published(event);
+        return delivery.send(event);
+    }
+
+    /** One try: done once the broker has the event, failed when the producer gave up on it. */
+    private CompletableFuture<Void> sendOnce(JobEvent event) {
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         memberStatus.send(JobTraces.carrying(KafkaRecord.of(event.key(), EventSerde.serialize(event)),
                 traces.sending(event.type().cloudEventType(), event.job().uid())).withAck(() -> {
