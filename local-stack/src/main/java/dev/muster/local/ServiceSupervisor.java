@@ -92,11 +92,7 @@ final class ServiceSupervisor implements AutoCloseable {
         }
         try {
             supervised.process.startAgain(startTimeout);
-            synchronized (this) {
-                supervised.restarts++;
-                supervised.startedAt = clock.instant();
-            }
-            say.accept(service.artifact() + " is running again (restart " + supervised.restarts + ")");
+            runningAgain(service, supervised);
         } catch (IOException | RuntimeException e) {
             say.accept(service.artifact() + " did not start: " + e.getMessage());
         }
@@ -121,11 +117,7 @@ final class ServiceSupervisor implements AutoCloseable {
             say.accept("restarting " + service.artifact() + " (asked for)");
             supervised.process.stop(stopTimeout);
             supervised.process.startAgain(startTimeout, forThisRun);
-            synchronized (this) {
-                supervised.restarts++;
-                supervised.startedAt = clock.instant();
-            }
-            say.accept(service.artifact() + " is running again (restart " + supervised.restarts + ")");
+            runningAgain(service, supervised);
         } finally {
             synchronized (this) {
                 supervised.restarting = false;
@@ -155,11 +147,19 @@ final class ServiceSupervisor implements AutoCloseable {
         supervised.process.startAgain(startTimeout);
         synchronized (this) {
             supervised.stopped = false;
-            supervised.restarts++;
+        }
+        runningAgain(service, supervised);
+        watch(service, supervised);
+    }
+
+    /** Counts a start again of the service, and says so. */
+    private void runningAgain(MusterService service, Supervised supervised) {
+        int restarts;
+        synchronized (this) {
+            restarts = ++supervised.restarts;
             supervised.startedAt = clock.instant();
         }
-        say.accept(service.artifact() + " is running again (restart " + supervised.restarts + ")");
-        watch(service, supervised);
+        say.accept(service.artifact() + " is running again (restart " + restarts + ")");
     }
 
     /** Kills the service (SIGKILL), as a crash would; the supervisor starts it again as for any crash. */

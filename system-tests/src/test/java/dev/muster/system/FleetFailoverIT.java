@@ -301,6 +301,35 @@ class FleetFailoverIT {
     }
 
     /**
+     * The same deletion while status sync is down: the next instance finds the copy its predecessor recorded gone from
+     * its member, and the job fails over rather than stay bound to nothing (the next instance used to forget the copy).
+     */
+    @Test
+    void aCopyDeletedOnItsMemberWhileStatusSyncIsDownFailsTheJobOverOnceItIsBack() throws Exception {
+        PyTorchJob job = apply("default", "deleted-unwatched");
+        String first = runningCluster(job);
+
+        stack.stopService(MusterService.STATUS_SYNC);
+        try (KubernetesClient member = stack.member(first).connect()) {
+            member.resources(PyTorchJob.class).inNamespace("default").withName("deleted-unwatched").delete();
+        } finally {
+            stack.startService(MusterService.STATUS_SYNC);
+        }
+
+        stack.awaitJob("default", "deleted-unwatched", Duration.ofSeconds(120), () -> {
+            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+            assertThat(state(job)).map(JobCondition::type).contains("Running");
+        });
+        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
+                .satisfies(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (CopyDeleted)"));
+        String second = boundTo(job).get(1);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(pods(stack.member(second), job)).hasSize(3)
+                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted-unwatched").delete();
+    }
+
+    /**
      * The broker is away when a job's failover is decided, for longer than status sync's producer waits for an event (10 s
      * on this stack): the copy the job leaves stays on its member until the failover is on the broker, and the job moves
      * once the broker is back. Before, the event was given up and the copy purged: the job was left bound to nothing.

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -256,7 +257,10 @@ public class MirrorEngine implements MirrorObservations {
     private void carryOut(MirrorDecisions decisions) {
         List<CompletableFuture<Void>> published = decisions.events().stream().map(this::publish).toList();
         // A copy's record follows the events decided with it onto the broker (a failover before the copy it left).
-        remembered.write(mirror.drainRecords(), CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)));
+        Map<String, RememberedCopy> records = mirror.drainRecords();
+        if (!records.isEmpty()) {
+            remembered.write(records, CompletableFuture.allOf(published.toArray(CompletableFuture[]::new)));
+        }
         for (FleetStatus status : decisions.statuses()) {
             // Each status write replaces the job's whole status: one decided later makes an earlier one still queued moot.
             writes.submitLatest(status.job().subject(), status, this::writeStatus).whenComplete((done, failure) -> {

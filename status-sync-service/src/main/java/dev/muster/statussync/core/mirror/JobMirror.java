@@ -134,16 +134,24 @@ public final class JobMirror {
     }
 
     /**
-     * The member's jobs are listed: a copy remembered but not listed is gone (a copy the job failed over from stays
-     * until its purge is confirmed, so that it is never taken for the job's again).
+     * The member's jobs are listed: a copy remembered but not listed is gone. One the job had left is purged as before
+     * (it stays until its purge is confirmed, so that it is never taken for the job's again); the job's own, gone while no
+     * instance watched, is taken as a copy seen deleted (see {@link #copyGone}), unless what was read meanwhile (its
+     * job's deletion, or a stop by placement) explains it.
      */
     public MirrorDecisions memberListed(String cluster) {
         MirrorDecisions decisions = MirrorDecisions.none();
         for (Map.Entry<CopyKey, TrackedCopy> entry : List.copyOf(copies.all().entrySet())) {
-            if (entry.getKey().cluster().equals(cluster) && entry.getValue().remembered && !entry.getValue().departed) {
-                untrack(entry.getKey());
-                decisions = decisions.and(evaluateJob(entry.getKey().uid()));
+            TrackedCopy tracked = entry.getValue();
+            if (!entry.getKey().cluster().equals(cluster) || !tracked.remembered || tracked.departed || tracked.deletedOnMemberAt != null) {
+                continue;
             }
+            if (deleted.containsKey(entry.getKey().uid()) || removedClusters.contains(cluster)) {
+                untrack(entry.getKey());
+            } else {
+                tracked.deletedOnMemberAt = clock.instant();
+            }
+            decisions = decisions.and(evaluateJob(entry.getKey().uid()));
         }
         return decisions;
     }
@@ -256,9 +264,11 @@ public final class JobMirror {
         return MirrorDecisions.none();
     }
 
+    /** Placement stopped the job: its copies seen gone, or remembered and not seen yet, are placement's to remove. */
     private void forgetDeletedOnMember(String uid, Instant stoppedAt) {
         for (Map.Entry<CopyKey, TrackedCopy> entry : List.copyOf(copies.ofJob(uid).entrySet())) {
-            if (entry.getValue().deletedOnMemberAt != null && entry.getValue().copy.stoppedBy(stoppedAt)) {
+            TrackedCopy tracked = entry.getValue();
+            if ((tracked.deletedOnMemberAt != null || tracked.remembered && !tracked.departed) && tracked.copy.stoppedBy(stoppedAt)) {
                 untrack(entry.getKey());
             }
         }
@@ -356,11 +366,12 @@ public final class JobMirror {
     }
 
     /**
-     * Whether the copy is judged now: one seen on its member, one the job has left (to purge), or one remembered whose
-     * member is known not to answer. A remembered copy on a member that answers is judged once the member shows it.
+     * Whether the copy is judged now: one seen on its member, one the job has left (to purge), one gone from its member,
+     * or one remembered whose member is known not to answer. A remembered copy on a member that answers is judged once
+     * the member shows it, or lists its jobs without it.
      */
     private boolean judged(TrackedCopy tracked) {
-        return !tracked.remembered || tracked.departed || Boolean.FALSE.equals(reachable.get(tracked.copy.cluster()));
+        return !tracked.remembered || tracked.departed || tracked.deletedOnMemberAt != null || Boolean.FALSE.equals(reachable.get(tracked.copy.cluster()));
     }
 
     /** A copy the job has left (failed over from, or placed again since): purged as its purge mode says. */
@@ -388,7 +399,8 @@ public final class JobMirror {
         List<FleetStatus> statuses = new ArrayList<>();
         String state = isReachable ? copy.state() : "Unknown";
         String reason = isReachable ? copy.condition().map(condition -> condition.reason()).orElse("NotStarted") : "MemberUnreachable";
-        if (!Objects.equals(tracked.reportedState, state + "|" + reason)) {
+        // A copy gone from its member has nothing more to report: only its loss is judged.
+        if (tracked.deletedOnMemberAt == null && !Objects.equals(tracked.reportedState, state + "|" + reason)) {
             tracked.reportedState = state + "|" + reason;
             String message = isReachable ? copy.condition().map(condition -> condition.message()).orElse("waiting for the member's training operator")
                     : tracked.remembered ? "member " + copy.cluster() + " does not answer, and has not since status sync started"

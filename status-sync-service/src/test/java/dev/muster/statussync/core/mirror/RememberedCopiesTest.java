@@ -14,6 +14,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobDeleted;
+import dev.muster.model.event.JobEvicted;
+import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
 import dev.muster.model.event.JobRef;
@@ -108,19 +111,68 @@ class RememberedCopiesTest {
     }
 
     @Test
-    void aRememberedCopyOnAMemberThatAnswersIsNotJudgedAndIsForgottenOnceTheMemberIsListedWithoutIt() {
+    void aRememberedCopyOnAMemberThatAnswersIsNotJudgedUntilTheMemberIsListed() {
         JobMirror after = restartedAfterSeeing(running("gpu-a", 0));
         MirrorDecisions answers = after.memberObserved("gpu-a", true);
-        MirrorDecisions listed = after.memberListed("gpu-a");
-        compact(after);
-        after.memberObserved("gpu-a", false);
         clock.advance(Duration.ofSeconds(31));
 
         assertThat(answers.isEmpty()).as("no status or state made up for a copy not seen").isTrue();
-        assertThat(listed.isEmpty()).isTrue();
-        assertThat(after.tick().isEmpty()).as("the copy was gone from its member: nothing to fail over").isTrue();
-        assertThat(stateTopic).isEmpty();
+        assertThat(after.tick().isEmpty()).isTrue();
         assertThat(after.copies()).isEmpty();
+    }
+
+    /**
+     * The job's copy was deleted on its member while no instance watched (status sync down, {@code kubectl delete} there):
+     * the next instance, finding it recorded and not listed, fails the job over as it would have seen it go, rather than
+     * forget it and leave the job bound to nothing.
+     */
+    @Test
+    void aRememberedCopyGoneFromItsMemberWhileNoInstanceWatchedFailsTheJobOverAfterTheToleration() {
+        JobMirror after = restartedAfterSeeing(running("gpu-a", 0));
+        after.memberObserved("gpu-a", true);
+        MirrorDecisions listed = after.memberListed("gpu-a");
+        clock.advance(Duration.ofSeconds(29));
+        MirrorDecisions withinToleration = after.tick();
+        clock.advance(Duration.ofSeconds(2));
+        MirrorDecisions failedOver = after.tick();
+        compact(after);
+
+        assertThat(listed.events()).as("no state made up for a copy that is gone").isEmpty();
+        assertThat(withinToleration.isEmpty()).isTrue();
+        assertThat(events(failedOver, FailoverTriggered.class)).singleElement().satisfies(failover -> {
+            assertThat(failover.reason()).isEqualTo("CopyDeleted");
+            assertThat(failover.message()).isEqualTo("the job's copy on gpu-a was deleted there, not by Muster for 31s (toleration 30s)");
+        });
+        // Its purge finds nothing there, and the copy is forgotten then.
+        Purge purge = failedOver.purges().get(0);
+        after.purgeConfirmed(purge.cluster(), JOB.uid(), purge.copyUid());
+        compact(after);
+        assertThat(stateTopic).isEmpty();
+    }
+
+    @Test
+    void aRememberedCopyGoneBecausePlacementStoppedTheJobOrItsJobWasDeletedIsForgotten() {
+        JobMirror evictedFirst = restartedAfterSeeing(running("gpu-a", 0));
+        evictedFirst.memberObserved("gpu-a", true);
+        // The backlog read before the member is listed, or after: either way the stop explains the loss.
+        evictedFirst.handle(JobEvent.create("/test", JOB, clock.instant(), new JobEvicted("gpu-a", "stopped on gpu-a")));
+        evictedFirst.memberListed("gpu-a");
+
+        JobMirror listedFirst = restarted();
+        listedFirst.memberObserved("gpu-a", true);
+        listedFirst.memberListed("gpu-a");
+        listedFirst.handle(JobEvent.create("/test", JOB, clock.instant(), new JobWithdrawn("withdrawn")));
+
+        JobMirror deletedFirst = restarted();
+        deletedFirst.memberObserved("gpu-a", true);
+        deletedFirst.handle(JobEvent.create("/test", JOB, clock.instant(), new JobDeleted("deleted from the fleet API")));
+        deletedFirst.memberListed("gpu-a");
+
+        clock.advance(Duration.ofSeconds(31));
+        for (JobMirror mirror : List.of(evictedFirst, listedFirst, deletedFirst)) {
+            assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
+            assertThat(mirror.drainRecords()).containsOnlyKeys("gpu-a/fleet-uid").containsValue(null);
+        }
     }
 
     @Test
