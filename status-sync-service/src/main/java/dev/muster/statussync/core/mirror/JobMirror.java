@@ -65,6 +65,13 @@ public final class JobMirror {
     private final Map<String, JobRef> deleted = new HashMap<>();
     private final Set<String> removedClusters = new HashSet<>();
     /**
+     * The last stop by placement read of each job (preemption, withdrawal, eviction), and the last preemption, by uid:
+     * they explain a copy of an earlier admission gone from its member, and make one seen only after them the job's no
+     * more, whichever of the stop and the copy status sync reads first (a backlog, a restart). Dropped with the job.
+     */
+    private final Map<String, Instant> stopped = new HashMap<>();
+    private final Map<String, Instant> preemptions = new HashMap<>();
+    /**
      * The jobs whose judgement can change with time alone (a toleration running, a purge to ask again): the only
      * ones a tick judges. Everything else changes with an observation, which judges the jobs it touches.
      */
@@ -83,6 +90,13 @@ public final class JobMirror {
         if (tracked == null || !Objects.equals(tracked.copy.copyUid(), copy.copyUid())) {
             untrack(key);
             tracked = new TrackedCopy(copy, clock.instant());
+            Instant preemptedAt = preemptions.get(copy.job().uid());
+            if (preemptedAt != null && copy.admittedAt().isPresent() && copy.stoppedBy(preemptedAt)) {
+                // Preempted before status sync first saw it: placement stops it, as for one seen before. (A copy that does
+                // not say when it was admitted may be a later admission's: it is taken for the job's, as before.)
+                tracked.preempted = true;
+                tracked.departed = true;
+            }
             copies.add(key, tracked);
         } else {
             copies.update(key, tracked, copy);
@@ -113,7 +127,8 @@ public final class JobMirror {
 
     private boolean lostUnexplained(TrackedCopy tracked) {
         return !tracked.departed && !tracked.preempted && !tracked.finishedReported && !tracked.remembered && tracked.purgeAskedAt == null
-                && !deleted.containsKey(tracked.copy.job().uid()) && !removedClusters.contains(tracked.copy.cluster());
+                && !deleted.containsKey(tracked.copy.job().uid()) && !removedClusters.contains(tracked.copy.cluster())
+                && !Optional.ofNullable(stopped.get(tracked.copy.job().uid())).map(tracked.copy::stoppedBy).orElse(false);
     }
 
     /**
@@ -239,14 +254,19 @@ public final class JobMirror {
     public MirrorDecisions handle(MusterEvent event) {
         if (event instanceof JobEvent job && job.data() instanceof JobDeleted) {
             deleted.put(job.job().uid(), job.job());
+            stopped.remove(job.job().uid());
+            preemptions.remove(job.job().uid());
             return evaluateJob(job.job().uid());
         }
         if (event instanceof JobEvent job && (job.data() instanceof JobWithdrawn || job.data() instanceof JobEvicted)) {
             // Placement stops the job: a copy seen gone meanwhile was its doing.
+            stopped.merge(job.job().uid(), job.time(), JobMirror::later);
             forgetDeletedOnMember(job.job().uid(), job.time());
             return evaluateJob(job.job().uid());
         }
         if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
+            stopped.merge(job.job().uid(), job.time(), JobMirror::later);
+            preemptions.merge(job.job().uid(), job.time(), JobMirror::later);
             forgetDeletedOnMember(job.job().uid(), job.time());
             for (TrackedCopy tracked : copies.ofJob(job.job().uid()).values()) {
                 if (!tracked.copy.stoppedBy(job.time())) {
@@ -262,6 +282,10 @@ public final class JobMirror {
             return evaluateJob(job.job().uid());
         }
         return MirrorDecisions.none();
+    }
+
+    private static Instant later(Instant one, Instant other) {
+        return one.isAfter(other) ? one : other;
     }
 
     /** Placement stopped the job: its copies seen gone, or remembered and not seen yet, are placement's to remove. */
@@ -353,7 +377,11 @@ public final class JobMirror {
             return decisions;
         }
         int newest = ofJob.stream().mapToInt(tracked -> tracked.copy.generation()).max().orElse(0);
-        Optional<TrackedCopy> current = ofJob.stream().filter(tracked -> tracked.copy.generation() == newest && !tracked.departed).findFirst();
+        // Of two copies of one placement generation (the job stopped and placed again), the one still on its member, then
+        // the later admission's, is the job's: the other is left, never the live one.
+        Optional<TrackedCopy> current = ofJob.stream().filter(tracked -> tracked.copy.generation() == newest && !tracked.departed)
+                .min(Comparator.comparing((TrackedCopy tracked) -> tracked.deletedOnMemberAt != null)
+                        .thenComparing(tracked -> tracked.copy.admittedAt().orElse(Instant.MIN), Comparator.reverseOrder()));
         MirrorDecisions decisions = MirrorDecisions.none();
         for (TrackedCopy tracked : ofJob) {
             if (current.isPresent() && tracked == current.get()) {

@@ -296,6 +296,54 @@ class JobMirrorTest {
         assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
     }
 
+    /** A running copy of the job's admission made at {@code admittedAt}, placement generation 0. */
+    private static MemberCopy admitted(String cluster, Instant admittedAt) {
+        return new MemberCopy(cluster, JOB, "copy-" + cluster + "-" + admittedAt.getEpochSecond(), 0, SEED_FAILOVER, Optional.of(admittedAt),
+                status("Created", "Running"));
+    }
+
+    /**
+     * A preemption read before the copy it stops is first seen (a restarted status sync reading its backlog while it lists
+     * the members): the copy is still the preempted one, and placement taking it away is no failure of the job.
+     */
+    @Test
+    void aPreemptionReadBeforeItsCopyIsFirstSeenStillExplainsThatCopysLoss() {
+        Instant admittedAt = clock.instant();
+        mirror.memberObserved("gpu-b", true);
+        clock.advance(Duration.ofSeconds(10));
+        mirror.handle(JobEvent.create("/test", JOB, clock.instant(), new JobPreempted("team-a/reclaimer", "reclaimer-uid", "preempted to return borrowed capacity")));
+
+        mirror.copyObserved(admitted("gpu-b", admittedAt));
+        mirror.copyGone("gpu-b", JOB.uid());
+        clock.advance(Duration.ofMinutes(1));
+
+        assertThat(events(mirror.tick(), FailoverTriggered.class)).isEmpty();
+    }
+
+    /**
+     * The job stopped on one member and placed again on another before status sync reads the stop: the copy gone from
+     * the first member is not the job's, and the live copy of the next admission is never taken for one to purge (CI's
+     * storm: the new copy was purged "as failed over", and the job waited for good).
+     */
+    @Test
+    void theNextAdmissionsCopyIsTheJobsAndNeverPurgedWhenTheOldCopysLossIsNotExplainedYet() {
+        Instant firstAdmission = clock.instant();
+        mirror.memberObserved("gpu-a", true);
+        mirror.memberObserved("gpu-b", true);
+        mirror.copyObserved(admitted("gpu-b", firstAdmission));
+        mirror.copyGone("gpu-b", JOB.uid());
+        clock.advance(Duration.ofSeconds(5));
+
+        MirrorDecisions placedAgain = mirror.copyObserved(admitted("gpu-a", clock.instant()));
+
+        assertThat(placedAgain.purges()).noneMatch(purge -> purge.cluster().equals("gpu-a"));
+        assertThat(placedAgain.statuses()).singleElement().extracting(MirrorDecisions.FleetStatus::cluster).isEqualTo("gpu-a");
+        clock.advance(Duration.ofMinutes(1));
+        MirrorDecisions later = mirror.tick();
+        assertThat(events(later, FailoverTriggered.class)).isEmpty();
+        assertThat(later.purges()).noneMatch(purge -> purge.cluster().equals("gpu-a"));
+    }
+
     @Test
     void aCopyDeletedOnItsMemberOfAJobWithoutFailoverIsReportedOnce() {
         mirror.memberObserved("gpu-a", true);
