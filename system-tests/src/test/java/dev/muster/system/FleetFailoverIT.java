@@ -243,6 +243,23 @@ class FleetFailoverIT {
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("moving-unplaced").delete();
     }
 
+    /**
+     * Awaits the job bound a second time, away from {@code first}, and running there whole, after one failover whose
+     * Event starts with {@code failover}.
+     */
+    private static void movedOnce(PyTorchJob job, String first, Duration deadline, String failover) throws Exception {
+        stack.awaitJob(job.getMetadata().getNamespace(), job.getMetadata().getName(), deadline, () -> {
+            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+            assertThat(state(job)).map(JobCondition::type).contains("Running");
+        });
+        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
+                .satisfies(event -> assertThat(event.getMessage()).startsWith(failover));
+        String second = boundTo(job).get(1);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(pods(stack.member(second), job)).hasSize(3)
+                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+    }
+
     /** How many times placement's log says it squared this member's holdings with its state, after a start. */
     private static long reconciled(String member) throws java.io.IOException {
         try (java.util.stream.Stream<String> log = java.nio.file.Files.lines(stack.service(MusterService.PLACEMENT).log(), java.nio.charset.StandardCharsets.ISO_8859_1)) {
@@ -286,17 +303,8 @@ class FleetFailoverIT {
             member.resources(PyTorchJob.class).inNamespace("default").withName("deleted-there").delete();
         }
 
-        stack.awaitJob("default", "deleted-there", Duration.ofSeconds(90), () -> {
-            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
-            assertThat(state(job)).map(JobCondition::type).contains("Running");
-        });
-        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
-                .satisfies(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (CopyDeleted): the job's copy on "
-                        + first + " was deleted there, not by Muster for 3"));
-        String second = boundTo(job).get(1);
-        assertThat(second).isNotEqualTo(first);
-        assertThat(pods(stack.member(second), job)).hasSize(3)
-                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        movedOnce(job, first, Duration.ofSeconds(90), "failing over from " + first + " (CopyDeleted): the job's copy on "
+                + first + " was deleted there, not by Muster for 3");
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted-there").delete();
     }
 
@@ -316,16 +324,7 @@ class FleetFailoverIT {
             stack.startService(MusterService.STATUS_SYNC);
         }
 
-        stack.awaitJob("default", "deleted-unwatched", Duration.ofSeconds(120), () -> {
-            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
-            assertThat(state(job)).map(JobCondition::type).contains("Running");
-        });
-        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).singleElement()
-                .satisfies(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (CopyDeleted)"));
-        String second = boundTo(job).get(1);
-        assertThat(second).isNotEqualTo(first);
-        assertThat(pods(stack.member(second), job)).hasSize(3)
-                .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        movedOnce(job, first, Duration.ofSeconds(120), "failing over from " + first + " (CopyDeleted)");
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("deleted-unwatched").delete();
     }
 
