@@ -146,29 +146,40 @@ class FleetFailoverIT {
         awaitPurged(lost, job);
     }
 
+    /**
+     * Status sync crashed as the broker took its failover, before it recorded the copy the job left; placement down
+     * meanwhile, so that the job is not placed again before the member answers; and the copy left behind ran to its end
+     * while its member was cut off. The restarted status sync learns of the failover from the log: it purges that copy
+     * and never takes its end for the job's (which would have freed the job's quota and binding while it waits to run).
+     */
     @Test
-    void statusSyncCrashedOnceItsFailoverIsOnTheBrokerTheRestartedOnePurgesTheCopyLeftBehind() throws Exception {
+    void statusSyncCrashedOnceItsFailoverIsOnTheBrokerTheRestartedOnePurgesTheCopyLeftBehindAndNeverTakesItsEndForTheJobs() throws Exception {
         PyTorchJob job = apply("default", "crash-moving");
         String first = runningCluster(job);
         SimulatedCluster lost = stack.member(first);
         // Restarted, and ready again, with the crash point armed.
         stack.restart(MusterService.STATUS_SYNC, Map.of("muster.status-sync.crash-after", "failed-over"));
 
-        lost.faults().unreachable();
+        stack.stopService(MusterService.PLACEMENT);
         try {
+            lost.faults().unreachable();
             assertThat(stack.service(MusterService.STATUS_SYNC).awaitExit(Duration.ofSeconds(90)))
                     .as("status sync crashed once its failover of the job was on the broker").isTrue();
             await().atMost(DEADLINE).until(() -> stack.ready(MusterService.STATUS_SYNC));
-            // The restarted instance never decided this failover: it learns of it from the log, as placement does.
-            stack.awaitJob("default", "crash-moving", Duration.ofSeconds(90), () -> {
-                assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
-                assertThat(state(job)).map(JobCondition::type).contains("Running");
-            });
-            assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).hasSize(1);
+            assertThat(lost.completeJob("default", "crash-moving")).hasSize(3);
+            lost.faults().heal();
+            awaitPurged(lost, job);
+            assertThat(state(job)).as("fleet state").map(JobCondition::type).isNotEqualTo(Optional.of("Succeeded"));
         } finally {
             lost.faults().heal();
+            stack.startService(MusterService.PLACEMENT);
         }
-        awaitPurged(lost, job);
+        // The restarted instance never decided this failover: it learns of it from the log, as placement does.
+        stack.awaitJob("default", "crash-moving", Duration.ofSeconds(90), () -> {
+            assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
+            assertThat(state(job)).map(JobCondition::type).contains("Running");
+        });
+        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).hasSize(1);
         assertThat(pods(stack.member(boundTo(job).get(1)), job)).hasSize(3)
                 .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
         fleet.resources(PyTorchJob.class).inNamespace("default").withName("crash-moving").delete();

@@ -49,8 +49,13 @@ public record JobEvent(String id, String source, JobRef job, Instant time, JobEv
      * a restart or a re-list, yields the same id.
      */
     public static JobEvent observed(String source, JobRef job, Instant time, JobEventData data, String observation) {
-        String seed = "observed|" + job.uid() + "|" + EventType.of(data).cloudEventType() + "|" + observation;
-        return new JobEvent(UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString(), source, job, time, data);
+        return new JobEvent(observedId(job.uid(), EventType.of(data), observation), source, job, time, data);
+    }
+
+    /** The id {@link #observed} gives the report of {@code observation}: a reader can tell which observation an event reports. */
+    public static String observedId(String jobUid, EventType type, String observation) {
+        String seed = "observed|" + jobUid + "|" + type.cloudEventType() + "|" + observation;
+        return UUID.nameUUIDFromBytes(seed.getBytes(StandardCharsets.UTF_8)).toString();
     }
 
     /**

@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,7 +19,6 @@ import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEvicted;
-import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobWithdrawn;
@@ -61,16 +59,8 @@ public final class JobMirror {
     private final CopyPods pods = new CopyPods();
     private final Map<String, Boolean> reachable = new TreeMap<>();
     private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
-    /** Deleted jobs by uid, each as its deletion named it: a deletion naming another job than its uid's purges nothing. */
-    private final Map<String, JobRef> deleted = new HashMap<>();
     private final Set<String> removedClusters = new HashSet<>();
-    /**
-     * The last stop by placement read of each job (preemption, withdrawal, eviction), and the last preemption, by uid:
-     * they explain a copy of an earlier admission gone from its member, and make one seen only after them the job's no
-     * more, whichever of the stop and the copy status sync reads first (a backlog, a restart). Dropped with the job.
-     */
-    private final Map<String, Instant> stopped = new HashMap<>();
-    private final Map<String, Instant> preemptions = new HashMap<>();
+    private final JobsRead read = new JobsRead();
     /**
      * The jobs whose judgement can change with time alone (a toleration running, a purge to ask again): the only
      * ones a tick judges. Everything else changes with an observation, which judges the jobs it touches.
@@ -90,13 +80,13 @@ public final class JobMirror {
         if (tracked == null || !Objects.equals(tracked.copy.copyUid(), copy.copyUid())) {
             untrack(key);
             tracked = new TrackedCopy(copy, clock.instant());
-            Instant preemptedAt = preemptions.get(copy.job().uid());
-            if (preemptedAt != null && copy.admittedAt().isPresent() && copy.stoppedBy(preemptedAt)) {
+            if (read.preemptionCovers(copy)) {
                 // Preempted before status sync first saw it: placement stops it, as for one seen before. (A copy that does
                 // not say when it was admitted may be a later admission's: it is taken for the job's, as before.)
                 tracked.preempted = true;
                 tracked.departed = true;
             }
+            tracked.departed |= read.failedOver(copy);
             copies.add(key, tracked);
         } else {
             copies.update(key, tracked, copy);
@@ -127,8 +117,7 @@ public final class JobMirror {
 
     private boolean lostUnexplained(TrackedCopy tracked) {
         return !tracked.departed && !tracked.preempted && !tracked.finishedReported && !tracked.remembered && tracked.purgeAskedAt == null
-                && !deleted.containsKey(tracked.copy.job().uid()) && !removedClusters.contains(tracked.copy.cluster())
-                && !Optional.ofNullable(stopped.get(tracked.copy.job().uid())).map(tracked.copy::stoppedBy).orElse(false);
+                && !read.deletionRead(tracked.copy.job().uid()) && !removedClusters.contains(tracked.copy.cluster()) && !read.stopCovers(tracked.copy);
     }
 
     /**
@@ -143,7 +132,7 @@ public final class JobMirror {
         }
         TrackedCopy tracked = new TrackedCopy(remembered.copy(), clock.instant());
         tracked.remembered = true;
-        tracked.departed = remembered.departed();
+        tracked.departed = remembered.departed() || read.failedOver(remembered.copy());
         copies.add(key, tracked);
         return evaluateJob(remembered.job().uid());
     }
@@ -161,7 +150,7 @@ public final class JobMirror {
             if (!entry.getKey().cluster().equals(cluster) || !tracked.remembered || tracked.departed || tracked.deletedOnMemberAt != null) {
                 continue;
             }
-            if (deleted.containsKey(entry.getKey().uid()) || removedClusters.contains(cluster)) {
+            if (read.deletionRead(entry.getKey().uid()) || removedClusters.contains(cluster)) {
                 untrack(entry.getKey());
             } else {
                 tracked.deletedOnMemberAt = clock.instant();
@@ -253,20 +242,17 @@ public final class JobMirror {
      */
     public MirrorDecisions handle(MusterEvent event) {
         if (event instanceof JobEvent job && job.data() instanceof JobDeleted) {
-            deleted.put(job.job().uid(), job.job());
-            stopped.remove(job.job().uid());
-            preemptions.remove(job.job().uid());
+            read.deleted(job.job());
             return evaluateJob(job.job().uid());
         }
         if (event instanceof JobEvent job && (job.data() instanceof JobWithdrawn || job.data() instanceof JobEvicted)) {
             // Placement stops the job: a copy seen gone meanwhile was its doing.
-            stopped.merge(job.job().uid(), job.time(), JobMirror::later);
+            read.stopped(job.job().uid(), job.time());
             forgetDeletedOnMember(job.job().uid(), job.time());
             return evaluateJob(job.job().uid());
         }
         if (event instanceof JobEvent job && job.data() instanceof JobPreempted) {
-            stopped.merge(job.job().uid(), job.time(), JobMirror::later);
-            preemptions.merge(job.job().uid(), job.time(), JobMirror::later);
+            read.preempted(job.job().uid(), job.time());
             forgetDeletedOnMember(job.job().uid(), job.time());
             for (TrackedCopy tracked : copies.ofJob(job.job().uid()).values()) {
                 if (!tracked.copy.stoppedBy(job.time())) {
@@ -281,11 +267,27 @@ public final class JobMirror {
             }
             return evaluateJob(job.job().uid());
         }
+        if (event instanceof JobEvent job && job.data() instanceof FailoverTriggered && SOURCE.equals(job.source())) {
+            return failoverRead(job);
+        }
         return MirrorDecisions.none();
     }
 
-    private static Instant later(Instant one, Instant other) {
-        return one.isAfter(other) ? one : other;
+    /**
+     * A failover status sync decided, read back: the copy it left is the job's no more, even if the instance that decided
+     * it died before recording so (it sends the event first, so that a copy is never purged before its failover is told).
+     */
+    private MirrorDecisions failoverRead(JobEvent failover) {
+        String uid = failover.job().uid();
+        read.failedOver(failover);
+        for (TrackedCopy tracked : copies.ofJob(uid).values()) {
+            if (!tracked.departed && read.failedOver(tracked.copy)) {
+                tracked.departed = true;
+                tracked.unhealthySince = null;
+                record(CopyKey.of(tracked), tracked);
+            }
+        }
+        return evaluateJob(uid);
     }
 
     /** Placement stopped the job: its copies seen gone, or remembered and not seen yet, are placement's to remove. */
@@ -367,10 +369,10 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         Instant now = clock.instant();
-        if (ofJob.stream().anyMatch(tracked -> isDeleted(tracked.copy))) {
+        if (ofJob.stream().anyMatch(tracked -> read.isDeleted(tracked.copy))) {
             MirrorDecisions decisions = MirrorDecisions.none();
             for (TrackedCopy tracked : ofJob) {
-                if (isDeleted(tracked.copy)) {
+                if (read.isDeleted(tracked.copy)) {
                     decisions = decisions.and(purge(tracked, now, "the fleet job was deleted"));
                 }
             }
@@ -531,8 +533,8 @@ public final class JobMirror {
         record(CopyKey.of(tracked), tracked);
         String message = problem.get().message() + " for " + GoDurations.format(unhealthyFor.withNanos(0)) + " (toleration "
                 + GoDurations.format(failover.get().toleration()) + ")";
-        MirrorDecisions decisions = events(JobEvent.observed(SOURCE, copy.job(), now,
-                new FailoverTriggered(copy.cluster(), problem.get().reason(), message, failover.get().purgeMode().value()), copy.copyUid() + "|failover"));
+        MirrorDecisions decisions = events(new JobEvent(JobsRead.failoverId(copy), SOURCE, copy.job(), now,
+                new FailoverTriggered(copy.cluster(), problem.get().reason(), message, failover.get().purgeMode().value())));
         if (failover.get().purgeMode() == PurgeMode.IMMEDIATELY) {
             decisions = decisions.and(purge(tracked, now, "the job failed over"));
         }
@@ -549,15 +551,9 @@ public final class JobMirror {
             return MirrorDecisions.none();
         }
         tracked.purgeAskedAt = now;
-        boolean jobDeleted = isDeleted(tracked.copy);
+        boolean jobDeleted = read.isDeleted(tracked.copy);
         return new MirrorDecisions(List.of(), List.of(), List.of(new Purge(tracked.copy.cluster(), tracked.copy.job(), tracked.copy.copyUid(), reason,
                 jobDeleted)));
-    }
-
-    /** Whether the copy's job was deleted: a deletion of its uid that names it (a uid alone proves nothing about whose job it is). */
-    private boolean isDeleted(MemberCopy copy) {
-        JobRef named = deleted.get(copy.job().uid());
-        return named != null && named.subject().equals(copy.job().subject());
     }
 
     private static MirrorDecisions events(JobEvent event) {

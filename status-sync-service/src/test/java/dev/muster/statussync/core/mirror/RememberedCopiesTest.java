@@ -19,6 +19,7 @@ import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
+import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.job.JobCondition;
@@ -247,6 +248,65 @@ class RememberedCopiesTest {
         compact(mirror);
 
         assertThat(stateTopic).isEmpty();
+    }
+
+    /** The job's copy, ended on its member. */
+    private static MemberCopy succeeded(String cluster, int generation) {
+        List<JobCondition> conditions = List.of(new JobCondition("Running", "False", "PyTorchJobRunning", "running", "t1", "t2"),
+                new JobCondition("Succeeded", "True", "PyTorchJobSucceeded", "done", "t2", "t2"));
+        return new MemberCopy(cluster, JOB, "copy-" + cluster + "-" + generation, generation, SEED_FAILOVER, Optional.of(Instant.EPOCH),
+                new PyTorchJobStatus(conditions, null, "t0", "t2", null, null));
+    }
+
+    /** An instance that failed the copy over and died as the broker took the event, before its record of the copy went out. */
+    private JobEvent failedOverThenDied(MemberCopy copy) {
+        JobMirror before = new JobMirror(SETTINGS, clock);
+        before.memberObserved(copy.cluster(), true);
+        before.copyObserved(copy);
+        compact(before);
+        before.memberObserved(copy.cluster(), false);
+        clock.advance(Duration.ofSeconds(31));
+        List<JobEvent> failovers = before.tick().events().stream().filter(event -> event.data() instanceof FailoverTriggered).toList();
+        assertThat(failovers).hasSize(1);
+        assertThat(before.drainRecords()).as("the record it never wrote").isNotEmpty();
+        return failovers.get(0);
+    }
+
+    @Test
+    void aCopyFailedOverByAnInstanceThatDiedBeforeRecordingItIsLeftByTheNextOneWhichNeverReportsItsEndAsTheJobs() {
+        JobEvent failover = failedOverThenDied(running("gpu-a", 0));
+
+        JobMirror after = restarted();
+        after.memberObserved("gpu-a", false);
+        MirrorDecisions read = after.handle(failover);
+        compact(after);
+        // The job runs on gpu-b meanwhile; gpu-a answers again, the copy there having run to its end while cut off.
+        after.memberObserved("gpu-a", true);
+        MirrorDecisions back = after.copyObserved(succeeded("gpu-a", 0));
+
+        assertThat(read.purges()).as("purged as its purge mode says, once its member answers")
+                .singleElement().extracting(Purge::copyUid).isEqualTo("copy-gpu-a-0");
+        assertThat(events(read, FailoverTriggered.class)).as("not decided twice").isEmpty();
+        assertThat(events(back, JobFinished.class)).as("the end of a copy the job left is not the job's").isEmpty();
+        assertThat(events(back, MemberStatusChanged.class)).isEmpty();
+        assertThat(back.statuses()).as("nor is its status the fleet job's").isEmpty();
+        assertThat(RememberedCopy.decode(stateTopic.get("gpu-a/fleet-uid")).departed()).as("recorded as left now").isTrue();
+    }
+
+    @Test
+    void aFailoverReadBeforeItsCopyIsSeenStillAppliesToIt() {
+        JobEvent failover = failedOverThenDied(running("gpu-a", 0));
+        stateTopic.clear();
+
+        JobMirror after = restarted();
+        assertThat(after.handle(failover).isEmpty()).isTrue();
+        MirrorDecisions seen = after.copyObserved(succeeded("gpu-a", 0));
+        MirrorDecisions otherCopy = after.copyObserved(succeeded("gpu-a", 1));
+
+        assertThat(events(seen, JobFinished.class)).isEmpty();
+        assertThat(seen.purges()).singleElement().extracting(Purge::copyUid).isEqualTo("copy-gpu-a-0");
+        assertThat(events(otherCopy, JobFinished.class)).as("a later copy on the same member is the job's").singleElement()
+                .extracting(JobFinished::outcome).isEqualTo("Succeeded");
     }
 
     @Test
