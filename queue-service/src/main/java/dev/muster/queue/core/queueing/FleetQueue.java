@@ -13,11 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import dev.muster.model.event.ConfigAccepted;
 import dev.muster.model.event.ConfigEvent;
-import dev.muster.model.event.ConfigEventData;
 import dev.muster.model.event.ConfigRef;
-import dev.muster.model.event.ConfigRejected;
 import dev.muster.model.event.EventType;
 import dev.muster.model.event.JobAdmitted;
 import dev.muster.model.event.JobBound;
@@ -48,12 +45,9 @@ import dev.muster.model.job.JobManifest;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.model.job.PyTorchJobValidator;
 import dev.muster.model.policy.PropagationPolicy;
-import dev.muster.model.policy.PropagationPolicyValidator;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.model.resource.ResourceList;
-import dev.muster.model.validation.InvalidObjectException;
 import dev.muster.model.validation.Violation;
-import dev.muster.queue.core.policy.PolicyResolver;
 import dev.muster.queue.core.queueing.QueueState.Entry;
 import dev.muster.queue.core.queueing.QueueState.TrackedJob;
 import dev.muster.queue.core.quota.JobStanding;
@@ -62,7 +56,6 @@ import dev.muster.queue.core.quota.QuotaDecision;
 import dev.muster.queue.core.quota.QuotaJob;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.queue.core.quota.QuotaTree;
-import dev.muster.queue.core.quota.TreeChangeRejectedException;
 
 /**
  * The queue service's whole decision: every event it consumes (submissions, deletions, finished jobs, jobs
@@ -85,19 +78,12 @@ public final class FleetQueue {
             EventType.EVICTED, EventType.BOUND, EventType.SHOWN));
     private static final System.Logger LOG = System.getLogger(FleetQueue.class.getName());
 
-    /** The classes every Kubernetes cluster has, which no one creates: known before any PriorityClass event. */
-    private static final Map<String, PriorityClassApplied> BUILT_IN_PRIORITY_CLASSES = Map.of(
-            "system-cluster-critical", new PriorityClassApplied("system-cluster-critical", 2_000_000_000, false),
-            "system-node-critical", new PriorityClassApplied("system-node-critical", 2_000_001_000, false));
-
     private final QuotaSettings settings;
     /** The waiting jobs' start-time estimates, worked out at most every 10 s: the views ask for them one job at a time. */
     private final StartTimes startTimes;
     /** Which estimates the waiting jobs were told: one that moved enough is told again on a tick. */
     private final EstimateNotices notices = new EstimateNotices();
-    private final Map<String, PriorityClassApplied> priorityClasses = new java.util.TreeMap<>(BUILT_IN_PRIORITY_CLASSES);
     private final Clock clock;
-    private final PolicyResolver policies = new PolicyResolver();
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
     private final java.util.Set<String> finished = new java.util.HashSet<>();
     private final JobNames names = new JobNames();
@@ -106,11 +92,10 @@ public final class FleetQueue {
      * on Kafka once status sync has shown them there.
      */
     private final Map<String, JobRef> fleetApiJobs = new LinkedHashMap<>();
-    private final Map<String, QueueState.ConfigRefusal> refusals = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
+    private final ConfigurationInForce configuration = new ConfigurationInForce(pendingState);
     /** The jobs whose binding is in the state topic, to remove with them. */
     private final java.util.Set<String> recordedBindings = new java.util.HashSet<>();
-    private ElasticQuotaTree appliedTree;
     private QuotaAdmission quota;
     private long sequence;
     /** Whether the quota core's passes wait for {@link #batchEnded}. */
@@ -157,23 +142,16 @@ public final class FleetQueue {
             if (record.value() == null) {
                 continue;
             }
-            if (QueueState.TREE.equals(record.key())) {
-                queue.appliedTree = QueueState.tree(record.value());
-            } else if (QueueState.POLICIES.holds(record.key())) {
-                queue.policies.apply(QueueState.POLICIES.read(record.value()));
-            } else if (QueueState.FINISHED.holds(record.key())) {
+            if (queue.configuration.restore(record)) {
+                continue;
+            }
+            if (QueueState.FINISHED.holds(record.key())) {
                 queue.finished.add(QueueState.FINISHED.read(record.value()).uid());
             } else if (QueueState.NAMES.holds(record.key())) {
                 queue.names.claim(QueueState.NAMES.read(record.value()));
             } else if (QueueState.FLEET_API_JOBS.holds(record.key())) {
                 JobRef job = QueueState.FLEET_API_JOBS.read(record.value());
                 queue.fleetApiJobs.put(job.uid(), job);
-            } else if (QueueState.PRIORITY_CLASSES.holds(record.key())) {
-                PriorityClassApplied priorityClass = QueueState.PRIORITY_CLASSES.read(record.value());
-                queue.priorityClasses.put(priorityClass.name(), priorityClass);
-            } else if (QueueState.REFUSALS.holds(record.key())) {
-                QueueState.ConfigRefusal refusal = QueueState.REFUSALS.read(record.value());
-                queue.refusals.put(refusal.object().key(), refusal);
             } else if (QueueState.BOUND.holds(record.key())) {
                 bindings.put(record.key().substring(QueueState.BOUND.key("").length()), QueueState.BOUND.read(record.value()));
             } else if (QueueState.JOBS.holds(record.key())) {
@@ -190,7 +168,7 @@ public final class FleetQueue {
                 }
             }
         }
-        QuotaTree tree = queue.appliedTree == null ? null : QuotaTree.of(queue.appliedTree);
+        QuotaTree tree = queue.configuration.treeInForce().map(QuotaTree::of).orElse(null);
         queue.quota = QuotaAdmission.restore(tree, settings, standings);
         queue.jobs.forEach((uid, job) -> {
             if (bindings.containsKey(uid)) {
@@ -230,11 +208,20 @@ public final class FleetQueue {
         if (event instanceof ConfigEvent config) {
             List<QuotaDecision> decisions = switch (config.type()) {
                 case POLICY_APPLIED -> applyPolicy(((PolicyApplied) config.data()).policy(), event, now, out);
-                case POLICY_DELETED -> deletePolicy((PolicyDeleted) config.data(), event, now, out);
-                case QUOTA_TREE_APPLIED -> applyTree(((QuotaTreeApplied) config.data()).tree(), event, now, out);
-                case QUOTA_TREE_DELETED -> deleteTree((QuotaTreeDeleted) config.data(), event, now, out);
-                case PRIORITY_CLASS_APPLIED -> applyPriorityClass((PriorityClassApplied) config.data());
-                case PRIORITY_CLASS_DELETED -> deletePriorityClass((PriorityClassDeleted) config.data());
+                case POLICY_DELETED -> {
+                    configuration.deletePolicy((PolicyDeleted) config.data(), event, now, out);
+                    yield List.of();
+                }
+                case QUOTA_TREE_APPLIED -> configuration.applyTree(((QuotaTreeApplied) config.data()).tree(), quota, event, now, out);
+                case QUOTA_TREE_DELETED -> configuration.deleteTree((QuotaTreeDeleted) config.data(), quota, event, now, out);
+                case PRIORITY_CLASS_APPLIED -> {
+                    configuration.applyPriorityClass((PriorityClassApplied) config.data());
+                    yield List.of();
+                }
+                case PRIORITY_CLASS_DELETED -> {
+                    configuration.deletePriorityClass((PriorityClassDeleted) config.data());
+                    yield List.of();
+                }
                 case QUEUE_TICK -> quota.reevaluate(now);
                 default -> List.of();
             };
@@ -286,17 +273,17 @@ public final class FleetQueue {
      * stays in force. What {@code EventProcessor} calls for such a record.
      */
     public List<MusterEvent> refuseUnreadable(ConfigRef object, List<String> reasons) {
-        return List.of(refuse(object, reasons, clock.instant(), null));
+        return List.of(configuration.refuse(object, reasons, clock.instant(), null));
     }
 
     /** The last refused change of each configuration object that is still refused, for the views. */
     public Collection<QueueState.ConfigRefusal> refusals() {
-        return List.copyOf(refusals.values());
+        return configuration.refusals();
     }
 
     /** The tree in force, if any: the last one accepted. */
     public Optional<ElasticQuotaTree> treeInForce() {
-        return Optional.ofNullable(appliedTree);
+        return configuration.treeInForce();
     }
 
     /** The state records changed by the events handled since the last call, for the compacted state topic. */
@@ -386,9 +373,9 @@ public final class FleetQueue {
             // Bad input: dead-lettered with the payload, and the job told every reason (see EventProcessor).
             throw new RejectedEventException(event.job(), violations.stream().map(Violation::toString).toList());
         }
-        int priority = priorityOf(event, submitted);
+        int priority = configuration.priorityOf(event, submitted);
         ResourceList demand = JobDemand.of(job).total();
-        Optional<PropagationPolicy> policy = policies.resolve(job);
+        Optional<PropagationPolicy> policy = configuration.policyOf(job);
         if (policy.isEmpty()) {
             LOG.log(System.Logger.Level.DEBUG, "job " + event.job() + " matches no PropagationPolicy; it is not Muster's until one does");
             TrackedJob tracked = new TrackedJob(event.job(), JobManifest.of(job), null, demand, null, priority);
@@ -484,157 +471,19 @@ public final class FleetQueue {
         }
     }
 
-    /**
-     * The job's priority, resolved once at submission as Kubernetes resolves a pod's: the value the fleet API resolved when
-     * the job was created there, else that of the class it names, else that of the global default class, else 0.
-     *
-     * @throws RejectedEventException when it names a class that does not exist
-     */
-    private int priorityOf(JobEvent event, JobSubmitted submitted) {
-        if (submitted.priority() != null && FleetJobs.INGRESS_SOURCE.equals(event.source())) {
-            return submitted.priority();
-        }
-        Optional<String> named = submitted.job().getSpec().priorityClassName();
-        if (named.isPresent()) {
-            PriorityClassApplied priorityClass = priorityClasses.get(named.get());
-            if (priorityClass == null) {
-                throw new RejectedEventException(event.job(), List.of("spec.runPolicy.schedulingPolicy.priorityClass: no PriorityClass with name "
-                        + named.get() + " was found"));
-            }
-            return priorityClass.value();
-        }
-        return priorityClasses.values().stream().filter(PriorityClassApplied::globalDefault).mapToInt(PriorityClassApplied::value).max().orElse(0);
-    }
-
-    /** Jobs submitted from now on that name the class, or name none when it is the global default, take its value. */
-    private List<QuotaDecision> applyPriorityClass(PriorityClassApplied priorityClass) {
-        if (BUILT_IN_PRIORITY_CLASSES.containsKey(priorityClass.name())) {
-            return List.of();
-        }
-        priorityClasses.put(priorityClass.name(), priorityClass);
-        pendingState.put(QueueState.PRIORITY_CLASSES.key(priorityClass.name()), QueueState.encode(priorityClass));
-        return List.of();
-    }
-
-    private List<QuotaDecision> deletePriorityClass(PriorityClassDeleted deleted) {
-        if (!BUILT_IN_PRIORITY_CLASSES.containsKey(deleted.name()) && priorityClasses.remove(deleted.name()) != null) {
-            pendingState.put(QueueState.PRIORITY_CLASSES.key(deleted.name()), null);
-        }
-        return List.of();
-    }
-
-    // --- configuration ----------------------------------------------------------------------------------------
-
+    /** A policy accepted: jobs that matched no policy so far may be Muster's now. */
     private List<QuotaDecision> applyPolicy(PropagationPolicy policy, MusterEvent cause, Instant now, List<MusterEvent> out) {
-        ConfigRef object = new ConfigRef(PropagationPolicy.KIND, policy.getMetadata().getNamespace(), policy.getMetadata().getName());
-        List<Violation> violations = PropagationPolicyValidator.validate(policy);
-        if (!violations.isEmpty()) {
-            out.add(refuse(object, violations.stream().map(Violation::toString).toList(), now, cause));
+        if (!configuration.applyPolicy(policy, cause, now, out)) {
             return List.of();
         }
-        policies.apply(policy);
-        pendingState.put(QueueState.POLICIES.key(policy.getMetadata().getNamespace() + "/" + policy.getMetadata().getName()), QueueState.encode(policy));
-        out.add(accept(object, false, Map.of(), now, cause));
-        // Jobs that matched no policy so far may be Muster's now.
         for (TrackedJob waiting : List.copyOf(jobs.values())) {
             if (waiting.policy() == null) {
                 PyTorchJob job = waiting.job().job();
-                policies.resolve(job).ifPresent(matched -> out.addAll(place(waiting.ref(), job, waiting::job, waiting.demand(),
+                configuration.policyOf(job).ifPresent(matched -> out.addAll(place(waiting.ref(), job, waiting::job, waiting.demand(),
                         waiting.priority(), matched, cause, now)));
             }
         }
         return List.of();
-    }
-
-    private List<QuotaDecision> deletePolicy(PolicyDeleted deleted, MusterEvent cause, Instant now, List<MusterEvent> out) {
-        policies.delete(deleted.namespace(), deleted.name());
-        pendingState.put(QueueState.POLICIES.key(deleted.namespace() + "/" + deleted.name()), null);
-        out.add(accept(new ConfigRef(PropagationPolicy.KIND, deleted.namespace(), deleted.name()), true, Map.of(), now, cause));
-        return List.of();
-    }
-
-    private List<QuotaDecision> applyTree(ElasticQuotaTree tree, MusterEvent cause, Instant now, List<MusterEvent> out) {
-        ConfigRef object = new ConfigRef(ElasticQuotaTree.KIND, tree.getMetadata().getNamespace(), tree.getMetadata().getName());
-        if (appliedTree != null && !treeRef(appliedTree).equals(object)) {
-            out.add(refuse(object, List.of("only one ElasticQuotaTree is supported and " + treeRef(appliedTree) + " is in force"), now, cause));
-            return List.of();
-        }
-        QuotaTree parsed;
-        try {
-            parsed = QuotaTree.of(tree);
-        } catch (InvalidObjectException e) {
-            out.add(refuse(object, e.violations().stream().map(Violation::toString).toList(), now, cause));
-            return List.of();
-        }
-        try {
-            List<QuotaDecision> decisions = quota.replaceTree(parsed, now);
-            appliedTree = tree;
-            pendingState.put(QueueState.TREE, QueueState.encode(tree));
-            out.add(accept(object, false, dev.muster.model.quota.QueueNames.ofTree(tree.getSpec().root()), now, cause));
-            return decisions;
-        } catch (TreeChangeRejectedException e) {
-            out.add(refuse(object, List.of(e.getMessage()), now, cause));
-            return List.of();
-        }
-    }
-
-    private List<QuotaDecision> deleteTree(QuotaTreeDeleted deleted, MusterEvent cause, Instant now, List<MusterEvent> out) {
-        ConfigRef object = new ConfigRef(ElasticQuotaTree.KIND, deleted.namespace(), deleted.name());
-        if (appliedTree == null || !treeRef(appliedTree).equals(object)) {
-            // Not the tree in force (a refused second tree, say): its refusal goes with it.
-            if (refusals.remove(object.key()) != null) {
-                pendingState.put(QueueState.REFUSALS.key(object.key()), null);
-            }
-            return List.of();
-        }
-        try {
-            List<QuotaDecision> decisions = quota.removeTree(now);
-            appliedTree = null;
-            pendingState.put(QueueState.TREE, null);
-            out.add(accept(object, true, Map.of(), now, cause));
-            return decisions;
-        } catch (TreeChangeRejectedException e) {
-            out.add(refuse(object, List.of(e.getMessage()), now, cause));
-            return List.of();
-        }
-    }
-
-    /** The change is in force: any earlier refusal of the object is over. */
-    private ConfigEvent accept(ConfigRef object, boolean deleted, Map<String, String> queues, Instant now, MusterEvent cause) {
-        if (refusals.remove(object.key()) != null) {
-            pendingState.put(QueueState.REFUSALS.key(object.key()), null);
-        }
-        return configFollowUp(cause, now, new ConfigAccepted(object, deleted, queues));
-    }
-
-    /** The change is refused with its reasons and recorded for the views; what was in force stays in force. */
-    private ConfigEvent refuse(ConfigRef object, List<String> reasons, Instant now, MusterEvent cause) {
-        QueueState.ConfigRefusal refusal = new QueueState.ConfigRefusal(object, reasons, now);
-        refusals.put(object.key(), refusal);
-        pendingState.put(QueueState.REFUSALS.key(object.key()), QueueState.encode(refusal));
-        return configFollowUp(cause, now, new ConfigRejected(object, reasons, inForce(object)));
-    }
-
-    /** What stays in force when a change to the object is refused. */
-    private String inForce(ConfigRef object) {
-        if (ElasticQuotaTree.KIND.equals(object.kind())) {
-            return appliedTree == null ? "no ElasticQuotaTree (every queued job waits with " + QuotaAdmission.NO_QUOTA_FOR_NAMESPACE + ")"
-                    : treeRef(appliedTree) + " as last accepted (resourceVersion " + appliedTree.getMetadata().getResourceVersion() + ")";
-        }
-        return policies.policy(object.namespace(), object.name())
-                .map(policy -> object + " as last accepted (resourceVersion " + policy.getMetadata().getResourceVersion() + ")")
-                .orElse("no version of " + object + " (jobs it would select are matched against the other policies)");
-    }
-
-    private static ConfigRef treeRef(ElasticQuotaTree tree) {
-        return new ConfigRef(ElasticQuotaTree.KIND, tree.getMetadata().getNamespace(), tree.getMetadata().getName());
-    }
-
-    /** An event about a configuration object caused by another event (null for a record that could not be read). */
-    private static ConfigEvent configFollowUp(MusterEvent cause, Instant now, ConfigEventData data) {
-        String seed = (cause == null ? "unreadable|" + now : cause.id()) + "|" + data.key() + "|" + EventType.of(data).cloudEventType();
-        return new ConfigEvent(java.util.UUID.nameUUIDFromBytes(seed.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString(), SOURCE,
-                now, data);
     }
 
     // --- decisions to events and state ------------------------------------------------------------------------
