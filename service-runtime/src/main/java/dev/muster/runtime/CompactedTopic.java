@@ -16,7 +16,10 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
-/** Reads a service's compacted state topic back, as the service restores its state when it becomes the owner. */
+/**
+ * Reads topics back when a service becomes the owner of its inputs: its compacted state topic, to restore its state, and
+ * what its consumer group has not consumed yet, when what it restores needs that before the consumer reads it.
+ */
 public final class CompactedTopic {
 
     private static final Duration POLL = Duration.ofMillis(200);
@@ -47,12 +50,35 @@ public final class CompactedTopic {
      * read makes no progress for {@link #STALL} (the broker went away mid-read), so that a restore never waits for good.
      */
     public static Map<String, byte[]> latestByKey(Map<String, Object> connection, String topic) {
+        try (KafkaConsumer<String, byte[]> reader = reader(connection)) {
+            return latestByKey(reader, topic, STALL, Clock.systemUTC());
+        }
+    }
+
+    /**
+     * Every committed record from each partition's offset in {@code from} up to its end now, in offset order per partition;
+     * fails as {@link #latestByKey(Map, String)} does when the read makes no progress.
+     */
+    public static void readFrom(Map<String, Object> connection, Map<TopicPartition, Long> from, java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
+        try (KafkaConsumer<String, byte[]> reader = reader(connection)) {
+            readFrom(reader, from, STALL, Clock.systemUTC(), each);
+        }
+    }
+
+    /** As {@link #readFrom(Map, Map, java.util.function.Consumer)}, with this reader, failing after {@code stall} without progress. */
+    static void readFrom(Consumer<String, byte[]> reader, Map<TopicPartition, Long> from, Duration stall, Clock clock,
+                         java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
+        List<TopicPartition> partitions = List.copyOf(from.keySet());
+        reader.assign(partitions);
+        from.forEach(reader::seek);
+        readToEnd(reader, partitions, stall, clock, each);
+    }
+
+    private static KafkaConsumer<String, byte[]> reader(Map<String, Object> connection) {
         Map<String, Object> settings = new LinkedHashMap<>(connection);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
-            return latestByKey(reader, topic, STALL, Clock.systemUTC());
-        }
+        return new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     /** As {@link #latestByKey(Map, String)}, with this reader, failing after {@code stall} without progress. */
@@ -62,17 +88,25 @@ public final class CompactedTopic {
                 .map(info -> new TopicPartition(topic, info.partition())).toList();
         reader.assign(partitions);
         reader.seekToBeginning(partitions);
+        readToEnd(reader, partitions, stall, clock, record -> {
+            if (record.value() == null) {
+                latest.remove(record.key());
+            } else {
+                latest.put(record.key(), record.value());
+            }
+        });
+        return latest;
+    }
+
+    private static void readToEnd(Consumer<String, byte[]> reader, List<TopicPartition> partitions, Duration stall, Clock clock,
+                                  java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
         Map<TopicPartition, Long> end = reader.endOffsets(partitions);
         long total = end.values().stream().mapToLong(Long::longValue).sum();
         Instant lastProgress = clock.instant();
         long at = position(reader, partitions);
         while (partitions.stream().anyMatch(partition -> reader.position(partition) < end.get(partition))) {
             for (ConsumerRecord<String, byte[]> record : reader.poll(POLL)) {
-                if (record.value() == null) {
-                    latest.remove(record.key());
-                } else {
-                    latest.put(record.key(), record.value());
-                }
+                each.accept(record);
             }
             // Progress is the position moving, not records returned: transaction markers and aborted records move it too.
             long now = position(reader, partitions);
@@ -80,11 +114,14 @@ public final class CompactedTopic {
                 at = now;
                 lastProgress = clock.instant();
             } else if (Duration.between(lastProgress, clock.instant()).compareTo(stall) >= 0) {
-                throw new TimeoutException("reading " + topic + " back made no progress for " + stall.toSeconds() + " s, at offset "
+                throw new TimeoutException("reading " + topics(partitions) + " back made no progress for " + stall.toSeconds() + " s, at offset "
                         + at + " of " + total + " (summed over its partitions)");
             }
         }
-        return latest;
+    }
+
+    private static String topics(List<TopicPartition> partitions) {
+        return String.join(", ", partitions.stream().map(TopicPartition::topic).distinct().sorted().toList());
     }
 
     private static long position(Consumer<String, byte[]> reader, List<TopicPartition> partitions) {

@@ -49,6 +49,19 @@ class CompactedTopicTest {
                 .hasMessage("reading muster.test.state back made no progress for 0 s, at offset 2 of 5 (summed over its partitions)");
     }
 
+    @Test
+    void whatAGroupHasNotConsumedIsReadFromItsOffsetToTheEndInOrder() {
+        holding(4);
+        record(2, "job-1", "third");
+        record(3, "job-2", "fourth");
+        List<String> read = new java.util.ArrayList<>();
+
+        CompactedTopic.readFrom(reader, Map.of(PARTITION, 2L), Duration.ofSeconds(30), Clock.systemUTC(),
+                record -> read.add(record.offset() + ":" + new String(record.value(), StandardCharsets.UTF_8)));
+
+        assertThat(read).containsExactly("2:third", "3:fourth");
+    }
+
     private void holding(long offsets) {
         reader.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, null, null, null)));
         reader.updateBeginningOffsets(Map.of(PARTITION, 0L));

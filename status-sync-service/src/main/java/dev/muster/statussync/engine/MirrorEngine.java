@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
@@ -86,6 +87,7 @@ public class MirrorEngine implements MirrorObservations {
     private final JobOrderedWrites writes;
     private final JobTraces traces;
     private final RememberedCopiesTopic remembered;
+    private final UnconsumedFailovers unconsumedFailovers;
     /** Where to halt for a crash test (see {@link StatusSyncConfig#crashAfter}); nowhere otherwise. */
     private final CrashPoint crashPoint;
     /** Runs the mirror's ticks, and sends again the events the broker did not take. */
@@ -97,10 +99,11 @@ public class MirrorEngine implements MirrorObservations {
     private volatile boolean stopping;
 
     MirrorEngine(StatusSyncConfig config, MemberClients members, FleetWriter fleet, MemberPurger purger, StatusSyncMetrics metrics, JobTraces traces,
-                 RememberedCopiesTopic remembered, @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
+                 RememberedCopiesTopic remembered, UnconsumedFailovers unconsumedFailovers, @Channel(Channels.MEMBER_STATUS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> memberStatus) {
         this.config = config;
         this.traces = traces;
         this.remembered = remembered;
+        this.unconsumedFailovers = unconsumedFailovers;
         this.mirror = newMirror();
         this.unconfigured = new MemberStatusTracker(members::isMember, clock);
         this.fleet = fleet;
@@ -123,11 +126,14 @@ public class MirrorEngine implements MirrorObservations {
      * This instance became the active one: it judges afresh from the members' objects, as after a restart, and, for a
      * member that does not answer, from the copies its predecessor recorded, read back before any member is observed.
      */
-    void activate() {
+    void activate(Map<TopicPartition, Long> unconsumedStatus) {
         synchronized (lock) {
             if (!active) {
                 mirror = newMirror();
+                // Both reads wait on the broker alone: side by side, a takeover waits for the longer, not for both.
+                CompletableFuture<List<JobEvent>> failovers = CompletableFuture.supplyAsync(() -> unconsumedFailovers.read(unconsumedStatus));
                 restoreRememberedCopies();
+                readUnconsumedFailovers(failovers.join());
                 active = true;
             }
         }
@@ -145,6 +151,18 @@ public class MirrorEngine implements MirrorObservations {
         } catch (RuntimeException e) {
             LOG.warnf("%s could not be read (%s): a member that does not answer now has its jobs judged once it answers",
                     Topics.STATUS_SYNC_STATE, e.getMessage());
+        }
+    }
+
+    /** A failover its predecessor published and did not live to record: the copy it left is never taken for the job's. */
+    private void readUnconsumedFailovers(List<JobEvent> failovers) {
+        MirrorDecisions decided = MirrorDecisions.none();
+        for (JobEvent failover : failovers) {
+            decided = decided.and(mirror.handle(failover));
+        }
+        carryOut(decided);
+        if (!failovers.isEmpty()) {
+            LOG.infof("%d failovers read on %s before its consumer reads them", failovers.size(), Topics.MEMBER_STATUS);
         }
     }
 

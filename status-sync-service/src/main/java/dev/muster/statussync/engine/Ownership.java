@@ -1,7 +1,10 @@
 package dev.muster.statussync.engine;
 
+import java.util.Map;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
 import dev.muster.statussync.kubernetes.MemberWatches;
@@ -26,13 +29,17 @@ public class Ownership {
         this.watches = watches;
     }
 
-    /** The group gave this instance the job-event partitions: it is the active one (again, after a rebalance: nothing changes). */
-    public synchronized void owning() {
+    /**
+     * The group gave this instance the job-event partitions: it is the active one (again, after a rebalance: nothing changes).
+     *
+     * @param unconsumedStatus the group's position in each partition of the member-status topic: where its backlog starts
+     */
+    public synchronized void owning(Map<TopicPartition, Long> unconsumedStatus) {
         if (active) {
             return;
         }
         active = true;
-        engine.activate();
+        engine.activate(unconsumedStatus);
         watches.watchMembers();
         LOG.info("active: this instance owns the job events; watching the members");
     }

@@ -1,12 +1,16 @@
 package dev.muster.statussync.kafka;
 
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
 
+import dev.muster.model.event.Topics;
 import dev.muster.statussync.engine.Ownership;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
@@ -21,6 +25,7 @@ import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 public class JobEventsOwnership implements KafkaConsumerRebalanceListener {
 
     static final String REBALANCE_LISTENER = "status-sync-ownership";
+    private static final Logger LOG = Logger.getLogger(JobEventsOwnership.class);
 
     private final Ownership ownership;
 
@@ -33,7 +38,17 @@ public class JobEventsOwnership implements KafkaConsumerRebalanceListener {
         if (partitions.isEmpty()) {
             ownership.standingBy();
         } else {
-            ownership.owning();
+            // Where the group's backlog of member-status events starts: read before any member is (see UnconsumedFailovers).
+            Map<TopicPartition, Long> unconsumedStatus = new LinkedHashMap<>();
+            try {
+                partitions.stream().filter(partition -> Topics.MEMBER_STATUS.equals(partition.topic()))
+                        .forEach(partition -> unconsumedStatus.put(partition, consumer.position(partition)));
+            } catch (RuntimeException e) {
+                // The broker slow to say: the consumer reads the backlog as it would have anyway.
+                LOG.warnf("where the member-status backlog starts is not known (%s): its failovers are read by the consumer only", e.getMessage());
+                unconsumedStatus.clear();
+            }
+            ownership.owning(unconsumedStatus);
         }
     }
 

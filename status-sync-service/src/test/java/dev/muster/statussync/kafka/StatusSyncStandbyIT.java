@@ -20,15 +20,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.muster.model.event.EventType;
+import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
+import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.job.MemberJobs;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.simulator.cluster.FleetApiServer;
 import dev.muster.simulator.cluster.SimulatedFleet;
+import dev.muster.statussync.core.mirror.JobMirror;
 import dev.muster.simulator.spec.FleetSpec;
 import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
@@ -42,7 +47,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
  * Two packaged status-sync services in one consumer group: the active one watches the members and reports their
  * jobs, the other stands by watching nothing; killed with -9 while jobs are placed at ten a second, the active is
  * replaced by the standby within 10 s, which reports every job placed, and none twice under two ids. And the broker
- * killed under the same load and started again: every job is reported, none twice under two ids.
+ * killed under the same load and started again: every job is reported, none twice under two ids. And an instance taking
+ * over reads the failovers its predecessor published before it watches any member.
  */
 @FaultTier
 class StatusSyncStandbyIT {
@@ -157,6 +163,49 @@ class StatusSyncStandbyIT {
                 assertThat(runningIds.get(job)).as("the Running reports of %s (a repeat carries the same id); log %s", job, active.log()).hasSize(1);
             }
         }
+    }
+
+    /**
+     * A predecessor that died as the broker took its failover of a copy, before recording the copy as left, and the copy
+     * ran to its end meanwhile: the instance that takes over reads that failover before it lists any member, so it purges
+     * the copy and never reports its end as the job's, however fast the member answers.
+     */
+    @Test
+    void anInstanceTakingOverReadsItsPredecessorsFailoversBeforeAnyMemberAndNeverTakesTheCopyLeftForTheJobs() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            PyTorchJob job = copyOn("gpu-a", "left-behind");
+            JobRef ref = new JobRef("default", "left-behind", job.getMetadata().getUid());
+            bind(client, ref, job, "gpu-a");
+            var member = members.cluster("gpu-a").orElseThrow();
+            String copyUid;
+            try (KubernetesClient api = member.connect()) {
+                await().atMost(DEADLINE).until(() -> !member.completeJob("default", "left-behind").isEmpty());
+                await().atMost(DEADLINE).until(() -> api.resources(PyTorchJob.class).inNamespace("default").withName("left-behind").get()
+                        .getStatus().currentCondition().filter(condition -> "Succeeded".equals(condition.type())).isPresent());
+                copyUid = api.resources(PyTorchJob.class).inNamespace("default").withName("left-behind").get().getMetadata().getUid();
+            }
+            // The failover as the predecessor published it: the id of a failover names the copy it left.
+            client.send(Topics.MEMBER_STATUS, new JobEvent(JobEvent.observedId(ref.uid(), EventType.FAILOVER_TRIGGERED, copyUid + "|failover"),
+                    JobMirror.SOURCE, ref, Instant.now(), new FailoverTriggered("gpu-a", "NodeNotReady", "node gpu-a-0 is NotReady for 30s", "Immediately")));
+
+            // A fleet API to answer the failover's fleet writes (the job is not there: they are refused), which the purge follows.
+            try (FleetApiServer fleet = FleetApiServer.start(Files.createTempDirectory("fleet"));
+                 ServiceProcess active = ServiceProcess.start(JAR, withFleetApi(fleet), DEADLINE)) {
+                awaitLog(active, "1 failovers read on " + Topics.MEMBER_STATUS + " before its consumer reads them", DEADLINE);
+                try (KubernetesClient api = member.connect()) {
+                    await().atMost(DEADLINE).until(() -> api.resources(PyTorchJob.class).inNamespace("default").withName("left-behind").get() == null);
+                }
+                awaitLog(active, "job default/left-behind: purged its copy on gpu-a (the job failed over)", DEADLINE);
+                assertThat(client.readAll(Topics.MEMBER_STATUS, JobEvent.class)).filteredOn(event -> event.data() instanceof JobFinished)
+                        .as("the end of the copy the job left; log %s", active.log()).isEmpty();
+            }
+        }
+    }
+
+    private Map<String, String> withFleetApi(FleetApiServer fleet) {
+        Map<String, String> withFleet = new HashMap<>(settings);
+        withFleet.put("quarkus.kubernetes-client.api-server-url", fleet.url());
+        return withFleet;
     }
 
     /** Does what placement does once the gang fits: the member copy, then the binding event. */
