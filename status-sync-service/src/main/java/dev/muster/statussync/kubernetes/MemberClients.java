@@ -40,7 +40,22 @@ public class MemberClients {
     MemberClients(StatusSyncConfig config) {
         this.config = config;
         this.directory = config.membersDirectory().map(Path::of).map(MemberDirectory::new);
-        this.members = configured();
+        this.members = atStart();
+    }
+
+    /**
+     * The members as the directory holds them at the start, not only once the watches first read it: a purge decided as
+     * this instance becomes the active one (a failover read back) reaches its member at once.
+     */
+    private Map<String, Path> atStart() {
+        Map<String, Path> now = new TreeMap<>();
+        try {
+            directory.ifPresent(files -> now.putAll(files.scan()));
+        } catch (java.io.UncheckedIOException e) {
+            // Read again, and said, when the watches read it.
+        }
+        now.putAll(configured());
+        return now;
     }
 
     /**
