@@ -342,7 +342,8 @@ class FleetFailoverIT {
     /**
      * The broker is away when a job's failover is decided, for longer than status sync's producer waits for an event (10 s
      * on this stack): the copy the job leaves stays on its member until the failover is on the broker, and the job moves
-     * once the broker is back. Before, the event was given up and the copy purged: the job was left bound to nothing.
+     * once the broker is back. Before, the event was given up and the copy purged: the job was left bound to nothing. The
+     * node's reports to placement, given up alike, are sent again too.
      */
     @Test
     void aFailoverDecidedWhileTheBrokerIsAwayIsToldOnceItIsBackAndTheCopyItLeavesWaitsForThat() throws Exception {
@@ -356,6 +357,9 @@ class FleetFailoverIT {
             member.faults().nodeNotReady(node);
             await("status sync gave the failover up once").atMost(Duration.ofSeconds(90))
                     .until(() -> statusSyncLogged("job outage/told-later: the broker did not take its dev.muster.job.failover-triggered"));
+            // So did it the node's report, which is not made again unless the node changes: it is sent again too.
+            await("status sync gave the node's report up once").atMost(Duration.ofSeconds(90))
+                    .until(() -> statusSyncLogged(first + ": the broker did not take its report of " + first + "/node/" + node));
             try (KubernetesClient client = member.connect()) {
                 assertThat(client.resources(PyTorchJob.class).inNamespace("outage").withName("told-later").get())
                         .as("the copy on " + first + ", before its job's failover is on the broker").isNotNull();

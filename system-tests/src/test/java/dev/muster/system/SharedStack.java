@@ -28,12 +28,14 @@ final class SharedStack {
                 // Every service exports its spans to the receiver, soon after they end: tests read one job's trace there.
                 Map<String, String> tracing = Map.of("quarkus.otel.sdk.disabled", "false", "quarkus.otel.exporter.otlp.endpoint", traces.endpoint(),
                         "quarkus.otel.bsp.schedule.delay", "200ms");
-                // Status sync's producer gives an event up after 10 s rather than 1-2 min (waiting for the topic's leader, then
-                // for the broker's answer): a broker outage past it fits in a test.
+                // Status sync's producers give an event or an inventory report up after 10 s rather than 1-2 min (waiting for the
+                // topic's leader, then for the broker's answer): a broker outage past it fits in a test.
                 Map<String, String> statusSync = new java.util.HashMap<>(tracing);
-                statusSync.put("mp.messaging.outgoing.member-status.max.block.ms", "10000");
-                statusSync.put("mp.messaging.outgoing.member-status.delivery.timeout.ms", "10000");
-                statusSync.put("mp.messaging.outgoing.member-status.request.timeout.ms", "5000");
+                for (String channel : java.util.List.of("member-status", "inventory")) {
+                    statusSync.put("mp.messaging.outgoing." + channel + ".max.block.ms", "10000");
+                    statusSync.put("mp.messaging.outgoing." + channel + ".delivery.timeout.ms", "10000");
+                    statusSync.put("mp.messaging.outgoing." + channel + ".request.timeout.ms", "5000");
+                }
                 stack = MusterStack.start(Path.of("..", "deploy", "local", "fleet.yaml"), Map.of(MusterService.QUEUE, tracing,
                         MusterService.PLACEMENT, tracing, MusterService.STATUS_SYNC, statusSync));
             } catch (IOException e) {

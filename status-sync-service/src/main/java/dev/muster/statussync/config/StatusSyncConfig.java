@@ -58,7 +58,8 @@ public interface StatusSyncConfig {
 
     /**
      * An event the producer gave up on (the broker away past its {@code delivery.timeout.ms}) is sent again until the
-     * broker has it; the copies it concerns are purged only then.
+     * broker has it; the copies it concerns are purged only then. So is an inventory report, unless a later report of the
+     * same object was sent meanwhile.
      */
     interface EventRetries {
 

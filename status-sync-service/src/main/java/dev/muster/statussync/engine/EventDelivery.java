@@ -1,19 +1,17 @@
 package dev.muster.statussync.engine;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 
 import org.jboss.logging.Logger;
 
 import dev.muster.fleetclient.JobOrderedWrites.RetryPolicy;
+import dev.muster.fleetclient.TriedAgain;
 import dev.muster.model.event.JobEvent;
 
 /**
@@ -29,10 +27,7 @@ final class EventDelivery {
 
     private static final Logger LOG = Logger.getLogger(EventDelivery.class);
 
-    private final Function<JobEvent, CompletionStage<Void>> send;
-    private final ScheduledExecutorService retries;
-    private final RetryPolicy backoff;
-    private final BooleanSupplier stopping;
+    private final TriedAgain<JobEvent> sends;
     /** For each job with an event not yet on the broker: done once all of them are. */
     private final Map<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
 
@@ -41,50 +36,22 @@ final class EventDelivery {
      * @param stopping whether the service stops: an event then left unsent is the next instance's to decide again
      */
     EventDelivery(Function<JobEvent, CompletionStage<Void>> send, ScheduledExecutorService retries, RetryPolicy backoff, BooleanSupplier stopping) {
-        this.send = send;
-        this.retries = retries;
-        this.backoff = backoff;
-        this.stopping = stopping;
+        this.sends = new TriedAgain<>(send, retries, backoff, stopping, (event, failure, wait) -> LOG.warnf(
+                "job %s: the broker did not take its %s (%s); sending it again in %d ms", event.job(), event.type().cloudEventType(),
+                failure.getMessage(), wait.toMillis()));
     }
 
     /** Sends the event until the broker has it; done then, never if the service stops first. */
     CompletableFuture<Void> send(JobEvent event) {
-        CompletableFuture<Void> delivered = new CompletableFuture<>();
+        CompletableFuture<Void> delivered = sends.run(event, always -> true);
         String job = event.job().uid();
         CompletableFuture<Void> all = pending.merge(job, delivered, (earlier, later) -> CompletableFuture.allOf(earlier, later));
         all.whenComplete((done, failure) -> pending.remove(job, all));
-        attempt(event, 1, delivered);
         return delivered;
     }
 
     /** Done once every event sent of the job until now is on the broker (at once when none is pending). */
     CompletableFuture<Void> delivered(String jobUid) {
         return pending.getOrDefault(jobUid, CompletableFuture.completedFuture(null));
-    }
-
-    private void attempt(JobEvent event, int attempt, CompletableFuture<Void> delivered) {
-        CompletionStage<Void> sent;
-        try {
-            sent = send.apply(event);
-        } catch (RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
-        }
-        sent.whenComplete((done, failure) -> {
-            if (failure == null) {
-                delivered.complete(null);
-                return;
-            }
-            if (stopping.getAsBoolean()) {
-                return;
-            }
-            Duration wait = backoff.backoff(attempt);
-            LOG.warnf("job %s: the broker did not take its %s (%s); sending it again in %d ms", event.job(), event.type().cloudEventType(),
-                    failure.getMessage(), wait.toMillis());
-            try {
-                retries.schedule(() -> attempt(event, attempt + 1, delivered), wait.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException stopped) {
-                // The service stops: left unsent, as above.
-            }
-        });
     }
 }

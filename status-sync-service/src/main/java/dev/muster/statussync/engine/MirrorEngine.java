@@ -33,6 +33,7 @@ import dev.muster.model.event.JobShown;
 import dev.muster.model.event.MusterEvent;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobCondition;
+import dev.muster.runtime.Acknowledged;
 import dev.muster.runtime.crash.CrashPoint;
 import dev.muster.runtime.tracing.JobTraces;
 import dev.muster.statussync.config.Channels;
@@ -372,19 +373,12 @@ public class MirrorEngine implements MirrorObservations {
 
     /** One try: done once the broker has the event, failed when the producer gave up on it. */
     private CompletableFuture<Void> sendOnce(JobEvent event) {
-        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
-        memberStatus.send(JobTraces.carrying(KafkaRecord.of(event.key(), EventSerde.serialize(event)),
-                traces.sending(event.type().cloudEventType(), event.job().uid())).withAck(() -> {
+        return Acknowledged.send(memberStatus, JobTraces.carrying(KafkaRecord.of(event.key(), EventSerde.serialize(event)),
+                traces.sending(event.type().cloudEventType(), event.job().uid())), () -> {
                     if (event.data() instanceof FailoverTriggered) {
                         // Once the broker has it: the failover is decided for every reader, its purge still to come.
                         crashPoint.after("failed-over");
                     }
-                    acknowledged.complete(null);
-                    return CompletableFuture.completedFuture(null);
-                }).withNack(failure -> {
-                    acknowledged.completeExceptionally(failure);
-                    return CompletableFuture.completedFuture(null);
-                }));
-        return acknowledged;
+                });
     }
 }

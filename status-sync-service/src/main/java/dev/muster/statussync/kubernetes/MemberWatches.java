@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +21,7 @@ import org.eclipse.microprofile.reactive.messaging.Emitter;
 import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.jboss.logging.Logger;
 
+import dev.muster.fleetclient.JobOrderedWrites.RetryPolicy;
 import dev.muster.fleetclient.watch.WatchStatus;
 import dev.muster.fleetclient.watch.Watches;
 import dev.muster.model.event.EventSerde;
@@ -28,6 +30,7 @@ import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.Topics;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.job.PyTorchJob;
+import dev.muster.runtime.Acknowledged;
 import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
 import dev.muster.statussync.core.mirror.JobMirror;
@@ -61,6 +64,8 @@ public class MemberWatches {
     private final Clock clock = Clock.systemUTC();
     private final Map<String, MemberWatch> watches = new TreeMap<>();
     private ScheduledExecutorService probes;
+    private InventoryDelivery delivery;
+    private volatile boolean stopping;
     private MemberObserver observer;
     /** Whether this instance is the active one, which watches the members. Guarded by {@link #watches}. */
     private boolean watching;
@@ -94,6 +99,8 @@ public class MemberWatches {
             thread.setDaemon(true);
             return thread;
         });
+        delivery = new InventoryDelivery(this::sendOnce, probes, new RetryPolicy(failure -> true, config.eventRetries().backoff(),
+                config.eventRetries().maxBackoff()), () -> stopping);
         observer = new MemberObserver() {
             @Override
             public void inventory(MemberEventData data) {
@@ -288,11 +295,16 @@ public class MemberWatches {
     }
 
     private void publish(MemberEventData data) {
-        MemberEvent event = MemberEvent.create(SOURCE, clock.instant(), data);
-        inventory.send(KafkaRecord.of(Topics.INVENTORY, event.key(), EventSerde.serialize(event)));
+        delivery.send(MemberEvent.create(SOURCE, clock.instant(), data));
+    }
+
+    /** One try: done once the broker has the report, failed when the producer gave up on it. */
+    private CompletionStage<Void> sendOnce(MemberEvent report) {
+        return Acknowledged.send(inventory, KafkaRecord.of(Topics.INVENTORY, report.key(), EventSerde.serialize(report)), () -> { });
     }
 
     void stop(@Observes ShutdownEvent shutdown) {
+        stopping = true;
         synchronized (watches) {
             watches.values().forEach(MemberWatch::close);
         }

@@ -1,8 +1,9 @@
 package dev.muster.statussync.engine;
 
+import static dev.muster.statussync.RetryPolicies.AT_ONCE;
+import static dev.muster.statussync.RetryPolicies.IN_AN_HOUR;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,16 +16,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.muster.fleetclient.JobOrderedWrites.RetryPolicy;
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
 
 /** Status sync's events reach the broker however long it is away, and a job's copies are purged only once they have. */
 class EventDeliveryTest {
-
-    private static final RetryPolicy AT_ONCE = new RetryPolicy(failure -> true, Duration.ofMillis(1), Duration.ofMillis(5));
-    private static final RetryPolicy IN_AN_HOUR = new RetryPolicy(failure -> true, Duration.ofHours(1), Duration.ofHours(1));
 
     private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor();
 
