@@ -1,6 +1,7 @@
 package dev.muster.statussync.engine;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -32,14 +33,15 @@ public class Ownership {
     /**
      * The group gave this instance the job-event partitions: it is the active one (again, after a rebalance: nothing changes).
      *
-     * @param unconsumedStatus the group's position in each partition of the member-status topic: where its backlog starts
+     * @param unconsumedStatus the group's position in each partition of the member-status topic, where its backlog starts:
+     *                         asked on the polling thread, only when this instance was not the active one
      */
-    public synchronized void owning(Map<TopicPartition, Long> unconsumedStatus) {
+    public synchronized void owning(Supplier<Map<TopicPartition, Long>> unconsumedStatus) {
         if (active) {
             return;
         }
         active = true;
-        engine.activate(unconsumedStatus);
+        engine.activate(unconsumedStatus.get());
         watches.watchMembers();
         LOG.info("active: this instance owns the job events; watching the members");
     }

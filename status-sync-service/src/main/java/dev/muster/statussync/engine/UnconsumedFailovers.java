@@ -17,6 +17,7 @@ import dev.muster.model.event.Topics;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor.Consumed;
 import dev.muster.runtime.RecordReader;
+import dev.muster.statussync.core.mirror.JobMirror;
 import io.smallrye.common.annotation.Identifier;
 
 /**
@@ -53,7 +54,9 @@ public class UnconsumedFailovers {
         try {
             CompactedTopic.readFrom(connection, from, record -> {
                 Consumed consumed = new Consumed(record.topic(), record.partition(), record.offset(), record.key(), record.value(), record.headers());
-                if (READER.read(consumed) instanceof RecordReader.Decoded decoded && decoded.event() instanceof JobEvent failover) {
+                // Status sync's own only: another source's is never obeyed (the mirror passes it over too).
+                if (READER.read(consumed) instanceof RecordReader.Decoded decoded && decoded.event() instanceof JobEvent failover
+                        && JobMirror.SOURCE.equals(failover.source())) {
                     failovers.add(failover);
                 }
             });

@@ -38,18 +38,23 @@ public class JobEventsOwnership implements KafkaConsumerRebalanceListener {
         if (partitions.isEmpty()) {
             ownership.standingBy();
         } else {
-            // Where the group's backlog of member-status events starts: read before any member is (see UnconsumedFailovers).
-            Map<TopicPartition, Long> unconsumedStatus = new LinkedHashMap<>();
-            try {
-                partitions.stream().filter(partition -> Topics.MEMBER_STATUS.equals(partition.topic()))
-                        .forEach(partition -> unconsumedStatus.put(partition, consumer.position(partition)));
-            } catch (RuntimeException e) {
-                // The broker slow to say: the consumer reads the backlog as it would have anyway.
-                LOG.warnf("where the member-status backlog starts is not known (%s): its failovers are read by the consumer only", e.getMessage());
-                unconsumedStatus.clear();
-            }
-            ownership.owning(unconsumedStatus);
+            // Where the group's backlog of member-status events starts, asked only when this instance becomes the active one.
+            ownership.owning(() -> unconsumedStatus(consumer, partitions));
         }
+    }
+
+    /** The group's position in each member-status partition: read before any member is (see UnconsumedFailovers). */
+    private static Map<TopicPartition, Long> unconsumedStatus(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        Map<TopicPartition, Long> unconsumedStatus = new LinkedHashMap<>();
+        try {
+            partitions.stream().filter(partition -> Topics.MEMBER_STATUS.equals(partition.topic()))
+                    .forEach(partition -> unconsumedStatus.put(partition, consumer.position(partition)));
+        } catch (RuntimeException e) {
+            // The broker slow to say: the consumer reads the backlog as it would have anyway.
+            LOG.warnf("where the member-status backlog starts is not known (%s): its failovers are read by the consumer only", e.getMessage());
+            unconsumedStatus.clear();
+        }
+        return unconsumedStatus;
     }
 
     @Override

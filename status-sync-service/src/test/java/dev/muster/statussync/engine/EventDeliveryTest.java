@@ -1,34 +1,29 @@
 package dev.muster.statussync.engine;
 
-import static dev.muster.statussync.RetryPolicies.AT_ONCE;
-import static dev.muster.statussync.RetryPolicies.IN_AN_HOUR;
+import static dev.muster.statussync.Retries.AT_ONCE;
+import static dev.muster.statussync.Retries.IN_AN_HOUR;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobRef;
+import dev.muster.statussync.Retries;
 
 /** Status sync's events reach the broker however long it is away, and a job's copies are purged only once they have. */
 class EventDeliveryTest {
 
-    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor();
-
-    @AfterEach
-    void stopRetries() {
-        retries.shutdownNow();
-    }
+    @RegisterExtension
+    final Retries retries = new Retries();
 
     private static JobEvent failover(String uid) {
         return JobEvent.observed("status-sync", new JobRef("team-a", "job-" + uid, uid), Instant.EPOCH,
@@ -40,7 +35,7 @@ class EventDeliveryTest {
         AtomicInteger tries = new AtomicInteger();
         EventDelivery delivery = new EventDelivery(event -> tries.incrementAndGet() <= 3
                 ? CompletableFuture.failedFuture(new org.apache.kafka.common.errors.TimeoutException("expired after 120000 ms"))
-                : CompletableFuture.completedFuture(null), retries, AT_ONCE, () -> false);
+                : CompletableFuture.completedFuture(null), retries.executor(), AT_ONCE, () -> false);
 
         CompletableFuture<Void> delivered = delivery.send(failover("uid-1"));
 
@@ -56,7 +51,7 @@ class EventDeliveryTest {
             CompletableFuture<Void> send = new CompletableFuture<>();
             sends.add(send);
             return send;
-        }, retries, AT_ONCE, () -> false);
+        }, retries.executor(), AT_ONCE, () -> false);
 
         delivery.send(failover("uid-1"));
         delivery.send(failover("uid-1"));
@@ -74,9 +69,9 @@ class EventDeliveryTest {
     @Test
     void anEventRefusedWhileTheServiceStopsIsLeftToTheNextInstanceAndItsJobIsNeverDelivered() {
         EventDelivery running = new EventDelivery(event -> CompletableFuture.failedFuture(new IllegalStateException("broker away")),
-                retries, IN_AN_HOUR, () -> false);
+                retries.executor(), IN_AN_HOUR, () -> false);
         EventDelivery stopping = new EventDelivery(event -> CompletableFuture.failedFuture(new IllegalStateException("broker away")),
-                retries, IN_AN_HOUR, () -> true);
+                retries.executor(), IN_AN_HOUR, () -> true);
 
         running.send(failover("uid-1"));
         stopping.send(failover("uid-2"));
@@ -93,7 +88,7 @@ class EventDeliveryTest {
                 throw new IllegalStateException("the channel is not ready");
             }
             return CompletableFuture.completedFuture(null);
-        }, retries, AT_ONCE, () -> false);
+        }, retries.executor(), AT_ONCE, () -> false);
 
         delivery.send(failover("uid-1")).get(10, TimeUnit.SECONDS);
 

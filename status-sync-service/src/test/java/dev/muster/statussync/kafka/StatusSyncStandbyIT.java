@@ -168,7 +168,8 @@ class StatusSyncStandbyIT {
     /**
      * A predecessor that died as the broker took its failover of a copy, before recording the copy as left, and the copy
      * ran to its end meanwhile: the instance that takes over reads that failover before it lists any member, so it purges
-     * the copy and never reports its end as the job's, however fast the member answers.
+     * the copy and never reports its end as the job's, however fast the member answers. A failover another source sent,
+     * and a record that cannot be read, change nothing and stop nothing.
      */
     @Test
     void anInstanceTakingOverReadsItsPredecessorsFailoversBeforeAnyMemberAndNeverTakesTheCopyLeftForTheJobs() throws Exception {
@@ -184,6 +185,18 @@ class StatusSyncStandbyIT {
                         .getStatus().currentCondition().filter(condition -> "Succeeded".equals(condition.type())).isPresent());
                 copyUid = api.resources(PyTorchJob.class).inNamespace("default").withName("left-behind").get().getMetadata().getUid();
             }
+            // Another job running on gpu-a, and a failover of its copy from another source than status sync: never obeyed.
+            PyTorchJob stays = copyOn("gpu-a", "stays");
+            JobRef staysRef = new JobRef("default", "stays", stays.getMetadata().getUid());
+            bind(client, staysRef, stays, "gpu-a");
+            String staysCopyUid;
+            try (KubernetesClient api = member.connect()) {
+                staysCopyUid = api.resources(PyTorchJob.class).inNamespace("default").withName("stays").get().getMetadata().getUid();
+            }
+            client.send(Topics.MEMBER_STATUS, new JobEvent(JobEvent.observedId(staysRef.uid(), EventType.FAILOVER_TRIGGERED, staysCopyUid + "|failover"),
+                    "/mallory", staysRef, Instant.now(), new FailoverTriggered("gpu-a", "NodeNotReady", "forged", "Immediately")));
+            // And a record no reader can read, on the way.
+            client.sendRaw(Topics.MEMBER_STATUS, "gpu-a", "{not an event".getBytes(java.nio.charset.StandardCharsets.UTF_8));
             // The failover as the predecessor published it: the id of a failover names the copy it left.
             client.send(Topics.MEMBER_STATUS, new JobEvent(JobEvent.observedId(ref.uid(), EventType.FAILOVER_TRIGGERED, copyUid + "|failover"),
                     JobMirror.SOURCE, ref, Instant.now(), new FailoverTriggered("gpu-a", "NodeNotReady", "node gpu-a-0 is NotReady for 30s", "Immediately")));
@@ -198,6 +211,10 @@ class StatusSyncStandbyIT {
                 awaitLog(active, "job default/left-behind: purged its copy on gpu-a (the job failed over)", DEADLINE);
                 assertThat(client.readAll(Topics.MEMBER_STATUS, JobEvent.class)).filteredOn(event -> event.data() instanceof JobFinished)
                         .as("the end of the copy the job left; log %s", active.log()).isEmpty();
+                try (KubernetesClient api = member.connect()) {
+                    assertThat(api.resources(PyTorchJob.class).inNamespace("default").withName("stays").get())
+                            .as("the copy a forged failover named").isNotNull();
+                }
             }
         }
     }

@@ -1,7 +1,7 @@
 package dev.muster.statussync.kubernetes;
 
-import static dev.muster.statussync.RetryPolicies.AT_ONCE;
-import static dev.muster.statussync.RetryPolicies.IN_AN_HOUR;
+import static dev.muster.statussync.Retries.AT_ONCE;
+import static dev.muster.statussync.Retries.IN_AN_HOUR;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,28 +10,23 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.kafka.common.errors.TimeoutException;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.resource.ResourceList;
+import dev.muster.statussync.Retries;
 
 /** The members' inventory reaches the broker however long it is away, each object's last report last. */
 class InventoryDeliveryTest {
 
-    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor();
-
-    @AfterEach
-    void stopRetries() {
-        retries.shutdownNow();
-    }
+    @RegisterExtension
+    final Retries retries = new Retries();
 
     private static MemberEvent running(String pod) {
         return MemberEvent.create("status-sync", Instant.EPOCH, new MemberEventData.PodReported("gpu-a",
@@ -52,7 +47,7 @@ class InventoryDeliveryTest {
             }
             taken.add(report);
             return CompletableFuture.completedFuture(null);
-        }, retries, AT_ONCE, () -> false);
+        }, retries.executor(), AT_ONCE, () -> false);
         MemberEvent podGone = gone("worker-0");
 
         delivery.send(podGone);
@@ -71,7 +66,7 @@ class InventoryDeliveryTest {
                 tries.add(new CompletableFuture<>());
                 return tries.get(tries.size() - 1);
             }
-        }, retries, AT_ONCE, () -> false);
+        }, retries.executor(), AT_ONCE, () -> false);
         MemberEvent started = running("worker-0");
         MemberEvent other = running("worker-1");
         MemberEvent ended = gone("worker-0");
@@ -102,7 +97,7 @@ class InventoryDeliveryTest {
         InventoryDelivery delivery = new InventoryDelivery(report -> {
             sent.add(report);
             return CompletableFuture.failedFuture(new TimeoutException("expired after 120000 ms"));
-        }, retries, IN_AN_HOUR, () -> true);
+        }, retries.executor(), IN_AN_HOUR, () -> true);
 
         delivery.send(gone("worker-0"));
 
