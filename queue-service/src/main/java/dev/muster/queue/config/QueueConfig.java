@@ -40,6 +40,15 @@ public interface QueueConfig {
     @WithDefault("30s")
     Duration startTimeRefresh();
 
+    /**
+     * How long the quota limit a waiting job was told blocks it may lag behind the one that blocks it now. Under
+     * overload thousands of jobs wait and none of most events' passes can admit more than a few: within this time of a
+     * pass that told every waiting job why it waits, a pass stops once none of the jobs left can be admitted (a new job is
+     * still told at once). {@code 0s} tells every waiting job in every pass. Default 30 s.
+     */
+    @WithDefault("30s")
+    Duration reasonRefresh();
+
     /** Quota leaves whose queue is strict FIFO (nothing passes a head that does not fit). Default: none. */
     Optional<Set<String>> strictFifoLeaves();
 

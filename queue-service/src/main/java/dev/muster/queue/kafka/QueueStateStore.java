@@ -253,6 +253,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     private QuotaSettings settings() {
-        return new QuotaSettings(config.starvationAge(), config.giveBackBackoff(), config.strictFifoLeaves().orElse(Set.of()));
+        return new QuotaSettings(config.starvationAge(), config.giveBackBackoff(), config.strictFifoLeaves().orElse(Set.of()),
+                config.reasonRefresh());
     }
 }

@@ -12,15 +12,17 @@ import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaTree.Node;
 
 /**
- * When a pass of a core that only has to say whom it admits and preempts (the start-time estimate's copy) may stop:
- * once no job left in it can be admitted, the rest of the pass would only tell each job again why it waits.
+ * When a pass may stop: once no job left in it can be admitted, the rest of the pass would only tell each job again why
+ * it waits. A core that only has to say whom it admits and preempts (the start-time estimate's copy) may always stop
+ * there; the service's core may while the reasons it told are recent enough ({@link QuotaSettings#reasonRefresh}).
  * <p>
  * Within a pass usage and holds only grow ({@link PassMemo}), so a demand a leaf's path refused stays refused until the
  * pass ends. Once every demand of every queue left is known to be refused, none of their jobs can be admitted. The pass
- * may then stop if, besides, every job left was last told that a quota limit refuses it, has no backoff and reclaims
- * nothing, and its queue is not strict FIFO: a full pass would tell each of them a quota limit again, and whether a
- * quota limit refuses a job is all a later reclaim reads of what it was told. Fair-sharing preemption reads which limit,
- * so a core that preempts for fair share never stops early.
+ * may then stop if, besides, every job left was either never told why it waits (the pass then tells it, see
+ * {@link QueuePass}) or last told that a quota limit refuses it, has no backoff and reclaims nothing, and its queue is not
+ * strict FIFO: a full pass would tell each of them a quota limit again, and whether a quota limit refuses a job is all a
+ * later reclaim reads of what it was told. Fair-sharing preemption reads which limit, so a core that preempts for fair
+ * share never stops early.
  */
 final class PassEnd {
 
@@ -60,7 +62,7 @@ final class PassEnd {
 
     /**
      * Counts one more job considered, and says whether none of the jobs left in these leaves' queues can be admitted in
-     * this pass, nor would be told anything but a quota limit.
+     * this pass, nor would be told anything but a quota limit (the ones never told anything yet included).
      *
      * @param pathsLeft the path to the root of each leaf whose queue the pass has not finished
      */
@@ -73,7 +75,7 @@ final class PassEnd {
         for (List<Node> path : pathsLeft) {
             String leaf = path.get(0).name();
             QueueDemands waiting = ledger.demandsWaiting(leaf);
-            if (strictLeaves.contains(leaf) || !waiting.allPlainlyRefused()) {
+            if (strictLeaves.contains(leaf) || !waiting.allRefusedOrUntold()) {
                 return false;
             }
             Set<ResourceList> known = refused.getOrDefault(leaf, Set.of());

@@ -9,6 +9,7 @@ import java.util.NavigableMap;
 import java.util.PriorityQueue;
 import java.util.function.Supplier;
 
+import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.PassMemo.Verdict;
 import dev.muster.queue.core.quota.QuotaDecision.Admitted;
 import dev.muster.queue.core.quota.QuotaDecision.Waiting;
@@ -41,6 +42,8 @@ final class QueuePass {
     private final boolean admissionsOnly;
     /** When this pass may stop; null when it walks every queue to its end. */
     private PassEnd passEnd;
+    /** When a pass last walked every queue to its end, telling each waiting job why it waits; null before the first. */
+    private Instant everyJobToldAt;
     private final Map<String, PassEnd.FitsTree> fitsTree = new java.util.HashMap<>();
     /** After how many jobs considered a pass first checks whether it may stop (see {@link PassEnd}). */
     private int firstPassEndCheck = 32;
@@ -133,8 +136,9 @@ final class QueuePass {
             cursor.rank(now);
             heads.add(cursor);
         }
-        passEnd = admissionsOnly && reuse && !tree.fairSharing().preempts() ? new PassEnd(ledger, settings.strictFifoLeaves(), fitsTree, firstPassEndCheck) : null;
-        while (!heads.isEmpty()) {
+        passEnd = mayStopEarly(tree, now) ? new PassEnd(ledger, settings.strictFifoLeaves(), fitsTree, firstPassEndCheck) : null;
+        boolean stopped = false;
+        while (!heads.isEmpty() && !stopped) {
             Cursor cursor = next(heads);
             consider(cursor, now, holds, decisions);
             if (cursor.advance()) {
@@ -143,13 +147,59 @@ final class QueuePass {
             } else if (cursor.settles) {
                 ledger.settle(cursor.leaf.name(), new Settled(tree, ledger.used().get(cursor.leaf.name()), cursor.firstStarving));
             }
-            if (passEnd != null && passEnd.reached(() -> heads.stream().map(left -> left.path).iterator(), ledger.used(), holds)) {
-                break;
-            }
+            stopped = passEnd != null && passEnd.reached(() -> heads.stream().map(left -> left.path).iterator(), ledger.used(), holds)
+                    && toldWhyTheyWait(heads, now, holds, decisions);
         }
         if (passEnd != null) {
             weighed += passEnd.demandsWeighed();
         }
+        if (!stopped) {
+            everyJobToldAt = now;
+        }
+    }
+
+    /**
+     * Whether this pass may stop once none of the jobs left can be admitted: always for a core that only decides
+     * admissions; for the service's core while the last pass that told every job why it waits is recent enough. Never
+     * under fair-sharing preemption, which reads which limit each job was told.
+     */
+    private boolean mayStopEarly(QuotaTree tree, Instant now) {
+        if (!reuse || tree == null || tree.fairSharing().preempts()) {
+            return false;
+        }
+        return admissionsOnly || everyJobToldAt != null && !settings.reasonRefresh().isZero()
+                && now.isBefore(everyJobToldAt.plus(settings.reasonRefresh()));
+    }
+
+    /**
+     * Where a pass stops early, tells each job of the queues left that was never told why it waits what a full pass would
+     * tell it, that a quota limit refuses it (with the numbers of where the pass stopped), and starts its wait: a user
+     * learns at once why a new job waits. False, telling none, should one fit after all; the pass then goes on.
+     */
+    private boolean toldWhyTheyWait(Iterable<Cursor> left, Instant now, Holds holds, List<QuotaDecision> decisions) {
+        List<Wait> untold = new ArrayList<>();
+        List<Verdict> verdicts = new ArrayList<>();
+        List<Cursor> queues = new ArrayList<>();
+        for (Cursor cursor : left) {
+            Map<ResourceList, Verdict> byDemand = new java.util.IdentityHashMap<>();
+            for (String uid : ledger.demandsWaiting(cursor.leaf.name()).untold()) {
+                Wait wait = ledger.wait(uid);
+                Verdict verdict = byDemand.computeIfAbsent(wait.job().demand(),
+                        demand -> memo.fresh(cursor.path, wait.job(), ledger.chargeOf(demand), ledger.used(), holds));
+                if (verdict == null || verdict.neverFits()) {
+                    return false;
+                }
+                untold.add(wait);
+                verdicts.add(verdict);
+                queues.add(cursor);
+            }
+        }
+        for (int i = 0; i < untold.size(); i++) {
+            Wait waiting = untold.get(i).since(now);
+            ledger.putWaiting(waiting.job().uid(), waiting);
+            report(waiting, queues.get(i).leaf.queue(), queues.get(i).positionOf(waiting.job()), verdicts.get(i), decisions);
+        }
+        return true;
     }
 
     /**
@@ -361,6 +411,11 @@ final class QueuePass {
         /** 1-based position of the head in its queue, counting only jobs still waiting. */
         int position() {
             return index - removed + 1;
+        }
+
+        /** 1-based position in the queue of a job the walk has not reached, counting only jobs still waiting. */
+        int positionOf(QuotaJob job) {
+            return queue.headMap(job, false).size() + 1;
         }
 
         /** The head was admitted: it left the queue, and the walk goes on after it. */

@@ -45,10 +45,7 @@ final class QuotaLedger {
     /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
-    /**
-     * Whether this ledger is an estimate's copy, which decides admissions only: it keeps no journal (nobody persists its
-     * standings) and keeps {@link #demandsWaiting} (which only its passes read).
-     */
+    /** Whether this ledger is an estimate's copy, which decides admissions only: it keeps no journal (nobody persists its standings). */
     private final boolean admissionsOnly;
     /** The queues an evaluation may pass over, by leaf. */
     private final Map<String, Settled> settled = new HashMap<>();
@@ -64,7 +61,7 @@ final class QuotaLedger {
         this(tree, false);
     }
 
-    /** @param admissionsOnly true for an estimate's copy: {@link #drainChanges} then says none, and {@link #demandsWaiting} is kept */
+    /** @param admissionsOnly true for an estimate's copy: {@link #drainChanges} then says none */
     QuotaLedger(QuotaTree tree, boolean admissionsOnly) {
         this.tree = tree;
         this.admissionsOnly = admissionsOnly;
@@ -161,12 +158,10 @@ final class QuotaLedger {
         if (!wait.equals(previous)) {
             journal(uid);
         }
-        if (admissionsOnly) {
-            if (previous != null) {
-                forgetDemand(previous);
-            }
-            demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
+        if (previous != null) {
+            forgetDemand(previous);
         }
+        demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
         if (wait.reclaiming().isEmpty()) {
             reclaimers.remove(uid);
         } else {
@@ -189,9 +184,7 @@ final class QuotaLedger {
         if (removed != null) {
             journal(uid);
             leaveQueue(removed);
-            if (admissionsOnly) {
-                forgetDemand(removed);
-            }
+            forgetDemand(removed);
         }
         return removed;
     }
@@ -253,7 +246,7 @@ final class QuotaLedger {
         }
     }
 
-    /** What the jobs waiting in the leaf's queue ask; empty when none waits. Kept by an estimate's copy only. */
+    /** What the jobs waiting in the leaf's queue ask; empty when none waits. */
     QueueDemands demandsWaiting(String leaf) {
         return demandsWaiting.getOrDefault(leaf, QueueDemands.NONE);
     }

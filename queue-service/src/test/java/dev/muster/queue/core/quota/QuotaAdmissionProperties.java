@@ -207,6 +207,19 @@ class QuotaAdmissionProperties {
             return this;
         }
 
+        /**
+         * From now on the core is one whose passes stop once none of the jobs left can be admitted, within this refresh of
+         * a pass that told every waiting job why it waits, checking whether they may stop once this many jobs have been
+         * considered, then at each doubling (0: after each).
+         */
+        Run lettingReasonsLag(Duration refresh, int firstPassEndCheck) {
+            assertThat(decisionsPerStep).as("steps before the core is replaced").isEmpty();
+            quota = new QuotaAdmission(tree, new QuotaSettings(settings.starvationAge(), settings.giveBackBackoff(), settings.strictFifoLeaves(),
+                    refresh), true).checkingForAPassEndFrom(firstPassEndCheck);
+            deferIfBatched();
+            return this;
+        }
+
         private void deferIfBatched() {
             if (batch > 1) {
                 quota.deferPasses();
@@ -632,6 +645,61 @@ class QuotaAdmissionProperties {
         for (QuotaJob job : full.submitted) {
             assertThat(admissionsOnly.quota.isWaiting(job.uid())).as("%s waiting", job.ref()).isEqualTo(full.quota.isWaiting(job.uid()));
         }
+    }
+
+    /**
+     * The service's core lets the limit it told a waiting job lag for a while after a pass that told every job: its passes
+     * then stop once none of the jobs left can be admitted. At every step it admits and preempts exactly what the core
+     * that tells every job in every pass does, starts each job's wait at the same moment and tells each the same but for
+     * which quota limit (a new job at once); once the refresh is due, a full pass blames the same limit for every job.
+     */
+    @Property(tries = 600)
+    void aCoreWhoseReasonsLagAdmitsAndPreemptsExactlyAsTheFullCoreAndCatchesUpOnRefresh(@ForAll("starvingOrAnyScenarios") Scenario scenario,
+                                                                                      @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 4) int firstCheck) {
+        Run full = new Run(scenario);
+        Run lagging = new Run(scenario).lettingReasonsLag(Duration.ofDays(1), firstCheck);
+        for (Step step : scenario.steps()) {
+            full.apply(step);
+            lagging.apply(step);
+            assertSameDecisionsAndStandings(full, lagging, step);
+        }
+        Step refresh = new Wait((int) Duration.ofDays(1).toMinutes());
+        full.apply(refresh);
+        lagging.apply(refresh);
+        assertSameDecisionsAndStandings(full, lagging, refresh);
+        for (QuotaJob job : full.submitted) {
+            full.quota.standing(job.uid()).filter(standing -> standing.reason() != null && QueuePass.isQuotaLimit(standing.reason()))
+                    .ifPresent(standing -> assertThat(blocker(lagging.quota.standing(job.uid()).orElseThrow().message()))
+                            .as("the limit %s is told blocks it after the refresh", job.ref()).isEqualTo(blocker(standing.message())));
+        }
+    }
+
+    private static void assertSameDecisionsAndStandings(Run full, Run lagging, Step step) {
+        assertThat(admissionsAndPreemptions(lagging.decisionsPerStep.get(lagging.decisionsPerStep.size() - 1)))
+                .as("admissions and preemptions after %s", step)
+                .isEqualTo(admissionsAndPreemptions(full.decisionsPerStep.get(full.decisionsPerStep.size() - 1)));
+        for (QuotaJob job : full.submitted) {
+            JobStanding expected = full.quota.standing(job.uid()).orElse(null);
+            JobStanding actual = lagging.quota.standing(job.uid()).orElse(null);
+            if (expected == null || actual == null) {
+                assertThat(actual).as("%s after %s", job.ref(), step).isEqualTo(expected);
+                continue;
+            }
+            assertThat(actual.admitted()).as("%s admitted after %s", job.ref(), step).isEqualTo(expected.admitted());
+            assertThat(actual.waitingSince()).as("%s waiting since, after %s", job.ref(), step).isEqualTo(expected.waitingSince());
+            if (expected.reason() != null && QueuePass.isQuotaLimit(expected.reason())) {
+                assertThat(actual.reason()).as("%s told after %s: %s", job.ref(), step, actual.message()).matches(QueuePass::isQuotaLimit);
+            } else {
+                assertThat(actual.reason()).as("%s told after %s", job.ref(), step).isEqualTo(expected.reason());
+                assertThat(actual.message()).as("%s told after %s", job.ref(), step).isEqualTo(expected.message());
+            }
+        }
+    }
+
+    /** What a quota limit's message names before its numbers: the node and the resource. */
+    private static String blocker(String message) {
+        int resource = message.indexOf(": ") + 2;
+        return message.substring(0, message.indexOf(' ', resource));
     }
 
     private static List<QuotaDecision> admissionsAndPreemptions(List<QuotaDecision> decisions) {
