@@ -1,6 +1,7 @@
 package dev.muster.queue.core.quota;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -19,23 +20,17 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
  * Within a pass usage and holds only grow ({@link PassMemo}), so a demand a leaf's path refused stays refused until the
  * pass ends. Once every demand of every queue left is known to be refused, none of their jobs can be admitted. The pass
  * may then stop if, besides, every job left was either never told why it waits (the pass then tells it, see
- * {@link QueuePass}) or last told that a quota limit refuses it, has no backoff and reclaims nothing, and its queue is not
- * strict FIFO: a full pass would tell each of them a quota limit again, and whether a quota limit refuses a job is all a
+ * {@link QueuePass}), or was last told that a quota limit refuses it and reclaims nothing, or was given back by placement
+ * and told that it waits out a backoff that has not ended, or was told that it reclaims and has no room yet, and its
+ * queue is not strict FIFO: a full pass would tell each of them a quota limit again, and whether a quota limit refuses a job is all a
  * later reclaim reads of what it was told. Fair-sharing preemption reads which limit, so a core that preempts for fair
  * share never stops early.
  */
 final class PassEnd {
 
-    /**
-     * The demands of a leaf's jobs known to fit its path's max when nothing is used, kept while the tree stays: a check
-     * must not take a job that can never be admitted, and would be told so, for one a quota limit refuses.
-     */
-    record FitsTree(QuotaTree tree, Set<ResourceList> demands) {
-    }
-
     private final QuotaLedger ledger;
+    private final Reclaims reclaims;
     private final Set<String> strictLeaves;
-    private final Map<String, FitsTree> fitsTree;
     /** The demands known to be refused in this pass, by leaf, by instance. */
     private final Map<String, Set<ResourceList>> refused = new HashMap<>();
     private int considered;
@@ -44,14 +39,13 @@ final class PassEnd {
     private long demandsWeighed;
 
     /**
-     * @param fitsTree   by leaf, kept by the caller from pass to pass
      * @param firstCheck checking every queue left costs a look at each of their demands: done once this many jobs have
      *                   been considered, then at each doubling; 0 to check after every job
      */
-    PassEnd(QuotaLedger ledger, Set<String> strictLeaves, Map<String, FitsTree> fitsTree, int firstCheck) {
+    PassEnd(QuotaLedger ledger, Reclaims reclaims, Set<String> strictLeaves, int firstCheck) {
         this.ledger = ledger;
+        this.reclaims = reclaims;
         this.strictLeaves = strictLeaves;
-        this.fitsTree = fitsTree;
         this.nextCheck = firstCheck;
     }
 
@@ -66,7 +60,7 @@ final class PassEnd {
      *
      * @param pathsLeft the path to the root of each leaf whose queue the pass has not finished
      */
-    boolean reached(Iterable<List<Node>> pathsLeft, Map<String, ResourceList> used, Holds holds) {
+    boolean reached(Iterable<List<Node>> pathsLeft, Map<String, ResourceList> used, Holds holds, Instant now) {
         if (++considered < nextCheck) {
             return false;
         }
@@ -75,24 +69,21 @@ final class PassEnd {
         for (List<Node> path : pathsLeft) {
             String leaf = path.get(0).name();
             QueueDemands waiting = ledger.demandsWaiting(leaf);
-            if (strictLeaves.contains(leaf) || !waiting.allRefusedOrUntold()) {
+            if (strictLeaves.contains(leaf) || !waiting.allRefusedUntoldGivenBackOrReclaiming() || !givenBackToldAlready(waiting, now)
+                    || !reclaimersToldAlready(path, waiting, room)) {
+                return false;
+            }
+            // A check must not take a job that can never be admitted, and would be told so, for one a quota limit refuses.
+            if (!Shortfall.fitsUnderMax(path, waiting.greatestCharge(), Map.of())) {
                 return false;
             }
             Set<ResourceList> known = refused.getOrDefault(leaf, Set.of());
-            Set<ResourceList> fitting = fitting(leaf);
-            for (ResourceList demand : waiting.demands()) {
+            for (ResourceList demand : waiting.least()) {
                 if (known.contains(demand)) {
                     continue;
                 }
                 demandsWeighed++;
-                ResourceList charge = ledger.chargeOf(demand);
-                if (!fitting.contains(demand)) {
-                    if (!Shortfall.fitsUnderMax(path, charge, Map.of())) {
-                        return false;
-                    }
-                    fitting.add(demand);
-                }
-                if (!room.refuses(path, charge)) {
+                if (!room.refuses(path, ledger.chargeOf(demand))) {
                     return false;
                 }
                 refused(leaf, demand);
@@ -101,17 +92,42 @@ final class PassEnd {
         return true;
     }
 
-    long demandsWeighed() {
-        return demandsWeighed;
+    /**
+     * Whether each job of the queue given back by placement would be told nothing new: while its backoff lasts, told
+     * that it does; after, told that a quota limit refuses it (its demand is then weighed with the others').
+     */
+    private boolean givenBackToldAlready(QueueDemands waiting, Instant now) {
+        for (String uid : waiting.givenBack()) {
+            Wait wait = ledger.wait(uid);
+            boolean told = now.isBefore(wait.notBefore())
+                    ? QuotaAdmission.BACKOFF.equals(wait.reason()) && QueuePass.backoffMessage(wait.notBefore()).equals(wait.message())
+                    : wait.waitingSince() != null && QueuePass.isQuotaLimit(wait.reason());
+            if (!told) {
+                return false;
+            }
+        }
+        return true;
     }
 
-    private Set<ResourceList> fitting(String leaf) {
-        FitsTree known = fitsTree.get(leaf);
-        if (known == null || known.tree() != ledger.tree()) {
-            known = new FitsTree(ledger.tree(), Collections.newSetFromMap(new IdentityHashMap<>()));
-            fitsTree.put(leaf, known);
+    /**
+     * Whether each job of the queue that reclaims capacity was told so and cannot be admitted in this pass. Every
+     * reclaimer's charge is held from the pass's start, and weighing one takes its own hold back: it is admitted if the
+     * path has room for it then, that is if nothing on the path is held or used beyond its max of a resource it asks for.
+     * Holds only grow, so one that finds no room now finds none later in the pass.
+     */
+    private boolean reclaimersToldAlready(List<Node> path, QueueDemands waiting, Room room) {
+        for (String uid : waiting.reclaimers()) {
+            Wait wait = ledger.wait(uid);
+            if (!QuotaAdmission.RECLAIMING.equals(wait.reason()) || !reclaims.message(wait).equals(wait.message())
+                    || !room.overcommitted(path, ledger.chargeOf(wait.job().demand()))) {
+                return false;
+            }
         }
-        return known.demands();
+        return true;
+    }
+
+    long demandsWeighed() {
+        return demandsWeighed;
     }
 
     /**
@@ -136,6 +152,18 @@ final class PassEnd {
                 for (Map.Entry<String, BigDecimal> room : left(node).entrySet()) {
                     BigDecimal need = charge.amount(room.getKey());
                     if (need.signum() != 0 && need.compareTo(room.getValue()) > 0) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /** Whether some node of the path has more used and held than its max of a resource the charge asks for. */
+        boolean overcommitted(List<Node> path, ResourceList charge) {
+            for (Node node : path) {
+                for (Map.Entry<String, BigDecimal> room : left(node).entrySet()) {
+                    if (charge.amount(room.getKey()).signum() != 0 && room.getValue().signum() < 0) {
                         return true;
                     }
                 }

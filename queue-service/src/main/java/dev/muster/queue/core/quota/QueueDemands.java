@@ -1,8 +1,10 @@
 package dev.muster.queue.core.quota;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,9 +12,10 @@ import dev.muster.model.resource.ResourceList;
 
 /**
  * What the jobs waiting in one queue ask: how many ask each demand (by the instance the jobs of one demand share), which
- * were never told why they wait (new, or waiting afresh), and how many were told something else than that a quota limit
- * refuses them (given back, reclaiming, never fitting, or behind something else). A pass may end once no demand of the
- * queues left fits and no job left was told anything but a quota limit ({@link PassEnd}).
+ * were never told why they wait (new, or waiting afresh), which were given back by placement, which reclaim capacity,
+ * and how many were told something else than that a quota limit refuses them (never fitting, or behind something else). A pass may
+ * end once no demand of the queues left fits and no job left would be told anything new but a quota limit
+ * ({@link PassEnd}).
  */
 final class QueueDemands {
 
@@ -21,12 +24,26 @@ final class QueueDemands {
     private final Map<ResourceList, Integer> counts = new IdentityHashMap<>();
     /** By UID, in the order they came. */
     private final Set<String> untold = new LinkedHashSet<>();
+    /** The jobs given back by placement, by UID: a pass need not reach one told so while its backoff lasts. */
+    private final Set<String> givenBack = new LinkedHashSet<>();
+    /** The jobs waiting for their reclaim's victims to stop, by UID: a pass need not reach one that cannot be admitted yet. */
+    private final Set<String> reclaimers = new LinkedHashSet<>();
     private int toldOtherwise;
+    /** See {@link #least}; null when a demand came or went since it was worked out. */
+    private List<ResourceList> least;
+    /** See {@link #greatestCharge}; null when a demand came or went since it was worked out. */
+    private ResourceList greatestCharge;
 
     void add(Wait wait) {
-        counts.merge(wait.job().demand(), 1, Integer::sum);
+        if (counts.merge(wait.job().demand(), 1, Integer::sum) == 1) {
+            demandsChanged();
+        }
         if (untold(wait)) {
             untold.add(wait.job().uid());
+        } else if (givenBack(wait)) {
+            givenBack.add(wait.job().uid());
+        } else if (reclaimer(wait)) {
+            reclaimers.add(wait.job().uid());
         } else if (!plainlyRefused(wait)) {
             toldOtherwise++;
         }
@@ -34,9 +51,15 @@ final class QueueDemands {
 
     /** @return whether no job is left */
     boolean remove(Wait wait) {
-        counts.computeIfPresent(wait.job().demand(), (demand, count) -> count == 1 ? null : count - 1);
+        if (counts.computeIfPresent(wait.job().demand(), (demand, count) -> count == 1 ? null : count - 1) == null) {
+            demandsChanged();
+        }
         if (untold(wait)) {
             untold.remove(wait.job().uid());
+        } else if (givenBack(wait)) {
+            givenBack.remove(wait.job().uid());
+        } else if (reclaimer(wait)) {
+            reclaimers.remove(wait.job().uid());
         } else if (!plainlyRefused(wait)) {
             toldOtherwise--;
         }
@@ -49,11 +72,68 @@ final class QueueDemands {
     }
 
     /**
-     * Whether each of the queue's jobs was either last told that a quota limit refuses it, and neither waits for a backoff
-     * nor reclaims, or was never told anything.
+     * The demands no other demand of the queue asks less than of every resource, one of equal ones: if a quota limit
+     * refuses each of these, it refuses every demand of the queue, as each asks at least as much as one of them. Under
+     * overload a queue holds jobs of tens of shapes and few of them are least.
      */
-    boolean allRefusedOrUntold() {
+    List<ResourceList> least() {
+        if (least == null) {
+            List<ResourceList> found = new ArrayList<>();
+            for (ResourceList demand : counts.keySet()) {
+                if (found.stream().noneMatch(kept -> atMost(kept, demand))) {
+                    found.removeIf(kept -> atMost(demand, kept));
+                    found.add(demand);
+                }
+            }
+            least = List.copyOf(found);
+        }
+        return least;
+    }
+
+    /** The most any of the queue's jobs is charged of each resource: if this fits under every max, each job's charge does. */
+    ResourceList greatestCharge() {
+        if (greatestCharge == null) {
+            ResourceList greatest = ResourceList.empty();
+            for (ResourceList demand : counts.keySet()) {
+                greatest = greatest.max(demand);
+            }
+            greatestCharge = greatest.plus(QuotaJob.ONE_JOB);
+        }
+        return greatestCharge;
+    }
+
+    /** Whether this demand asks at most as much as that one of every resource (amounts are never negative). */
+    private static boolean atMost(ResourceList demand, ResourceList other) {
+        for (String resource : demand.names()) {
+            if (demand.amount(resource).compareTo(other.amount(resource)) > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void demandsChanged() {
+        least = null;
+        greatestCharge = null;
+    }
+
+    /**
+     * Whether each of the queue's jobs was last told that a quota limit refuses it, and neither waits for a backoff nor
+     * reclaims, or was never told anything, or was given back by placement and reclaims nothing, or reclaims and has no
+     * backoff.
+     */
+    boolean allRefusedUntoldGivenBackOrReclaiming() {
         return toldOtherwise == 0;
+    }
+
+    /** The jobs that reclaim capacity and have no backoff, by UID. */
+    Set<String> reclaimers() {
+        return Collections.unmodifiableSet(reclaimers);
+    }
+
+    /** The jobs given back by placement that reclaim nothing, by UID. */
+    Set<String> givenBack() {
+        return Collections.unmodifiableSet(givenBack);
     }
 
     /** The jobs never told why they wait, by UID, in the order they came. */
@@ -63,6 +143,14 @@ final class QueueDemands {
 
     private static boolean plainlyRefused(Wait wait) {
         return wait.waitingSince() != null && wait.notBefore() == null && wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason());
+    }
+
+    private static boolean givenBack(Wait wait) {
+        return wait.notBefore() != null && wait.reclaiming().isEmpty();
+    }
+
+    private static boolean reclaimer(Wait wait) {
+        return wait.notBefore() == null && !wait.reclaiming().isEmpty();
     }
 
     private static boolean untold(Wait wait) {

@@ -44,7 +44,6 @@ final class QueuePass {
     private PassEnd passEnd;
     /** When a pass last walked every queue to its end, telling each waiting job why it waits; null before the first. */
     private Instant everyJobToldAt;
-    private final Map<String, PassEnd.FitsTree> fitsTree = new java.util.HashMap<>();
     /** After how many jobs considered a pass first checks whether it may stop (see {@link PassEnd}). */
     private int firstPassEndCheck = 32;
     private long weighed;
@@ -61,7 +60,7 @@ final class QueuePass {
         this.memo = new PassMemo(reuse);
         this.reuse = reuse;
         this.admissionsOnly = admissionsOnly;
-        this.reclaims = new Reclaims(ledger, this);
+        this.reclaims = new Reclaims(ledger, this, reuse);
     }
 
     /** For tests: a pass of a core that decides admissions only checks whether it may stop after this many jobs, 0 after each. */
@@ -136,7 +135,7 @@ final class QueuePass {
             cursor.rank(now);
             heads.add(cursor);
         }
-        passEnd = mayStopEarly(tree, now) ? new PassEnd(ledger, settings.strictFifoLeaves(), fitsTree, firstPassEndCheck) : null;
+        passEnd = mayStopEarly(tree, now) ? new PassEnd(ledger, reclaims, settings.strictFifoLeaves(), firstPassEndCheck) : null;
         boolean stopped = false;
         while (!heads.isEmpty() && !stopped) {
             Cursor cursor = next(heads);
@@ -147,7 +146,7 @@ final class QueuePass {
             } else if (cursor.settles) {
                 ledger.settle(cursor.leaf.name(), new Settled(tree, ledger.used().get(cursor.leaf.name()), cursor.firstStarving));
             }
-            stopped = passEnd != null && passEnd.reached(() -> heads.stream().map(left -> left.path).iterator(), ledger.used(), holds)
+            stopped = passEnd != null && passEnd.reached(() -> heads.stream().map(left -> left.path).iterator(), ledger.used(), holds, now)
                     && toldWhyTheyWait(heads, now, holds, decisions);
         }
         if (passEnd != null) {
@@ -236,8 +235,7 @@ final class QueuePass {
         }
         if (wait.notBefore() != null && now.isBefore(wait.notBefore())) {
             cursor.settles = false;
-            report(wait, queue, position, QuotaAdmission.BACKOFF, "given back by placement; may be admitted again from " + wait.notBefore(),
-                    decisions);
+            report(wait, queue, position, QuotaAdmission.BACKOFF, backoffMessage(wait.notBefore()), decisions);
             cursor.blockIfStrict(wait);
             return;
         }
@@ -307,6 +305,15 @@ final class QueuePass {
         }
         ledger.putAdmitted(wait.job().uid(), new Admission(wait.job(), wait.leaf(), now, wait.giveBacks(), null, false));
         decisions.add(new Admitted(wait.job(), wait.leaf()));
+    }
+
+    static String backoffMessage(Instant notBefore) {
+        return "given back by placement; may be admitted again from " + notBefore;
+    }
+
+    /** The tree changed: the next pass tells every waiting job why it waits. */
+    void treeChanged() {
+        everyJobToldAt = null;
     }
 
     private boolean isStarving(Wait wait, Instant now) {

@@ -245,6 +245,7 @@ public final class QuotaAdmission {
                     .collect(Collectors.joining("; ")));
         }
         ledger.replaceTree(newTree);
+        pass.treeChanged();
         return evaluate(now);
     }
 
@@ -260,6 +261,7 @@ public final class QuotaAdmission {
                     .collect(Collectors.joining(", ")) + ")");
         }
         ledger.replaceTree(null);
+        pass.treeChanged();
         return evaluate(now);
     }
 

@@ -37,16 +37,38 @@ final class Reclaim {
      * back). Resources a min does not name (the cpu and memory beside a GPU guarantee) neither make nor break it.
      */
     boolean isWithinGuarantee(List<Node> path, QuotaJob job) {
+        return isWithinGuarantee(path, job.demand());
+    }
+
+    /** The same, for a job of this demand. */
+    boolean isWithinGuarantee(List<Node> path, ResourceList demand) {
         Node leaf = path.get(0);
-        if (guaranteedResources(leaf, job).isEmpty()) {
+        if (!guaranteesSomeOf(leaf, demand)) {
             return false;
         }
         for (Node node : path.subList(0, path.size() - 1)) {
             for (String resource : node.min().names()) {
-                BigDecimal need = job.demand().amount(resource);
+                BigDecimal need = demand.amount(resource);
                 if (need.signum() > 0 && guaranteedUse(node, resource).add(need).compareTo(node.min().amount(resource)) > 0) {
                     return false;
                 }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether the leaf at the path's start, below the root, uses all its min of every resource the min names: then no job
+     * of it is within its guarantee, as each asks for some of one of those resources, and the leaf has none of it left.
+     */
+    boolean usesAllItsMin(List<Node> path) {
+        Node leaf = path.get(0);
+        if (path.size() < 2) {
+            return false;
+        }
+        for (String resource : leaf.min().names()) {
+            if (!ResourceNames.MAX_JOBS.equals(resource) && guaranteedUse(leaf, resource).compareTo(leaf.min().amount(resource)) < 0) {
+                return false;
             }
         }
         return true;
@@ -75,6 +97,16 @@ final class Reclaim {
             }
         }
         return resources;
+    }
+
+    /** Whether the demand asks for some resource its leaf's min guarantees. */
+    private static boolean guaranteesSomeOf(Node leaf, ResourceList demand) {
+        for (String resource : leaf.min().names()) {
+            if (!ResourceNames.MAX_JOBS.equals(resource) && demand.amount(resource).signum() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

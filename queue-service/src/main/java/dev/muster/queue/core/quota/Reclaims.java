@@ -24,10 +24,13 @@ final class Reclaims {
 
     private final QuotaLedger ledger;
     private final QueuePass pass;
+    /** False to look through every waiting job for the jobs that may reclaim: what tests compare the search by leaf and demand with. */
+    private final boolean byLeafAndDemand;
 
-    Reclaims(QuotaLedger ledger, QueuePass pass) {
+    Reclaims(QuotaLedger ledger, QueuePass pass, boolean byLeafAndDemand) {
         this.ledger = ledger;
         this.pass = pass;
+        this.byLeafAndDemand = byLeafAndDemand;
     }
 
     /** Finds one guaranteed job that borrowed capacity blocks and preempts just enough borrowers for it; false when none. */
@@ -41,26 +44,19 @@ final class Reclaims {
         // may already be a waiting reclaimer's (beside its victims' own), and a second reclaimer counting on it too
         // would preempt too few, wait in vain, and see a victim of its own admitted again only to preempt it again.
         Map<String, ResourceList> withReclaimers = usedWithReclaimers(tree);
-        Reclaim reclaim = new Reclaim(tree, withoutJobsBeingPreempted(tree, withReclaimers));
         // A job is within its guarantee only beside the reclaimers already waiting for their victims: each alone may fit
         // under the min, all of them together not, and the one admitted last would then borrow, to be reclaimed from in
         // turn by the team it took back from, and so on for ever (the fault storm found two teams doing that).
         Reclaim besideReclaimers = new Reclaim(tree, withReclaimers);
-        // One answer per leaf and demand, as in a pass: under overload thousands of jobs wait, in few shapes (the jobs of
-        // one demand share its instance: found by identity, not by hashing the demand for each job).
-        Map<String, Map<ResourceList, Boolean>> guaranteed = new HashMap<>();
-        // Only jobs within their guarantee can reclaim; usually few, so they are sorted, not every waiting job.
-        List<Wait> candidates = ledger.waits().stream()
-                .filter(wait -> wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason()))
-                .filter(wait -> guaranteed.computeIfAbsent(wait.leaf(), leaf -> new java.util.IdentityHashMap<>())
-                        .computeIfAbsent(wait.job().demand(), demand -> besideReclaimers
-                                .isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job())))
-                .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
+        Reclaim reclaim = null;
         // The victims depend on the job's leaf and demand only: one that found none answers for the rest of its kind.
         Set<List<Object>> tried = new java.util.HashSet<>();
-        for (Wait wait : candidates) {
+        for (Wait wait : byLeafAndDemand ? candidates(tree, besideReclaimers) : everyCandidate(tree, besideReclaimers)) {
             if (!tried.add(List.of(wait.leaf(), wait.job().demand()))) {
                 continue;
+            }
+            if (reclaim == null) {
+                reclaim = new Reclaim(tree, withoutJobsBeingPreempted(tree, withReclaimers));
             }
             Node leaf = tree.node(wait.leaf()).orElseThrow();
             List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
@@ -71,6 +67,50 @@ final class Reclaims {
             }
         }
         return false;
+    }
+
+    /**
+     * The jobs that may reclaim, in queue order: of each leaf and demand within its guarantee, the first job a quota limit
+     * refuses that reclaims nothing yet. Under overload thousands of jobs wait, in few shapes per leaf, and most leaves use
+     * all their min: the leaves and demands are weighed rather than every waiting job, and only the queues that hold one
+     * within its guarantee are walked.
+     */
+    private List<Wait> candidates(QuotaTree tree, Reclaim guarantees) {
+        List<Wait> candidates = new ArrayList<>();
+        for (Map.Entry<String, java.util.NavigableMap<QuotaJob, Wait>> queue : ledger.queues().entrySet()) {
+            if (queue.getKey().equals(QuotaLedger.UNBOUND)) {
+                continue;
+            }
+            List<Node> path = tree.pathToRoot(tree.node(queue.getKey()).orElseThrow());
+            if (guarantees.usesAllItsMin(path)) {
+                continue;
+            }
+            // The jobs of one demand share its instance: found by identity, not by hashing the demand for each job.
+            Set<ResourceList> within = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (ResourceList demand : ledger.demandsWaiting(queue.getKey()).demands()) {
+                if (guarantees.isWithinGuarantee(path, demand)) {
+                    within.add(demand);
+                }
+            }
+            for (Wait wait : queue.getValue().values()) {
+                if (within.isEmpty()) {
+                    break;
+                }
+                if (wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason()) && within.remove(wait.job().demand())) {
+                    candidates.add(wait);
+                }
+            }
+        }
+        candidates.sort(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER));
+        return candidates;
+    }
+
+    /** The same jobs and more, found by looking through every waiting job: each job a quota limit refuses within its guarantee. */
+    private List<Wait> everyCandidate(QuotaTree tree, Reclaim guarantees) {
+        return ledger.waits().stream()
+                .filter(wait -> wait.reclaiming().isEmpty() && QueuePass.isQuotaLimit(wait.reason())
+                        && guarantees.isWithinGuarantee(tree.pathToRoot(tree.node(wait.leaf()).orElseThrow()), wait.job()))
+                .sorted(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER)).toList();
     }
 
     /**

@@ -616,6 +616,20 @@ class QuotaAdmissionProperties {
     }
 
     /**
+     * A reclaim looks for the jobs that may reclaim by leaf and demand, walking only the queues that hold one within its
+     * guarantee: it decides, words and persists as a core that looks through every waiting job.
+     */
+    @Property(tries = 600)
+    void reclaimersFoundByLeafAndDemandDecideExactlyAsALookThroughEveryWaitingJob(@ForAll("reclaimOrAnyScenarios") Scenario scenario) {
+        decidesAsAFreshEvaluation(scenario, 1);
+    }
+
+    @Provide
+    Arbitrary<Scenario> reclaimOrAnyScenarios() {
+        return Arbitraries.oneOf(reclaimScenarios(), scenarios());
+    }
+
+    /**
      * The start-time estimate's copy of the core stops a pass once none of the jobs left in it can be admitted: at every
      * step it admits and preempts exactly what the core that tells every job why it waits does, in the same order; over
      * starving queues, and over the scenarios with reclaims, fair sharing, strict FIFO and give-backs.

@@ -105,8 +105,9 @@ class StartTimeEstimatesTest {
     }
 
     /**
-     * A queue of jobs that each ask a demand of their own makes every check for a pass's end long (one look per demand):
-     * those looks count against the budget beside the jobs considered, so such a queue cannot keep a replay going for long.
+     * A queue of jobs that each ask a demand of their own, none less than another of every resource, makes every check for
+     * a pass's end long (one look per such demand): those looks count against the budget beside the jobs considered, so
+     * such a queue cannot keep a replay going for long.
      */
     @Test
     void aQueueOfDistinctDemandsIsEstimatedAsFarAsTheBudgetOfWorkReachesAndTheRestSaySo() {
@@ -114,7 +115,8 @@ class StartTimeEstimatesTest {
         submit("team-a", "running-2", T0, Duration.ofMinutes(20));
         List<QuotaJob> waiting = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
-            QuotaJob job = job("team-a", "waiting-" + i, Map.of("nvidia.com/gpu", "1", "cpu", (i + 1) + "m"), 0, T0.plusSeconds(1 + i));
+            QuotaJob job = job("team-a", "waiting-" + i, Map.of("nvidia.com/gpu", "1", "cpu", (i + 1) + "m", "memory", (200 - i) + "Mi"), 0,
+                    T0.plusSeconds(1 + i));
             quota.submit(job, job.submittedAt());
             jobs.add(job);
             durations.put(job.uid(), Duration.ofMinutes(30));
