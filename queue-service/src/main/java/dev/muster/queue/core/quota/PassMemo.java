@@ -32,6 +32,7 @@ final class PassMemo {
     // demand is another instance of an equal one only has its verdict worked out again.
     private final Map<String, Map<ResourceList, Entry>> verdicts = new HashMap<>();
     private final Map<String, Map<ResourceList, Boolean>> guaranteed = new HashMap<>();
+    private final Map<String, Boolean> someWithinGuarantee = new HashMap<>();
     private final boolean reuseVerdicts;
 
     /** @param reuseVerdicts false to work every verdict out afresh: what the reuse must decide exactly as */
@@ -77,6 +78,11 @@ final class PassMemo {
         return verdict;
     }
 
+    /** Whether some job of the leaf may be within its guarantee, worked out once per leaf while usage stays. */
+    boolean someWithinGuarantee(Node leaf, Supplier<Boolean> work) {
+        return someWithinGuarantee.computeIfAbsent(leaf.name(), name -> work.get());
+    }
+
     boolean guaranteed(Node leaf, ResourceList demand, Supplier<Boolean> work) {
         Map<ResourceList, Boolean> ofLeaf = guaranteed.computeIfAbsent(leaf.name(), name -> new IdentityHashMap<>());
         Boolean known = ofLeaf.get(demand);
@@ -90,6 +96,7 @@ final class PassMemo {
     void usageChanged() {
         verdicts.clear();
         guaranteed.clear();
+        someWithinGuarantee.clear();
     }
 
     /** A pass starts with holds of its own: what was held may be less than before. */

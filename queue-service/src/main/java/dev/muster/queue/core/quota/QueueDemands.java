@@ -1,5 +1,6 @@
 package dev.muster.queue.core.quota;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -29,10 +30,13 @@ final class QueueDemands {
     /** The jobs waiting for their reclaim's victims to stop, by UID: a pass need not reach one that cannot be admitted yet. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
     private int toldOtherwise;
+    private int version;
     /** See {@link #least}; null when a demand came or went since it was worked out. */
     private List<ResourceList> least;
     /** See {@link #greatestCharge}; null when a demand came or went since it was worked out. */
     private ResourceList greatestCharge;
+    /** See {@link #leastAsked}, by resource, worked out as asked; emptied when a demand comes or goes. */
+    private final Map<String, java.util.Optional<BigDecimal>> leastAsked = new java.util.HashMap<>();
 
     void add(Wait wait) {
         if (counts.merge(wait.job().demand(), 1, Integer::sum) == 1) {
@@ -102,6 +106,12 @@ final class QueueDemands {
         return greatestCharge;
     }
 
+    /** The least amount of the resource any of the queue's jobs asks, among those that ask some; null when none does. */
+    BigDecimal leastAsked(String resource) {
+        return leastAsked.computeIfAbsent(resource, name -> counts.keySet().stream().map(demand -> demand.amount(name))
+                .filter(amount -> amount.signum() > 0).min(BigDecimal::compareTo)).orElse(null);
+    }
+
     /** Whether this demand asks at most as much as that one of every resource (amounts are never negative). */
     private static boolean atMost(ResourceList demand, ResourceList other) {
         for (String resource : demand.names()) {
@@ -112,9 +122,16 @@ final class QueueDemands {
         return true;
     }
 
+    /** Counts the times a demand came or went: what was worked out from {@link #demands} holds while it stays. */
+    int version() {
+        return version;
+    }
+
     private void demandsChanged() {
+        version++;
         least = null;
         greatestCharge = null;
+        leastAsked.clear();
     }
 
     /**

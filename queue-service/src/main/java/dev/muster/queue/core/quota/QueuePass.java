@@ -368,8 +368,16 @@ final class QueuePass {
     /** Whether the job is within its guarantee, remembered within a pass for every job of the leaf with the same demand. */
     boolean isWithinGuarantee(Node leaf, QuotaJob job) {
         QuotaTree tree = ledger.tree();
-        return tree.hasGuarantees() && memo.guaranteed(leaf, job.demand(),
-                () -> new Reclaim(tree, ledger.used()).isWithinGuarantee(tree.pathToRoot(leaf), job));
+        if (!tree.hasGuarantees()) {
+            return false;
+        }
+        Reclaim guarantees = new Reclaim(tree, ledger.used());
+        List<Node> path = tree.pathToRoot(leaf);
+        // Under overload most leaves use nearly all their min: one look at the leaf then answers for each of its demands.
+        if (reuse && !memo.someWithinGuarantee(leaf, () -> !guarantees.noJobWithinGuarantee(path, ledger.demandsWaiting(leaf.name())::leastAsked))) {
+            return false;
+        }
+        return memo.guaranteed(leaf, job.demand(), () -> guarantees.isWithinGuarantee(path, job));
     }
 
     /**

@@ -44,6 +44,8 @@ final class QuotaLedger {
     private final Map<String, NavigableMap<QuotaJob, Wait>> queues = new HashMap<>();
     /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
+    /** The admitted jobs being preempted, by UID. */
+    private final Set<String> preempting = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
     /** Whether this ledger is an estimate's copy, which decides admissions only: it keeps no journal (nobody persists its standings). */
     private final boolean admissionsOnly;
@@ -211,15 +213,26 @@ final class QuotaLedger {
     /** Records the admission; charging it is {@link #charge}'s. */
     void putAdmitted(String uid, Admission admission) {
         admitted.put(uid, admission);
+        if (admission.preempting()) {
+            preempting.add(uid);
+        } else {
+            preempting.remove(uid);
+        }
         journal(uid);
     }
 
     Admission removeAdmitted(String uid) {
         Admission removed = admitted.remove(uid);
         if (removed != null) {
+            preempting.remove(uid);
             journal(uid);
         }
         return removed;
+    }
+
+    /** The admitted jobs being preempted, in the order they were first preempted: few beside the admitted, which every reclaim weighs. */
+    List<Admission> beingPreempted() {
+        return preempting.stream().map(admitted::get).toList();
     }
 
     /** The leaf the job's namespace is bound to under the tree in force, or null. */

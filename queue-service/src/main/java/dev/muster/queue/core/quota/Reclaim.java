@@ -58,20 +58,38 @@ final class Reclaim {
     }
 
     /**
-     * Whether the leaf at the path's start, below the root, uses all its min of every resource the min names: then no job
-     * of it is within its guarantee, as each asks for some of one of those resources, and the leaf has none of it left.
+     * Whether no job of the leaf at the path's start, below the root, can be within its guarantee: for each resource the
+     * leaf's min names, even the least any of its jobs asks of it (those that ask some) goes above the min beside what the
+     * leaf uses. Each job within its guarantee asks some of one of those resources and fits under the leaf's min with it.
+     *
+     * @param leastAsked the least amount of a resource any waiting job of the leaf asks, among those that ask some; null when none does
      */
-    boolean usesAllItsMin(List<Node> path) {
+    boolean noJobWithinGuarantee(List<Node> path, java.util.function.Function<String, BigDecimal> leastAsked) {
         Node leaf = path.get(0);
         if (path.size() < 2) {
             return false;
         }
         for (String resource : leaf.min().names()) {
-            if (!ResourceNames.MAX_JOBS.equals(resource) && guaranteedUse(leaf, resource).compareTo(leaf.min().amount(resource)) < 0) {
+            if (ResourceNames.MAX_JOBS.equals(resource)) {
+                continue;
+            }
+            BigDecimal least = leastAsked.apply(resource);
+            if (least != null && guaranteedUse(leaf, resource).add(least).compareTo(leaf.min().amount(resource)) <= 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** What each node of the path below the root uses within guarantees of each resource its min names: all a guarantee depends on. */
+    List<BigDecimal> guaranteedUses(List<Node> path) {
+        List<BigDecimal> uses = new ArrayList<>();
+        for (Node node : path.subList(0, path.size() - 1)) {
+            for (String resource : node.min().names()) {
+                uses.add(guaranteedUse(node, resource));
+            }
+        }
+        return uses;
     }
 
     /** What the node uses of the resource within guarantees: a leaf, all it uses; a parent, each child's use up to the child's min. */

@@ -1,5 +1,6 @@
 package dev.muster.queue.core.quota;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,17 @@ final class Reclaims {
     private final QueuePass pass;
     /** False to look through every waiting job for the jobs that may reclaim: what tests compare the search by leaf and demand with. */
     private final boolean byLeafAndDemand;
+    /** By leaf, which demands of its waiting jobs were within their guarantee when last weighed, kept while nothing they depend on changes. */
+    private final Map<String, WithinGuarantee> withinByLeaf = new HashMap<>();
+
+    /**
+     * The demands of a leaf's waiting jobs within their guarantee, and what decided it: the tree, the leaf's demands, and
+     * what each node of its path below the root uses within guarantees of each resource its min names. Under overload
+     * each event changes one leaf's use, so the others' answers hold.
+     */
+    private record WithinGuarantee(QuotaTree tree, QueueDemands demands, int demandsVersion, List<BigDecimal> guaranteedUses,
+                                   Set<ResourceList> within) {
+    }
 
     Reclaims(QuotaLedger ledger, QueuePass pass, boolean byLeafAndDemand) {
         this.ledger = ledger;
@@ -72,8 +84,8 @@ final class Reclaims {
     /**
      * The jobs that may reclaim, in queue order: of each leaf and demand within its guarantee, the first job a quota limit
      * refuses that reclaims nothing yet. Under overload thousands of jobs wait, in few shapes per leaf, and most leaves use
-     * all their min: the leaves and demands are weighed rather than every waiting job, and only the queues that hold one
-     * within its guarantee are walked.
+     * nearly all their min: the leaves and demands are weighed rather than every waiting job, and only the queues that hold
+     * one within its guarantee are walked.
      */
     private List<Wait> candidates(QuotaTree tree, Reclaim guarantees) {
         List<Wait> candidates = new ArrayList<>();
@@ -82,16 +94,14 @@ final class Reclaims {
                 continue;
             }
             List<Node> path = tree.pathToRoot(tree.node(queue.getKey()).orElseThrow());
-            if (guarantees.usesAllItsMin(path)) {
+            QueueDemands waiting = ledger.demandsWaiting(queue.getKey());
+            Set<ResourceList> withinNow = within(tree, queue.getKey(), path, waiting, guarantees);
+            if (withinNow.isEmpty()) {
                 continue;
             }
             // The jobs of one demand share its instance: found by identity, not by hashing the demand for each job.
             Set<ResourceList> within = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            for (ResourceList demand : ledger.demandsWaiting(queue.getKey()).demands()) {
-                if (guarantees.isWithinGuarantee(path, demand)) {
-                    within.add(demand);
-                }
-            }
+            within.addAll(withinNow);
             for (Wait wait : queue.getValue().values()) {
                 if (within.isEmpty()) {
                     break;
@@ -103,6 +113,26 @@ final class Reclaims {
         }
         candidates.sort(Comparator.comparing(Wait::job, QuotaLedger.QUEUE_ORDER));
         return candidates;
+    }
+
+    /** The demands of the leaf's waiting jobs within their guarantee, by instance (the jobs of one demand share it). */
+    private Set<ResourceList> within(QuotaTree tree, String leaf, List<Node> path, QueueDemands waiting, Reclaim guarantees) {
+        List<BigDecimal> uses = guarantees.guaranteedUses(path);
+        WithinGuarantee known = withinByLeaf.get(leaf);
+        if (known != null && known.tree() == tree && known.demands() == waiting && known.demandsVersion() == waiting.version()
+                && known.guaranteedUses().equals(uses)) {
+            return known.within();
+        }
+        Set<ResourceList> within = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        if (!guarantees.noJobWithinGuarantee(path, waiting::leastAsked)) {
+            for (ResourceList demand : waiting.demands()) {
+                if (guarantees.isWithinGuarantee(path, demand)) {
+                    within.add(demand);
+                }
+            }
+        }
+        withinByLeaf.put(leaf, new WithinGuarantee(tree, waiting, waiting.version(), uses, within));
+        return within;
     }
 
     /** The same jobs and more, found by looking through every waiting job: each job a quota limit refuses within its guarantee. */
@@ -190,9 +220,10 @@ final class Reclaims {
         }
         Set<String> shortAt = path.stream().filter(node -> !Shortfall.fitsUnderMax(List.of(node), job.charge(), onceVictimsStop))
                 .map(Node::name).collect(Collectors.toSet());
-        return ledger.admissions().stream()
-                .filter(Admission::preempting)
+        // In the order of submission, which a restart keeps, as it does not keep the order they were preempted in.
+        return ledger.beingPreempted().stream()
                 .filter(admission -> ledger.tree().node(admission.leaf()).orElseThrow().path().stream().anyMatch(shortAt::contains))
+                .sorted(Comparator.comparingLong(admission -> admission.job().sequence()))
                 .map(admission -> admission.job().uid()).toList();
     }
 
@@ -202,10 +233,8 @@ final class Reclaims {
      */
     private Map<String, ResourceList> withoutJobsBeingPreempted(QuotaTree tree, Map<String, ResourceList> withReclaimers) {
         Map<String, ResourceList> usage = new HashMap<>(withReclaimers);
-        for (Admission admission : ledger.admissions()) {
-            if (admission.preempting()) {
-                QuotaLedger.uncharge(tree, admission.job(), admission.leaf(), usage);
-            }
+        for (Admission admission : ledger.beingPreempted()) {
+            QuotaLedger.uncharge(tree, admission.job(), admission.leaf(), usage);
         }
         return usage;
     }
