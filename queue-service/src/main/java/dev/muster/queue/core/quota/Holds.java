@@ -29,14 +29,13 @@ final class Holds {
     private final Map<String, AtNode> nodes = new HashMap<>();
 
     void hold(List<Node> path, QuotaJob job, ResourceList charge, boolean isStarving) {
-        String ref = job.ref();
         for (Node node : path) {
             AtNode at = nodes.computeIfAbsent(node.name(), name -> new AtNode());
             at.add(charge, false);
             if (isStarving) {
-                at.nameStarving(ref);
+                at.nameStarving(job);
             } else {
-                at.reclaimers.add(ref);
+                at.reclaimers.add(job.ref());
             }
         }
     }
@@ -89,9 +88,13 @@ final class Holds {
             }
         }
 
-        void nameStarving(String ref) {
-            if (starvingNamed.size() < STARVING_NAMED && !starvingNamed.contains(ref)) {
-                starvingNamed.add(ref);
+        void nameStarving(QuotaJob job) {
+            // Worded only while names are wanted: thousands of starving jobs hold in each pass under overload.
+            if (starvingNamed.size() < STARVING_NAMED) {
+                String ref = job.ref();
+                if (!starvingNamed.contains(ref)) {
+                    starvingNamed.add(ref);
+                }
             }
         }
     }

@@ -44,8 +44,11 @@ final class QueuePass {
     private PassEnd passEnd;
     /** When a pass last walked every queue to its end, telling each waiting job why it waits; null before the first. */
     private Instant everyJobToldAt;
-    /** After how many jobs considered a pass first checks whether it may stop (see {@link PassEnd}). */
-    private int firstPassEndCheck = 32;
+    /**
+     * After how many jobs considered a pass first checks whether it may stop, then at each doubling (see {@link PassEnd}):
+     * a check weighs each queue left's least demands, a few per queue, about as much as considering a few jobs.
+     */
+    private int firstPassEndCheck = 4;
     private long weighed;
 
     /** @param reuse false to work every verdict and every fair-order choice out afresh: what the reuse must decide exactly as */
