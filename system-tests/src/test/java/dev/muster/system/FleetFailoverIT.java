@@ -343,7 +343,8 @@ class FleetFailoverIT {
      * The broker is away when a job's failover is decided, for longer than status sync's producer waits for an event (10 s
      * on this stack): the copy the job leaves stays on its member until the failover is on the broker, and the job moves
      * once the broker is back. Before, the event was given up and the copy purged: the job was left bound to nothing. The
-     * node's reports to placement, given up alike, are sent again too.
+     * node's reports to placement, given up alike, are sent again too, and status sync stays live: a send given up is tried
+     * again, not a reason for Kubernetes to restart it.
      */
     @Test
     void aFailoverDecidedWhileTheBrokerIsAwayIsToldOnceItIsBackAndTheCopyItLeavesWaitsForThat() throws Exception {
@@ -380,6 +381,8 @@ class FleetFailoverIT {
         awaitPurged(member, job);
         assertThat(pods(stack.member(second), job)).hasSize(3)
                 .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running"));
+        await("status sync live after its sends were given up").atMost(Duration.ofSeconds(30))
+                .until(() -> stack.live(MusterService.STATUS_SYNC));
         fleet.resources(PyTorchJob.class).inNamespace("outage").withName("told-later").delete();
     }
 

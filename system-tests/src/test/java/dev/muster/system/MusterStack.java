@@ -190,9 +190,18 @@ final class MusterStack implements AutoCloseable {
 
     /** Whether the service answers its readiness probe with UP. */
     boolean ready(MusterService service) {
+        return up(service, "/q/health/ready");
+    }
+
+    /** Whether the service answers its liveness probe with UP: what Kubernetes restarts it on. */
+    boolean live(MusterService service) {
+        return up(service, "/q/health/live");
+    }
+
+    private boolean up(MusterService service, String probe) {
         try {
             return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url(service)
-                    + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+                    + probe)).timeout(Duration.ofSeconds(2)).build(), java.net.http.HttpResponse.BodyHandlers.discarding())
                     .statusCode() == 200;
         } catch (IOException e) {
             return false;
