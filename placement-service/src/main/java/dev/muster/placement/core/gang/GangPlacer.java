@@ -222,6 +222,10 @@ public final class GangPlacer {
                 // Deleted (or withdrawn) while it ran, and it ended meanwhile: its copy is still to go.
                 return Decisions.none();
             }
+            if (endedElsewhere(uid, finished.cluster())) {
+                // A copy the job left behind (a failover's) ended, not the job: it runs, or is being created, where it is bound.
+                return Decisions.none();
+            }
             evictions.forget(uid);
             Decisions boundFirst = boundBeforeItsAnswer(uid, finished.cluster());
             String ranOn = bound.containsKey(uid) ? bound.get(uid) : finished.cluster();
@@ -305,6 +309,19 @@ public final class GangPlacer {
      * or placement restarted between the write and its answer): the binding is announced before the end, so no job ran
      * without one.
      */
+    /** Whether the job is bound to, or being created on, another cluster than the one a copy of it ended on. */
+    private boolean endedElsewhere(String uid, String cluster) {
+        if (cluster == null) {
+            return false;
+        }
+        String boundTo = bound.get(uid);
+        if (boundTo != null) {
+            return !boundTo.equals(cluster);
+        }
+        Attempt attempt = attempts.get(uid);
+        return attempt != null && !attempt.cluster().equals(cluster);
+    }
+
     private Decisions boundBeforeItsAnswer(String uid, String cluster) {
         Attempt attempt = attempts.get(uid);
         if (attempt == null || attempt.reserving() || !attempt.cluster().equals(cluster)) {

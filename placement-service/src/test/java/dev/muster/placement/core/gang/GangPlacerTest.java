@@ -183,8 +183,9 @@ class GangPlacerTest {
                 .extracting(PlacementRecord::stage, PlacementRecord::cluster).containsExactly(PlacementRecord.Stage.FINISHED, "cluster-b");
     }
 
+    /** A copy it left behind ended (a failover's), not the job: it is still created where it is being created. */
     @Test
-    void aJobThatEndsElsewhereThanItIsBeingCreatedIsNotAnnouncedBoundThere() {
+    void aJobThatEndsElsewhereThanItIsBeingCreatedIsNotAnnouncedBoundThereNorForgotten() {
         member("cluster-b", false, 2, "4");
         placer.handle(admitted(Seed.job("default", "pytorch-test")));
 
@@ -192,6 +193,30 @@ class GangPlacerTest {
                 new JobFinished("cluster-a", "Succeeded", null)));
 
         assertThat(finished.events()).isEmpty();
+        assertThat(placer.result(new MemberResult.JobCreated("cluster-b", JOB)).events()).singleElement().extracting(JobEvent::data)
+                .isInstanceOfSatisfying(JobBound.class, jobBound -> assertThat(jobBound.cluster()).isEqualTo("cluster-b"));
+        assertThat(placer.bound()).containsEntry("uid-1", "cluster-b");
+    }
+
+    /** The copy a failover left on the first cluster ends there: the job keeps its binding to the second, and its quota. */
+    @Test
+    void aCopyLeftBehindByAFailoverThatEndsLeavesTheJobBoundWhereItRuns() {
+        member("cluster-b", false, 2, "4");
+        member("cluster-c", false, 2, "4");
+        String first = ((PlacementAttempted) placer.handle(admitted(Seed.job("default", "pytorch-test"))).events().get(0).data()).cluster();
+        placer.result(new MemberResult.JobCreated(first, JOB));
+        String other = first.equals("cluster-b") ? "cluster-c" : "cluster-b";
+        placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new FailoverTriggered(first, "MemberUnreachable", "member unreachable for 31s", "Immediately")));
+        placer.result(new MemberResult.JobCreated(other, JOB));
+
+        Decisions leftBehind = placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(),
+                new JobFinished(first, "Succeeded", null)));
+
+        assertThat(leftBehind).isEqualTo(Decisions.none());
+        assertThat(placer.bound()).containsEntry("uid-1", other);
+        assertThat(placer.drainState().get("uid-1")).as("still bound, not a finished copy").extracting(PlacementRecord::stage)
+                .isNotEqualTo(PlacementRecord.Stage.FINISHED);
     }
 
     @Test
