@@ -374,8 +374,10 @@ class FleetFailoverIT {
             assertThat(boundTo(job)).hasSize(2).first().isEqualTo(first);
             assertThat(state(job)).map(JobCondition::type).contains("Running");
         });
-        assertThat(events(job)).filteredOn(event -> "FailoverTriggered".equals(event.getReason())).isNotEmpty()
-                .allSatisfy(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (NodeNotReady)"));
+        // The Event comes from status sync's consumer, which may read the failover after the member shows the job Running.
+        await("the fleet job's FailoverTriggered Event").atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(events(job))
+                .filteredOn(event -> "FailoverTriggered".equals(event.getReason())).isNotEmpty()
+                .allSatisfy(event -> assertThat(event.getMessage()).startsWith("failing over from " + first + " (NodeNotReady)")));
         String second = boundTo(job).get(1);
         assertThat(second).isNotEqualTo(first);
         awaitPurged(member, job);
