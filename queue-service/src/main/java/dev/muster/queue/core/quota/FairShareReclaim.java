@@ -18,9 +18,9 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
  * Which borrowers a borrower's job may preempt under fair sharing ({@code muster.dev/fair-sharing-preemption:
  * LessThanOrEqualToFinalShare}, Kueue's strategy of that name): jobs of a sibling subtree, under a node where the job is
  * short of a resource they hold, each taken only if the job's own subtree, with the job, then has a weighted share at
- * most the sibling's without it. So no borrower is taken below the preemptor's share, and the two cannot take the same
- * capacity back and forth: after a preemption the preemptor's share is at most the victim's, and taking any of it back
- * would need it above. The rules only; {@link Reclaims} carries a reclaim out.
+ * most the sibling's without it, and below the sibling's with it. So no borrower is taken below the preemptor's share,
+ * and the two cannot take the same capacity back and forth: after a preemption the preemptor's share is at most the
+ * victim's, and taking any of it back would need it below. The rules only; {@link Reclaims} carries a reclaim out.
  */
 final class FairShareReclaim {
 
@@ -64,7 +64,11 @@ final class FairShareReclaim {
             }
             double preemptorWith = now.weightedShareWith(candidate.branch().preemptors(), job.charge());
             double victimWithout = now.weightedShareWith(candidate.branch().victims(), ResourceList.empty().minus(candidate.admission().job().charge()));
-            if (DominantShares.compare(preemptorWith, victimWithout) <= 0) {
+            double victimWith = now.weightedShareWith(candidate.branch().victims(), ResourceList.empty());
+            // Below the victim's share as it stands too: where both shares are set by a resource neither job asks (GPUs
+            // other jobs hold, beside contested CPUs), they tie whichever runs, and two borrowers took the same capacity
+            // back and forth for ever (a property run found it).
+            if (DominantShares.compare(preemptorWith, victimWithout) <= 0 && DominantShares.compare(preemptorWith, victimWith) < 0) {
                 QuotaLedger.uncharge(tree, candidate.admission().job(), candidate.admission().leaf(), simulated);
                 chosen.add(candidate.admission());
             }

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -157,6 +158,46 @@ class FairSharingTest {
                 assertThat(((QuotaDecision.Preempted) decision).message()).contains("(fair-sharing preemption)"));
         assertThat(quota.usage("team-a").amount("nvidia.com/gpu")).as("taken down to team-b's share, no further").isEqualByComparingTo("4");
         assertThat(quota.usage("team-b").amount("nvidia.com/gpu")).isEqualByComparingTo("4");
+    }
+
+    /**
+     * Two borrowers whose shares are set by GPUs other jobs of theirs hold, and which contest CPUs: their shares tie
+     * whichever of the two CPU jobs runs, so neither may preempt the other. They used to take the CPUs back and forth for
+     * ever.
+     */
+    @Test
+    void borrowersWhoseSharesTieOnAResourceTheContestedJobsDoNotAskNeverTakeTheSameCapacityBackAndForth() {
+        QuotaAdmission quota = admission(tree(FairSharing.PREEMPTION_ANNOTATION + ": LessThanOrEqualToFinalShare", """
+                name: root
+                max: {cpu: 60, nvidia.com/gpu: 5}
+                children:
+                - {name: team-a, min: {cpu: 20, nvidia.com/gpu: 1}, namespaces: [team-a]}
+                - {name: team-b, min: {cpu: 20, nvidia.com/gpu: 1}, namespaces: [team-b]}
+                - {name: team-c, min: {cpu: 20, nvidia.com/gpu: 1}, namespaces: [team-c]}
+                """));
+        quota.submit(job("team-a", "gpus", gpu("2"), 0, T0), T0);
+        quota.submit(job("team-b", "gpus", gpu("2"), 0, T0), T0);
+        quota.submit(job("team-c", "cpus", Map.of("cpu", "13"), 0, T0), T0);
+        QuotaJob first = job("team-a", "cpus", Map.of("cpu", "24"), 0, T0.plusSeconds(1));
+        quota.submit(first, T0.plusSeconds(1));
+        QuotaJob second = job("team-b", "cpus", Map.of("cpu", "24"), 0, T0.plusSeconds(2));
+
+        List<QuotaDecision> decisions = new ArrayList<>(quota.submit(second, T0.plusSeconds(2)));
+        List<QuotaDecision> next = decisions;
+        for (int round = 0; round < 10 && next.stream().anyMatch(QuotaDecision.Preempted.class::isInstance); round++) {
+            List<QuotaDecision> after = new ArrayList<>();
+            for (QuotaDecision decision : next) {
+                if (decision instanceof QuotaDecision.Preempted preempted) {
+                    after.addAll(quota.stopped(preempted.job().uid(), T0.plusSeconds(3 + round)));
+                }
+            }
+            decisions.addAll(after);
+            next = after;
+        }
+
+        assertThat(decisions).noneMatch(QuotaDecision.Preempted.class::isInstance);
+        assertThat(quota.isAdmitted(first.uid())).isTrue();
+        assertThat(quota.isWaiting(second.uid())).isTrue();
     }
 
     @Test
