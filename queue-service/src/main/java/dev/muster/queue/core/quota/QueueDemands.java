@@ -42,12 +42,9 @@ final class QueueDemands {
         if (counts.merge(wait.job().demand(), 1, Integer::sum) == 1) {
             demandsChanged();
         }
-        if (untold(wait)) {
-            untold.add(wait.job().uid());
-        } else if (givenBack(wait)) {
-            givenBack.add(wait.job().uid());
-        } else if (reclaimer(wait)) {
-            reclaimers.add(wait.job().uid());
+        Set<String> kept = keptIn(wait);
+        if (kept != null) {
+            kept.add(wait.job().uid());
         } else if (!plainlyRefused(wait)) {
             toldOtherwise++;
         }
@@ -58,16 +55,24 @@ final class QueueDemands {
         if (counts.computeIfPresent(wait.job().demand(), (demand, count) -> count == 1 ? null : count - 1) == null) {
             demandsChanged();
         }
-        if (untold(wait)) {
-            untold.remove(wait.job().uid());
-        } else if (givenBack(wait)) {
-            givenBack.remove(wait.job().uid());
-        } else if (reclaimer(wait)) {
-            reclaimers.remove(wait.job().uid());
+        Set<String> kept = keptIn(wait);
+        if (kept != null) {
+            kept.remove(wait.job().uid());
         } else if (!plainlyRefused(wait)) {
             toldOtherwise--;
         }
         return counts.isEmpty();
+    }
+
+    /** Where a job told as this one is kept by UID: never told, given back, or reclaiming; null for any other, only counted. */
+    private Set<String> keptIn(Wait wait) {
+        if (untold(wait)) {
+            return untold;
+        }
+        if (givenBack(wait)) {
+            return givenBack;
+        }
+        return reclaimer(wait) ? reclaimers : null;
     }
 
     /** The distinct demands the queue's jobs ask, by instance. */

@@ -374,13 +374,13 @@ final class QueuePass {
         if (!tree.hasGuarantees()) {
             return false;
         }
-        Reclaim guarantees = new Reclaim(tree, ledger.used());
-        List<Node> path = tree.pathToRoot(leaf);
         // Under overload most leaves use nearly all their min: one look at the leaf then answers for each of its demands.
-        if (reuse && !memo.someWithinGuarantee(leaf, () -> !guarantees.noJobWithinGuarantee(path, ledger.demandsWaiting(leaf.name())::leastAsked))) {
+        // Both answers are remembered: this runs for every head the pass ranks.
+        if (reuse && !memo.someWithinGuarantee(leaf, () -> !new Reclaim(tree, ledger.used())
+                .noJobWithinGuarantee(tree.pathToRoot(leaf), ledger.demandsWaiting(leaf.name())::leastAsked))) {
             return false;
         }
-        return memo.guaranteed(leaf, job.demand(), () -> guarantees.isWithinGuarantee(path, job));
+        return memo.guaranteed(leaf, job.demand(), () -> new Reclaim(tree, ledger.used()).isWithinGuarantee(tree.pathToRoot(leaf), job));
     }
 
     /**
