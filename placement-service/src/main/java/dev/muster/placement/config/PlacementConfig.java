@@ -38,7 +38,11 @@ public interface PlacementConfig {
      */
     Optional<String> membersDirectory();
 
-    /** How long a member has to confirm every reservation of a gang before the next cluster is tried. Default 30s. */
+    /**
+     * How long a member has to confirm every reservation of a gang before the next cluster is tried. Also how long a
+     * reservation Muster made that nothing uses is left before it is released, and how soon a release the member did
+     * not carry out (unreachable, placement restarted) is asked for again. Default 30s.
+     */
     @WithDefault("30s")
     Duration reservationTimeout();
 

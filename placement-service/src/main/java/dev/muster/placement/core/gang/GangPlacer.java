@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,10 +101,15 @@ public final class GangPlacer {
     private final Map<String, String> boundGroups = new LinkedHashMap<>();
     /** Each bound job by UID, for the member writes still made for it (releasing what its pods do not use). */
     private final Map<String, JobRef> boundJobs = new LinkedHashMap<>();
-    /** Reservations asked to be released and not yet gone, as {@code cluster/name}: asked once. */
-    private final Set<String> releasing = new java.util.HashSet<>();
-    /** Reservations of bound jobs whose pod runs on their node without owning them, as {@code cluster/name}, and since when. */
+    /**
+     * Reservations asked to be released and not yet gone, as {@code cluster/name}, and when last asked: asked again a
+     * reservation timeout later, as a release can be lost (the member unreachable, placement restarted before it ran).
+     */
+    private final Map<String, Instant> releasing = new HashMap<>();
+    /** Reservations nothing uses, released once the grace is over, as {@code cluster/name}, and since when. */
     private final Map<String, Instant> unusedSince = new LinkedHashMap<>();
+    /** When every reservation the members show was last looked at for ones nothing uses (see {@link #sweepReservations}). */
+    private Instant lastSweep;
     /**
      * Every tracked job's admission as its JSON text, bound ones included: a job that fails over is placed again
      * from it, and the state log records it. Text, because placement holds one for every running job and a
@@ -387,7 +393,7 @@ public final class GangPlacer {
         }
         Decisions asks = evictions.due(now);
         asks.commands().forEach(command -> changed.add(command.job().uid()));
-        return decisions.and(asks).and(releaseUnusedAfterGrace()).and(retryWaiting(now));
+        return decisions.and(asks).and(sweepReservations(now)).and(releaseUnusedAfterGrace()).and(retryWaiting(now));
     }
 
     private Decisions observe(MemberEventData data) {
@@ -418,8 +424,7 @@ public final class GangPlacer {
             return progress.and(releaseIfStranded(data.cluster(), reservation.reservation())).and(retryWaiting(clock.instant()));
         } else if (data instanceof MemberEventData.ReservationRemoved reservation) {
             cluster.reservationGone(reservation.reservation());
-            releasing.remove(data.cluster() + "/" + reservation.reservation());
-            unusedSince.remove(data.cluster() + "/" + reservation.reservation());
+            forgetReservation(data.cluster() + "/" + reservation.reservation());
         }
         return retryWaiting(clock.instant());
     }
@@ -439,6 +444,8 @@ public final class GangPlacer {
             }
         }
         clusters.remove(cluster);
+        releasing.keySet().removeIf(key -> key.startsWith(cluster + "/"));
+        unusedSince.keySet().removeIf(key -> key.startsWith(cluster + "/"));
         finishedCopies.memberLeft(cluster);
         Decisions stopped = evictions.memberLeft(cluster, clock.instant());
         stopped.events().forEach(event -> changed.add(event.job().uid()));
@@ -468,48 +475,101 @@ public final class GangPlacer {
     }
 
     /**
-     * Releases a reservation of a bound job that holds capacity nobody will use: one made for another placement of the
-     * job (an earlier cluster or generation), or one whose pod is bound without it, to another node at once, or to its
-     * node and still not its owner after the reservation timeout (the scheduler writes the pod's binding and the
-     * reservation's owner one after the other). Otherwise the capacity counts twice, on the member and for placement,
-     * until the reservation's TTL.
+     * Releases a reservation Muster made that holds capacity nobody will use. Of a job bound elsewhere, or bound to
+     * another placement (an earlier cluster or generation), or whose pod is bound without it to another node: at once.
+     * Of a bound job whose pod runs on its node without owning it (the scheduler writes the pod's binding and the
+     * reservation's owner one after the other), or of a job not being bound there at all (an attempt given up on whose
+     * release never reached the member, a job placement no longer tracks): after the reservation timeout. Otherwise the
+     * capacity counts twice, on the member and for placement, until the reservation's TTL. One not gone a reservation
+     * timeout after it was asked for is asked for again.
      */
     private Decisions releaseIfStranded(String clusterName, ReservationSnapshot reservation) {
-        String uid = reservation.fleetJobUid();
-        String boundTo = uid == null ? null : bound.get(uid);
         String key = clusterName + "/" + reservation.name();
-        if (boundTo == null || Reservation.SUCCEEDED.equals(reservation.phase()) || Reservation.FAILED.equals(reservation.phase())
-                || releasing.contains(key)) {
-            unusedSince.remove(key);
+        Unused unused = unused(clusterName, reservation);
+        if (unused == Unused.NO) {
+            forgetReservation(key);
             return Decisions.none();
         }
-        String group = boundGroups.get(uid);
-        boolean otherPlacement = !clusterName.equals(boundTo) || group == null || !reservation.name().startsWith(group + "-");
-        if (!otherPlacement) {
-            if (!reservation.isHolding() || !reservation.currentOwners().isEmpty() || reservation.podOwners().isEmpty()) {
-                unusedSince.remove(key);
+        Instant now = clock.instant();
+        Instant asked = releasing.get(key);
+        if (asked != null) {
+            if (now.isBefore(asked.plus(settings.reservationTimeout()))) {
                 return Decisions.none();
             }
-            ClusterInventory inventory = clusters.get(clusterName);
-            boolean elsewhere = false;
-            for (String owner : reservation.podOwners()) {
-                Optional<String> node = inventory.boundNode(owner);
-                if (node.isEmpty()) {
-                    unusedSince.remove(key);
-                    return Decisions.none();
-                }
-                elsewhere |= !node.get().equals(reservation.node());
-            }
-            Instant now = clock.instant();
+        } else if (unused == Unused.AFTER_GRACE) {
             Instant since = unusedSince.computeIfAbsent(key, ignored -> now);
-            if (!elsewhere && now.isBefore(since.plus(settings.reservationTimeout()))) {
+            if (now.isBefore(since.plus(settings.reservationTimeout()))) {
                 return Decisions.none();
             }
         }
+        String uid = reservation.fleetJobUid();
+        return release(clusterName, boundJobs.getOrDefault(uid, jobRef(uid)), List.of(reservation.name()));
+    }
+
+    /** How soon a reservation nothing uses is released: not (it is used, or not Muster's to release), after a grace, or now. */
+    private enum Unused { NO, AFTER_GRACE, NOW }
+
+    private Unused unused(String clusterName, ReservationSnapshot reservation) {
+        String uid = reservation.fleetJobUid();
+        if (uid == null || Reservation.SUCCEEDED.equals(reservation.phase()) || Reservation.FAILED.equals(reservation.phase())) {
+            return Unused.NO;
+        }
+        String boundTo = bound.get(uid);
+        if (boundTo == null) {
+            Attempt attempt = attempts.get(uid);
+            boolean reservedFor = attempt != null && attempt.cluster().equals(clusterName) && attempt.reservations().contains(reservation.name());
+            return reservedFor || evictions.eviction(uid).isPresent() ? Unused.NO : Unused.AFTER_GRACE;
+        }
+        String group = boundGroups.get(uid);
+        if (!clusterName.equals(boundTo) || group == null || !reservation.name().startsWith(group + "-")) {
+            return Unused.NOW;
+        }
+        if (!reservation.isHolding() || !reservation.currentOwners().isEmpty() || reservation.podOwners().isEmpty()) {
+            return Unused.NO;
+        }
+        ClusterInventory inventory = clusters.get(clusterName);
+        boolean elsewhere = false;
+        for (String owner : reservation.podOwners()) {
+            Optional<String> node = inventory.boundNode(owner);
+            if (node.isEmpty()) {
+                return Unused.NO;
+            }
+            elsewhere |= !node.get().equals(reservation.node());
+        }
+        return elsewhere ? Unused.NOW : Unused.AFTER_GRACE;
+    }
+
+    /** Asks for the reservations to be deleted, and notes when, so that they are asked for again if still shown a timeout later. */
+    private Decisions release(String cluster, JobRef job, List<String> reservations) {
+        Instant now = clock.instant();
+        for (String name : reservations) {
+            unusedSince.remove(cluster + "/" + name);
+            releasing.put(cluster + "/" + name, now);
+        }
+        return new Decisions(List.of(), List.of(new MemberCommand.Release(cluster, job, reservations)));
+    }
+
+    private void forgetReservation(String key) {
+        releasing.remove(key);
         unusedSince.remove(key);
-        releasing.add(key);
-        return new Decisions(List.of(), List.of(new MemberCommand.Release(clusterName, boundJobs.getOrDefault(uid, jobRef(uid)),
-                List.of(reservation.name()))));
+    }
+
+    /**
+     * Looks at every reservation the members show, once per reservation timeout, for ones nothing uses that no event
+     * brings up again: those left by a release that did not reach the member, or by a job placement forgot meanwhile.
+     */
+    private Decisions sweepReservations(Instant now) {
+        if (lastSweep != null && now.isBefore(lastSweep.plus(settings.reservationTimeout()))) {
+            return Decisions.none();
+        }
+        lastSweep = now;
+        Decisions decisions = Decisions.none();
+        for (Map.Entry<String, ClusterInventory> cluster : clusters.entrySet()) {
+            for (ReservationSnapshot reservation : List.copyOf(cluster.getValue().reservations())) {
+                decisions = decisions.and(releaseIfStranded(cluster.getKey(), reservation));
+            }
+        }
+        return decisions;
     }
 
     /** Reservations whose pod runs on their node without them, looked at again once the grace is over. */
@@ -703,8 +763,7 @@ public final class GangPlacer {
                 attempts.remove(uid);
                 clusters.get(attempt.cluster()).release(uid);
                 if (!attempt.reservations().isEmpty()) {
-                    decisions = decisions.and(new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), admitted.job(),
-                            attempt.reservations()))));
+                    decisions = decisions.and(release(attempt.cluster(), admitted.job(), attempt.reservations()));
                 }
             }
             waiting.remove(uid);
@@ -729,7 +788,7 @@ public final class GangPlacer {
         });
         for (Map.Entry<String, List<String>> entry : leaked.entrySet()) {
             JobRef owner = jobRef(entry.getKey());
-            decisions = decisions.and(new Decisions(List.of(), List.of(new MemberCommand.Release(cluster, owner, entry.getValue()))));
+            decisions = decisions.and(release(cluster, owner, entry.getValue()));
         }
         return decisions;
     }
@@ -772,9 +831,8 @@ public final class GangPlacer {
         JobEvent gaveUp = attempt.admitted().followUp(SOURCE, job, clock.instant(), new PlacementFailed(Map.of(attempt.cluster(), reason),
                 "gave up on member cluster " + attempt.cluster() + (attempt.reservations().isEmpty() ? "" : " and released its reservations")
                         + "; trying the next cluster"), step(job.uid(), "gave up on " + attempt.cluster() + " " + failed.size()));
-        Decisions release = attempt.reservations().isEmpty() ? new Decisions(List.of(gaveUp), List.of())
-                : new Decisions(List.of(gaveUp), List.of(new MemberCommand.Release(attempt.cluster(), job, attempt.reservations())));
-        return release.and(place(attempt.admitted(), failed, 0));
+        Decisions release = attempt.reservations().isEmpty() ? Decisions.none() : release(attempt.cluster(), job, attempt.reservations());
+        return new Decisions(List.of(gaveUp), List.of()).and(release).and(place(attempt.admitted(), failed, 0));
     }
 
     /** Jobs admitted under quota that no cluster could take for {@code giveBackAfter} go back to their queue. */
@@ -819,7 +877,7 @@ public final class GangPlacer {
         clusters.values().forEach(cluster -> cluster.release(uid));
         Attempt attempt = attempts.remove(uid);
         if (attempt != null && !attempt.reservations().isEmpty()) {
-            return new Decisions(List.of(), List.of(new MemberCommand.Release(attempt.cluster(), attempt.admitted().job(), attempt.reservations())));
+            return release(attempt.cluster(), attempt.admitted().job(), attempt.reservations());
         }
         return Decisions.none();
     }

@@ -1,6 +1,7 @@
 package dev.muster.placement.core.inventory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -191,6 +192,11 @@ public final class ClusterInventory {
     /** The reservation as last reported, if it was. */
     public Optional<ReservationSnapshot> reservation(String name) {
         return Optional.ofNullable(reservations.get(name));
+    }
+
+    /** Every reservation the member shows, as last reported. */
+    public Collection<ReservationSnapshot> reservations() {
+        return Collections.unmodifiableCollection(reservations.values());
     }
 
     /** Holds the plan's capacity for the job until the member shows its pods or reservations. */

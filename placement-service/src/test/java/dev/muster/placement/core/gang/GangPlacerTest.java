@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -552,6 +553,7 @@ class GangPlacerTest {
 
         // Its pod runs on another node than its reservation: released at once.
         Decisions elsewhere = placer.handle(podBound("pytorch-test-master-0", otherNode));
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationRemoved("cluster-a", master.getMetadata().getName())));
         // A pod bound on its reservation's node whose owner is not written yet is given the reservation timeout.
         Decisions sameNode = placer.handle(podBound("pytorch-test-worker-0", worker.getSpec().template().getSpec().getNodeName()));
         clock.advance(Duration.ofSeconds(31));
@@ -566,6 +568,95 @@ class GangPlacerTest {
         assertThat(released(afterGrace)).containsExactly(worker.getMetadata().getName());
         assertThat(released(earlier)).containsExactly("pytorch-test-uid1-0-1-worker-1");
         assertThat(placer.tick().commands()).as("asked once").isEmpty();
+    }
+
+    /**
+     * A job given up on a member whose release of its reservations did not reach it (the member unreachable): the
+     * reservations still shown are asked for again every reservation timeout until they are gone, the job having run
+     * elsewhere and been forgotten meanwhile.
+     */
+    @Test
+    void reservationsLeftByAReleaseThatNeverReachedTheMemberAreAskedForAgainUntilGone() {
+        member("cluster-a", true, 2, "8");
+        member("cluster-b", false, 2, "4");
+        MemberCommand.Reserve reserve = (MemberCommand.Reserve) placer.handle(admitted(Seed.job("default", "pytorch-test"))).commands().get(0);
+        List<String> names = reserve.reservations().stream().map(reservation -> reservation.getMetadata().getName()).toList();
+        // Two of three made, one of them pending; the third never confirmed.
+        placer.handle(reservationOf(reserve.reservations().get(0), Reservation.AVAILABLE, "cluster-a-0", List.of()));
+        placer.handle(reservationOf(reserve.reservations().get(1), Reservation.PENDING, null, List.of()));
+        clock.advance(Duration.ofSeconds(30));
+        assertThat(released(placer.tick())).as("the release lost").containsExactlyElementsOf(names);
+        placer.result(new MemberResult.JobCreated("cluster-b", JOB));
+        placer.handle(JobEvent.create("/muster/status-sync-service", JOB, clock.instant(), new JobFinished("cluster-b", "Succeeded", null)));
+        assertThat(placer.bound()).doesNotContainKey("uid-1");
+
+        clock.advance(Duration.ofSeconds(29));
+        Decisions early = placer.tick();
+        clock.advance(Duration.ofSeconds(1));
+        Decisions askedAgain = placer.tick();
+        clock.advance(Duration.ofSeconds(30));
+        Decisions andAgain = placer.tick();
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationRemoved("cluster-a", names.get(0))));
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationRemoved("cluster-a", names.get(1))));
+        clock.advance(Duration.ofSeconds(60));
+        Decisions gone = placer.tick();
+
+        assertThat(early).isEqualTo(Decisions.none());
+        assertThat(askedAgain.commands()).hasSize(2).allSatisfy(command -> assertThat(command).isInstanceOfSatisfying(MemberCommand.Release.class,
+                release -> assertThat(release.cluster()).isEqualTo("cluster-a")));
+        assertThat(released(askedAgain)).containsExactlyInAnyOrder(names.get(0), names.get(1));
+        assertThat(released(andAgain)).containsExactlyInAnyOrder(names.get(0), names.get(1));
+        assertThat(gone).isEqualTo(Decisions.none());
+    }
+
+    /**
+     * A reservation of a job placement does not track (made for an attempt a restart forgot, whose release no one
+     * asked for) is found by the sweep and released once a reservation timeout has passed.
+     */
+    @Test
+    void aReservationOfAJobPlacementDoesNotTrackIsReleasedAfterTheGrace() {
+        member("cluster-a", true, 2, "8");
+        placer.handle(MemberEvent.create("/test", clock.instant(), new MemberEventData.ReservationReported("cluster-a",
+                new ReservationSnapshot("forgotten-uid9-0-0-worker-0", Reservation.AVAILABLE, "cluster-a-1", ResourceList.empty(), List.of(),
+                        "uid-9", List.of("default/forgotten-worker-0")))));
+
+        Decisions first = placer.tick();
+        clock.advance(Duration.ofSeconds(29));
+        Decisions withinGrace = placer.tick();
+        clock.advance(Duration.ofSeconds(1));
+        Decisions afterGrace = placer.tick();
+
+        assertThat(first).isEqualTo(Decisions.none());
+        assertThat(withinGrace).isEqualTo(Decisions.none());
+        assertThat(afterGrace.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.Release.class, release -> {
+            assertThat(release.cluster()).isEqualTo("cluster-a");
+            assertThat(release.job().uid()).isEqualTo("uid-9");
+            assertThat(release.reservations()).containsExactly("forgotten-uid9-0-0-worker-0");
+        });
+    }
+
+    /**
+     * What the sweep leaves alone: the reservations of the attempt under way (its member slow to create the copy), and
+     * reservations Muster did not make (no fleet job on them).
+     */
+    @Test
+    void theReservationsOfAnAttemptUnderWayAndThoseMusterDidNotMakeAreNeverReleased() {
+        member("cluster-a", true, 2, "8");
+        MemberCommand.Reserve reserve = (MemberCommand.Reserve) placer.handle(admitted(Seed.job("default", "pytorch-test"))).commands().get(0);
+        for (Reservation reservation : reserve.reservations()) {
+            placer.handle(reservationOf(reservation, Reservation.AVAILABLE, reservation.getSpec().template().getSpec().getNodeName(), List.of()));
+        }
+        reservationReported("cluster-a", "someone-elses", Reservation.AVAILABLE, "cluster-a-1");
+
+        List<String> released = new ArrayList<>();
+        for (int tick = 0; tick < 10; tick++) {
+            clock.advance(Duration.ofSeconds(30));
+            released.addAll(released(placer.tick()));
+        }
+
+        assertThat(released).isEmpty();
+        assertThat(placer.result(new MemberResult.JobCreated("cluster-a", JOB)).events()).singleElement().extracting(JobEvent::data)
+                .isInstanceOf(JobBound.class);
     }
 
     private MemberEvent reservationOf(Reservation reservation, String phase, String node, List<String> owners) {
