@@ -253,6 +253,10 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     private QuotaSettings settings() {
+        // Named by its property here: the core's own check knows only its field.
+        if (config.reasonRefresh().isNegative()) {
+            throw new IllegalArgumentException("muster.queue.reason-refresh must not be negative, got " + config.reasonRefresh());
+        }
         return new QuotaSettings(config.starvationAge(), config.giveBackBackoff(), config.strictFifoLeaves().orElse(Set.of()),
                 config.reasonRefresh());
     }

@@ -808,7 +808,8 @@ public final class GangPlacer {
             return attempt.admitted().job();
         }
         Waiting job = waiting.get(uid);
-        return job != null ? job.admitted().job() : new JobRef("unknown", "unknown", uid);
+        // Named by its UID, which the reservations' label carries, so that an operator can tell whose they were.
+        return job != null ? job.admitted().job() : new JobRef("unknown", "uid-" + uid, uid);
     }
 
     private static JobEvent readAdmission(String json) {
