@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -21,6 +22,15 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
  * reclaim, apart from carrying one out (see {@link Reclaims}).
  */
 final class Reclaim {
+
+    /** Lowest priority first, then the most recently admitted, then the most recently submitted. */
+    private static final Comparator<Admission> VICTIM_ORDER = (one, other) -> {
+        if (one.job().priority() != other.job().priority()) {
+            return Integer.compare(one.job().priority(), other.job().priority());
+        }
+        int byAdmission = other.admittedAt().compareTo(one.admittedAt());
+        return byAdmission != 0 ? byAdmission : Long.compare(other.job().sequence(), one.job().sequence());
+    };
 
     private final QuotaTree tree;
     private final Map<String, ResourceList> used;
@@ -140,18 +150,20 @@ final class Reclaim {
         if (borrowing.isEmpty()) {
             return List.of();
         }
-        List<Admission> eligible = admitted.stream()
-                .filter(admission -> !admission.stopping() && borrowsThrough(admission, onPath, borrowing))
-                .sorted(Comparator.comparingInt((Admission admission) -> admission.job().priority())
-                        .thenComparing(Admission::admittedAt, Comparator.reverseOrder())
-                        .thenComparing(admission -> admission.job().sequence(), Comparator.reverseOrder()))
-                .toList();
+        // Taken in victim order until the job fits: from a heap, as under overload a thousand borrow and a few are taken.
+        PriorityQueue<Admission> eligible = new PriorityQueue<>(VICTIM_ORDER);
+        for (Admission admission : admitted) {
+            if (!admission.stopping() && borrowsThrough(admission, onPath, borrowing)) {
+                eligible.add(admission);
+            }
+        }
         Map<String, ResourceList> simulated = new HashMap<>(used);
         List<Admission> chosen = new ArrayList<>();
-        for (Admission candidate : eligible) {
+        while (!eligible.isEmpty()) {
             if (Shortfall.fitsUnderMax(path, job.charge(), simulated)) {
                 break;
             }
+            Admission candidate = eligible.poll();
             if (borrowingBranch(candidate, path, onPath, job, guaranteed, simulated).isPresent()) {
                 QuotaLedger.uncharge(tree, candidate.job(), candidate.leaf(), simulated);
                 chosen.add(candidate);
@@ -169,18 +181,29 @@ final class Reclaim {
         Map<String, Set<String>> branches = new HashMap<>();
         ResourceList charge = job.charge();
         for (Node ancestor : path) {
+            // Where the job is short of no resource its leaf guarantees, no child borrows from it: under overload most
+            // guaranteed jobs that wait are short of what starving jobs hold, not of what others borrow.
+            List<String> lacking = null;
             ResourceList ancestorUsed = usage(used, ancestor.name());
+            for (String resource : ancestor.max().names()) {
+                BigDecimal need = charge.amount(resource);
+                if (guaranteed.contains(resource) && need.signum() > 0
+                        && ancestorUsed.amount(resource).add(need).compareTo(ancestor.max().amount(resource)) > 0) {
+                    lacking = lacking == null ? new ArrayList<>() : lacking;
+                    lacking.add(resource);
+                }
+            }
+            if (lacking == null) {
+                continue;
+            }
             for (String child : ancestor.children()) {
                 if (onPath.contains(child)) {
                     continue;
                 }
                 Node branch = tree.node(child).orElseThrow();
                 ResourceList branchUsed = usage(used, child);
-                for (String resource : ancestor.max().names()) {
-                    BigDecimal need = charge.amount(resource);
-                    if (guaranteed.contains(resource) && need.signum() > 0
-                            && ancestorUsed.amount(resource).add(need).compareTo(ancestor.max().amount(resource)) > 0
-                            && branchUsed.amount(resource).compareTo(branch.min().amount(resource)) > 0) {
+                for (String resource : lacking) {
+                    if (branchUsed.amount(resource).compareTo(branch.min().amount(resource)) > 0) {
                         branches.computeIfAbsent(child, name -> new HashSet<>()).add(resource);
                     }
                 }
@@ -194,7 +217,15 @@ final class Reclaim {
         for (String node : tree.node(admission.leaf()).orElseThrow().path()) {
             if (!onPath.contains(node)) {
                 Set<String> resources = borrowing.get(node);
-                return resources != null && resources.stream().anyMatch(resource -> admission.job().charge().amount(resource).signum() > 0);
+                if (resources == null) {
+                    return false;
+                }
+                for (String resource : resources) {
+                    if (admission.job().charge().amount(resource).signum() > 0) {
+                        return true;
+                    }
+                }
+                return false;
             }
         }
         return false;
