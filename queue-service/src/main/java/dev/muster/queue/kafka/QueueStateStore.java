@@ -73,6 +73,12 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         return thread;
     });
 
+    /**
+     * Whether the state has been restored from the log since this instance started: until then (a restart, a standby) the
+     * queue holds nothing it could show, and its views say so rather than show empty queues.
+     */
+    private volatile boolean restored;
+
     QueueStateStore(QueueConfig config, QueueMetrics metrics, @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.config = config;
         this.metrics = metrics;
@@ -84,6 +90,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
             TakeoverWarmUp.run(settings());
         });
         metrics.observe(this::snapshot);
+    }
+
+    /** Whether the queue's state has been restored from the log since this instance started (see {@link #restored}). */
+    public boolean restored() {
+        return restored;
     }
 
     private synchronized QueueMetrics.Snapshot snapshot() {
@@ -247,6 +258,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         List<Entry> entries = new ArrayList<>();
         latest.forEach((key, value) -> entries.add(new Entry(key, value)));
         queue = FleetQueue.restore(settings(), clock, entries).batched();
+        restored = true;
         LOG.infof("queue state restored from %s: %d records, %d tracked jobs, in %d ms", Topics.QUEUE_STATE, entries.size(),
                 queue.jobs().size(), (System.nanoTime() - start) / 1_000_000);
         return queue.quota();

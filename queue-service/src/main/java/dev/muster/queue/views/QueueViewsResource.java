@@ -7,6 +7,7 @@ import java.util.Map;
 import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.ServiceUnavailableException;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -40,6 +41,7 @@ public class QueueViewsResource {
     @GET
     @Path("/queues")
     public List<QuotaUsageRow> usage() {
+        requireRestored();
         return store.usageReport();
     }
 
@@ -47,8 +49,21 @@ public class QueueViewsResource {
     @GET
     @Path("/config")
     public ConfigInForce config() {
+        requireRestored();
         ConfigInForce config = store.configInForce();
         return new ConfigInForce(config.treeInForce(), config.refused().stream().filter(refusal -> viewer.get().maySee(refusal.namespace())).toList());
+    }
+
+    /**
+     * A queue that has not read its state back from the log since it started (a restart, a standby) holds no jobs and no
+     * usage: it answers 503 rather than show empty queues, which a user would take for the fleet's.
+     */
+    private void requireRestored() {
+        if (!store.restored()) {
+            throw new ServiceUnavailableException(Response.status(503).type(MediaType.APPLICATION_JSON).entity(Map.of("error",
+                    "the queue service has not restored its state from the log yet (it is starting, or a standby): ask again in a moment"))
+                    .build());
+        }
     }
 
     /** Where the job stands: its state, queue, position and reason, with its manifest and policy. */
@@ -58,6 +73,7 @@ public class QueueViewsResource {
         if (!viewer.get().maySee(namespace)) {
             throw new ForbiddenException(ViewCredentialsFilter.forbidden(viewer.get(), namespace));
         }
+        requireRestored();
         return store.view(namespace, name).orElseThrow(() -> new NotFoundException(Response.status(404).type(MediaType.APPLICATION_JSON)
                 .entity(Map.of("error", "the queue service holds no job " + namespace + "/" + name
                         + " (jobs admitted without queueing, and finished ones, are not held)")).build()));

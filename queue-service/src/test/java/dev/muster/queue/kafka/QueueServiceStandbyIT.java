@@ -55,6 +55,9 @@ class QueueServiceStandbyIT {
             try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
                         .contains("standing by: another instance owns the inputs").contains("warmed up for a takeover").doesNotContain("queue state restored"));
+                // A standby holds no queue: its views say so rather than show empty queues.
+                assertThat(queuesView(standby).statusCode()).as("the standby's queue view").isEqualTo(503);
+                assertThat(queuesView(standby).body()).contains("has not restored its state");
                 active.kill();
                 Instant killed = Instant.now();
                 await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
@@ -75,8 +78,15 @@ class QueueServiceStandbyIT {
                         .containsExactly("JobQueued", "JobAdmitted");
                 assertThat(Files.readString(standby.log())).as("the standby restored the queue when it took over")
                         .containsPattern("queue state restored from muster.queue.state: [1-9][0-9]* records, 1 tracked jobs");
+                assertThat(queuesView(standby).statusCode()).as("the queue view once taken over").isEqualTo(200);
             }
         }
+    }
+
+    private static java.net.http.HttpResponse<String> queuesView(ServiceProcess queue) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + queue.port() + "/api/v1/queues")).timeout(Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
