@@ -727,21 +727,20 @@ class FaultStormIT {
                 }
             }
         }
-        List<String> held = new ArrayList<>();
-        Instant deadline = Instant.now().plus(RESERVATION_SWEEP);
-        do {
-            held.clear();
+        List<String> held = whatIsLeftAfter(RESERVATION_SWEEP, () -> {
+            List<String> holding = new ArrayList<>();
             for (String member : MEMBERS) {
                 try {
                     stack.member(member).client().resources(Reservation.class).list().getItems().stream()
                             .filter(reservation -> Reservation.PENDING.equals(reservation.phase()) || Reservation.AVAILABLE.equals(reservation.phase()))
-                            .forEach(reservation -> held.add(member + " still holds reservation " + reservation.getMetadata().getName()
+                            .forEach(reservation -> holding.add(member + " still holds reservation " + reservation.getMetadata().getName()
                                     + " (" + reservation.phase() + ")"));
                 } catch (KubernetesClientException e) {
                     // a member that serves no reservations
                 }
             }
-        } while (!held.isEmpty() && Instant.now().isBefore(deadline) && pollAgain());
+            return holding;
+        });
         held.forEach(reservation -> violations.add(RESERVATION_SWEEP.toSeconds() + " s after the storm " + reservation));
     }
 
@@ -749,33 +748,35 @@ class FaultStormIT {
     private void checkDeletedJobsLeaveNothing() {
         Set<String> deleted = jobs.stream().filter(job -> completed.contains(job.name())).map(StormJob::name)
                 .collect(java.util.stream.Collectors.toSet());
-        List<String> left = new ArrayList<>();
-        Instant deadline = Instant.now().plus(Duration.ofMinutes(1));
-        do {
-            left.clear();
+        List<String> left = whatIsLeftAfter(Duration.ofMinutes(1), () -> {
+            List<String> found = new ArrayList<>();
             for (String team : TEAMS) {
                 for (String member : MEMBERS) {
                     stack.member(member).client().resources(PyTorchJob.class).inNamespace(team).list().getItems().stream()
                             .filter(copy -> deleted.contains(copy.getMetadata().getName()))
-                            .forEach(copy -> left.add(member + " copy " + team + "/" + copy.getMetadata().getName()));
+                            .forEach(copy -> found.add(member + " copy " + team + "/" + copy.getMetadata().getName()));
                 }
                 fleet.resources(dev.muster.model.queue.QueueUnit.class).inNamespace(team).list().getItems().stream()
                         .filter(unit -> deleted.contains(unit.getMetadata().getName()))
-                        .forEach(unit -> left.add("QueueUnit " + team + "/" + unit.getMetadata().getName()));
+                        .forEach(unit -> found.add("QueueUnit " + team + "/" + unit.getMetadata().getName()));
             }
-        } while (!left.isEmpty() && Instant.now().isBefore(deadline) && pollAgain());
+            return found;
+        });
         left.forEach(thing -> violations.add("a minute after the storm, a deleted job still has its " + thing));
     }
 
-    /** Pauses between two reads of the members while a condition is awaited; true, for the loop to go on. */
-    private static boolean pollAgain() {
+    /** What is still left once nothing is, or once the time is up: read again every half second until then. */
+    private static List<String> whatIsLeftAfter(Duration within, java.util.function.Supplier<List<String>> leftNow) {
+        java.util.concurrent.atomic.AtomicReference<List<String>> left = new java.util.concurrent.atomic.AtomicReference<>(List.of());
         try {
-            Thread.sleep(500);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+            org.awaitility.Awaitility.await().atMost(within).pollInterval(Duration.ofMillis(500)).until(() -> {
+                left.set(leftNow.get());
+                return left.get().isEmpty();
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // What is left is each one a violation, reported by the caller.
         }
-        return true;
+        return left.get();
     }
 
     private static Map<String, List<JobEvent>> byJob(List<JobEvent> events) {
