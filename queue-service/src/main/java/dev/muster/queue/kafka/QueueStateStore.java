@@ -74,8 +74,9 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     });
 
     /**
-     * Whether the state has been restored from the log since this instance started: until then (a restart, a standby) the
-     * queue holds nothing it could show, and its views say so rather than show empty queues.
+     * Whether the state this instance holds is the queue's, restored from the log since it was last given the inputs: not
+     * before (a restart, a standby), nor once they were taken from it (a session that expired), and its views say so
+     * rather than show empty or stale queues.
      */
     private volatile boolean restored;
 
@@ -92,7 +93,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         metrics.observe(this::snapshot);
     }
 
-    /** Whether the queue's state has been restored from the log since this instance started (see {@link #restored}). */
+    /** Whether the queue's state has been restored from the log since this instance was given the inputs (see {@link #restored}). */
     public boolean restored() {
         return restored;
     }
@@ -184,10 +185,21 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
         if (!partitions.isEmpty()) {
             restores.assigned();
         } else {
+            // An owner whose session expired (paused, cut off from the broker) comes back as a standby: what it holds is
+            // no longer the queue, and its views must not show it as if it were.
+            restored = false;
             restores.standingBy();
             LOG.info("standing by: another instance owns the inputs");
             warmUp.standingBy();
         }
+    }
+
+    @Override
+    public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        // Lost without a handover: another instance may be deciding already.
+        restored = false;
+        LOG.warnf("lost the inputs (%d partitions) without giving them up: the queue's views answer 503 until it owns them again",
+                partitions.size());
     }
 
     /** When the relay of the queue's inputs may restore the queue: never while one of its transactions is open. */

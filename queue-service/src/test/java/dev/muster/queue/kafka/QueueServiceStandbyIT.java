@@ -83,6 +83,44 @@ class QueueServiceStandbyIT {
         }
     }
 
+    @Test
+    void anOwnerFrozenPastItsSessionComesBackAsAStandbyWhoseViewsSaySo() throws Exception {
+        try (KafkaBroker broker = KafkaBroker.start()) {
+            MusterTopics.create(broker, 3);
+            Map<String, String> settings = Map.of("kafka.bootstrap.servers", broker.bootstrapServers(), "muster.queue.fleet-api.watch", "false");
+            JobEvent first = Seed.submission("default", "pytorch-test");
+            try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+                 ServiceProcess active = ServiceProcess.start(JAR, settings, DEADLINE)) {
+                client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+                client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
+                client.send(Topics.SUBMISSIONS, first);
+                client.await(Topics.ADMISSIONS, event -> event.job().equals(first.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+                try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
+                    await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
+                            .contains("standing by: another instance owns the inputs"));
+                    assertThat(queuesView(active).statusCode()).as("the owner's queue view").isEqualTo(200);
+
+                    // Frozen past its session (6 s), as a long pause would: the standby takes the queue over meanwhile.
+                    active.pause();
+                    try {
+                        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                                assertThat(Files.readString(standby.log())).as("log %s", standby.log()).contains("queue state restored"));
+                    } finally {
+                        active.resume();
+                    }
+                    // Back, it learns it no longer owns the inputs: what it holds may be behind the queue now, and its
+                    // views say so rather than show it, while the new owner's show the queue.
+                    await().atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                        assertThat(Files.readString(active.log())).as("log %s", active.log()).contains("standing by: another instance owns the inputs");
+                        assertThat(queuesView(active).statusCode()).as("the former owner's queue view; log %s", active.log()).isEqualTo(503);
+                    });
+                    assertThat(queuesView(active).body()).contains("has not restored its state");
+                    assertThat(queuesView(standby).statusCode()).as("the new owner's queue view").isEqualTo(200);
+                }
+            }
+        }
+    }
+
     private static java.net.http.HttpResponse<String> queuesView(ServiceProcess queue) throws Exception {
         return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create("http://127.0.0.1:" + queue.port() + "/api/v1/queues")).timeout(Duration.ofSeconds(10)).build(),

@@ -157,6 +157,29 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Freezes the service (SIGSTOP), as a long garbage collection or a suspended VM would: it holds its connections and
+     * answers nothing until {@link #resume()}.
+     */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a paused service run on (SIGCONT), unaware of the time it lost. */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("the service does not run: nothing to send SIG" + name + " to");
+        }
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
     /** Stops the service cleanly (SIGTERM), as an operator would; kills it if it has not exited at the deadline. */
     public void stop(Duration timeout) throws InterruptedException {
         if (process != null && process.isAlive()) {
