@@ -254,6 +254,14 @@ public class PlacementEngine {
         }
     }
 
+    /**
+     * Whether this instance owns the inputs and has restored their state: only then is its view of the members the one
+     * placement decides by (a standby reads no inventory).
+     */
+    public boolean owner() {
+        return active;
+    }
+
     /** Another instance owns the inputs: this one neither ticks nor writes. */
     public void standBy() {
         active = false;

@@ -110,6 +110,14 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     }
 
     @Override
+    public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        // Lost without a handover (the session expired): another instance may own them already, so this one stops
+        // ticking and its views say it does not own the inputs until it is given them again.
+        LOG.warnf("lost the inputs (%d partitions) without giving them up", partitions.size());
+        engine.standBy();
+    }
+
+    @Override
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (partitions.isEmpty()) {
             LOG.info("standing by: another instance owns the inputs");

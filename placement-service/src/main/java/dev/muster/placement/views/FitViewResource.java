@@ -8,6 +8,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.ServiceUnavailableException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -34,6 +35,12 @@ public class FitViewResource {
     /** Body: {@code {"job": <PyTorchJob>, "policy": <PropagationPolicy or null>}}. Decides nothing. */
     @POST
     public List<ClusterFitRow> fit(JsonNode body) {
+        if (!engine.owner()) {
+            // A standby, or an owner whose inputs were taken from it, reads no inventory: its answer would be about members
+            // as they stood when it last owned them, or about none.
+            throw new ServiceUnavailableException(Response.status(503).type(MediaType.APPLICATION_JSON).entity(Map.of("error",
+                    "this placement instance does not own the inputs (it is starting, or a standby): ask again in a moment")).build());
+        }
         if (body == null || !body.hasNonNull("job")) {
             throw new BadRequestException(Response.status(400).type(MediaType.APPLICATION_JSON)
                     .entity(Map.of("error", "the body needs \"job\": a PyTorchJob manifest")).build());

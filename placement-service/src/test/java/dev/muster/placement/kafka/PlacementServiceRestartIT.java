@@ -276,6 +276,10 @@ class PlacementServiceRestartIT {
             await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
                     .contains("standing by: another instance owns the inputs").contains("warmed up for a takeover")
                     .doesNotContain("placement state restored"));
+            // A standby reads no inventory: its fit view says so rather than answer from members as it never saw them.
+            assertThat(fitView(placement).statusCode()).as("the owner's fit view").isEqualTo(200);
+            assertThat(fitView(standby).statusCode()).as("the standby's fit view").isEqualTo(503);
+            assertThat(fitView(standby).body()).contains("does not own the inputs");
             // Ten jobs a second, the kill in the middle of them.
             for (int i = 0; i < 40; i++) {
                 if (i == 20) {
@@ -299,7 +303,18 @@ class PlacementServiceRestartIT {
                 }
             }
             assertEachBoundOnceWithOneCopy(client, admitted);
+            assertThat(fitView(standby).statusCode()).as("the fit view once taken over").isEqualTo(200);
+            assertThat(fitView(standby).body()).contains("\"cluster\":\"gpu-a\"");
         }
+    }
+
+    /** Where a seed job would fit now, as {@code kubectl muster explain} asks the placement service. */
+    private static java.net.http.HttpResponse<String> fitView(ServiceProcess placement) throws Exception {
+        String body = "{\"job\":" + dev.muster.model.json.Manifests.toJson(Seed.job("default", "asking")) + "}";
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + placement.port() + "/api/v1/fit")).header("Content-Type", "application/json")
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
