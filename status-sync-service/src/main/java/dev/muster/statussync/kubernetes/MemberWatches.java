@@ -257,6 +257,23 @@ public class MemberWatches {
         }
     }
 
+    /**
+     * Why this instance's views of the members would not be the members as they are now: it does not watch them
+     * (starting, or a standby: the active instance does), or it has just begun to and has not listed them all yet.
+     * Empty when it watches them.
+     */
+    public Optional<String> notWatchingBecause() {
+        synchronized (watches) {
+            if (!watching) {
+                return Optional.of("this status sync instance does not watch the members (it is starting, or a standby): ask again in a moment");
+            }
+            if (!scanned) {
+                return Optional.of("this status sync instance has just begun to watch the members and is listing them: ask again in a moment");
+            }
+            return Optional.empty();
+        }
+    }
+
     /** The PyTorchJobs on each watched member now, by cluster. */
     public Map<String, List<PyTorchJob>> jobs() {
         Map<String, List<PyTorchJob>> jobs = new TreeMap<>();

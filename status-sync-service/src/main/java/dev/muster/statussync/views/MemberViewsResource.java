@@ -48,6 +48,7 @@ public class MemberViewsResource {
     /** Each watched member's health: whether its API answers, since when it has not, and which nodes are NotReady. */
     @GET
     public List<MemberWatches.MemberHealth> members() {
+        requireWatching();
         return members.health();
     }
 
@@ -58,6 +59,7 @@ public class MemberViewsResource {
     @GET
     @Path("/pytorchjobs")
     public List<MemberJobRow> jobs(@QueryParam("namespace") String namespace) {
+        requireWatching();
         Set<String> unreachable = unreachable();
         List<MemberJobRow> rows = new ArrayList<>();
         for (Map.Entry<String, List<PyTorchJob>> member : members.jobs().entrySet()) {
@@ -74,6 +76,7 @@ public class MemberViewsResource {
     @GET
     @Path("/pods")
     public List<MemberPodRow> pods(@QueryParam("namespace") String namespace) {
+        requireWatching();
         Set<String> unreachable = unreachable();
         List<MemberPodRow> rows = new ArrayList<>();
         members.pods().forEach((cluster, pods) -> pods.stream()
@@ -84,6 +87,13 @@ public class MemberViewsResource {
                 .forEach(row -> rows.add(unreachable.contains(cluster) ? row.unknown() : row)));
         rows.sort(Comparator.comparing(MemberPodRow::name).thenComparing(MemberPodRow::cluster));
         return rows;
+    }
+
+    /** A standby watches no member: its views would show an empty fleet, so they say why they show nothing. */
+    private void requireWatching() {
+        members.notWatchingBecause().ifPresent(reason -> {
+            throw new ServiceUnavailableException(Response.status(503).type(MediaType.APPLICATION_JSON).entity(Map.of("error", reason)).build());
+        });
     }
 
     private Set<String> unreachable() {
@@ -97,6 +107,7 @@ public class MemberViewsResource {
         if (!viewer.get().maySee(namespace)) {
             throw new ForbiddenException(ViewCredentialsFilter.forbidden(viewer.get(), namespace));
         }
+        requireWatching();
         if (!members.watches(cluster)) {
             throw new NotFoundException(Response.status(404).type(MediaType.APPLICATION_JSON)
                     .entity(Map.of("error", "no member cluster named \"" + cluster + "\" is watched")).build());

@@ -95,6 +95,10 @@ class StatusSyncStandbyIT {
             try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
                 awaitLog(standby, STANDING_BY, DEADLINE);
                 assertThat(Files.readString(standby.log())).as("the standby watches no member").doesNotContain("watching member ");
+                // So its member views say why they show nothing, rather than an empty fleet.
+                assertThat(membersView(active).statusCode()).as("the active instance's member view").isEqualTo(200);
+                assertThat(membersView(standby).statusCode()).as("the standby's member view").isEqualTo(503);
+                assertThat(membersView(standby).body()).contains("does not watch the members");
 
                 // Ten jobs a second, the kill in the middle of them: those placed while no instance watches are found on takeover.
                 Instant killed = null;
@@ -119,6 +123,7 @@ class StatusSyncStandbyIT {
                 for (JobRef job : placed) {
                     assertThat(runningIds.get(job)).as("the Running reports of %s (a repeat carries the same id)", job).hasSize(1);
                 }
+                assertThat(membersView(standby).body()).as("the member view once taken over").contains("\"name\":\"before-the-kill\"");
             }
         }
     }
@@ -260,6 +265,13 @@ class StatusSyncStandbyIT {
     private static JobEvent awaitRunning(JobEventClient client, JobRef job) throws Exception {
         return client.await(Topics.MEMBER_STATUS, event -> event.job().equals(job) && event.data() instanceof MemberStatusChanged changed
                 && changed.state().equals("Running"), DEADLINE);
+    }
+
+    /** Every PyTorchJob on every member, as {@code kubectl muster get pytorchjobs} asks status sync. */
+    private static java.net.http.HttpResponse<String> membersView(ServiceProcess statusSync) throws Exception {
+        return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + statusSync.port() + "/api/v1/members/pytorchjobs")).timeout(Duration.ofSeconds(10)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     private static void awaitLog(ServiceProcess service, String line, Duration within) {
