@@ -32,6 +32,8 @@ public final class ApiProxy implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile ServerSocket listener;
     private volatile Duration latency = Duration.ZERO;
+    /** The start of a request whose answer cuts the network ({@link #cutAtTheAnswerTo}); null when none is armed. */
+    private volatile String cutAtTheAnswerTo;
 
     private ApiProxy(String cluster, InetSocketAddress target, ServerSocket listener) {
         this.cluster = cluster;
@@ -80,6 +82,17 @@ public final class ApiProxy implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, cluster + ": API unreachable (connections refused)");
     }
 
+    /**
+     * The next request that starts with these bytes (e.g. {@code POST /apis/kubeflow.org/v1/namespaces/default/pytorchjobs})
+     * reaches the API server, and as the server answers the network is cut, as by {@link #unreachable()}: the write is
+     * made and its client never learns it. Armed for one request; null disarms it.
+     */
+    public void cutAtTheAnswerTo(String requestStart) {
+        cutAtTheAnswerTo = requestStart;
+        LOG.log(System.Logger.Level.INFO, cluster + (requestStart == null ? ": no answer cuts the network"
+                : ": the network is cut as the answer to the next '" + requestStart + "' comes"));
+    }
+
     /** Delay every request by this much; zero for none. */
     public void slow(Duration latency) {
         this.latency = latency;
@@ -123,8 +136,9 @@ public final class ApiProxy implements AutoCloseable {
             open.add(server);
             client.setTcpNoDelay(true);
             server.setTcpNoDelay(true);
-            connections.execute(() -> pump(server, client, false));
-            pump(client, server, true);
+            java.util.concurrent.atomic.AtomicBoolean cutAtAnswer = new java.util.concurrent.atomic.AtomicBoolean();
+            connections.execute(() -> pump(server, client, false, cutAtAnswer));
+            pump(client, server, true, cutAtAnswer);
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, cluster + ": proxied connection ended: " + e.getMessage());
         } finally {
@@ -132,8 +146,11 @@ public final class ApiProxy implements AutoCloseable {
         }
     }
 
-    /** Copies bytes one way until either side closes; requests (client to server) wait out the latency first. */
-    private void pump(Socket from, Socket to, boolean request) {
+    /**
+     * Copies bytes one way until either side closes; requests (client to server) wait out the latency first. An answer
+     * on a connection whose request armed {@code cutAtAnswer} is not passed on: the network is cut instead.
+     */
+    private void pump(Socket from, Socket to, boolean request, java.util.concurrent.atomic.AtomicBoolean cutAtAnswer) {
         byte[] buffer = new byte[16 * 1024];
         try {
             InputStream in = from.getInputStream();
@@ -143,6 +160,15 @@ public final class ApiProxy implements AutoCloseable {
                 Duration wait = latency;
                 if (request && !wait.isZero()) {
                     Thread.sleep(wait.toMillis());
+                }
+                String armed = cutAtTheAnswerTo;
+                if (request && armed != null && startsWith(buffer, read, armed)) {
+                    cutAtTheAnswerTo = null;
+                    cutAtAnswer.set(true);
+                }
+                if (!request && cutAtAnswer.get()) {
+                    unreachable();
+                    return;
                 }
                 out.write(buffer, 0, read);
                 out.flush();
@@ -159,6 +185,11 @@ public final class ApiProxy implements AutoCloseable {
             open.remove(from);
             open.remove(to);
         }
+    }
+
+    private static boolean startsWith(byte[] buffer, int length, String prefix) {
+        byte[] expected = prefix.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return length >= expected.length && java.util.Arrays.equals(buffer, 0, expected.length, expected, 0, expected.length);
     }
 
     private static void closeQuietly(java.io.Closeable closeable) {

@@ -199,6 +199,15 @@ public final class ClusterFaults implements AutoCloseable {
         LOG.log(System.Logger.Level.INFO, cluster + ": fault healed: node " + node + " Ready");
     }
 
+    /**
+     * The next request that starts with these bytes reaches the API server, and the cluster becomes unreachable as the
+     * server answers it: the write is made, its client is never told. {@link #reachable()} ends the outage; null disarms
+     * it.
+     */
+    public void unreachableAtTheAnswerTo(String requestStart) {
+        proxy.cutAtTheAnswerTo(requestStart);
+    }
+
     /** The API refuses connections; open ones are cut. */
     public void unreachable() {
         proxy.unreachable();

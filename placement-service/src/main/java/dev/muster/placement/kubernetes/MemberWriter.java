@@ -80,9 +80,24 @@ public final class MemberWriter implements AutoCloseable {
         } catch (KubernetesClientException | IllegalStateException e) {
             String step = command.step();
             LOG.warnf("job %s: %s on %s failed: %s", command.job(), step, command.cluster(), e.getMessage());
-            return command instanceof MemberCommand.Release ? Optional.empty()
-                    : Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
+            if (command instanceof MemberCommand.Release) {
+                return Optional.empty();
+            }
+            if (command instanceof MemberCommand.CreateJob && e instanceof KubernetesClientException failure && unanswered(failure)) {
+                return Optional.of(new MemberResult.Unanswered(command.cluster(), command.job(), step, firstLine(e.getMessage())));
+            }
+            return Optional.of(new MemberResult.Failed(command.cluster(), command.job(), step, firstLine(e.getMessage())));
         }
+    }
+
+    /**
+     * Whether the member may have carried out the write although it did not say so: no answer came at all (the connection
+     * failed, was cut or timed out), or a server error, which a request the API server had already stored can also end in.
+     * A refusal (4xx) is an answer, nothing was written; but a member that asks to be asked later (429) is asked again
+     * as one that did not answer is.
+     */
+    static boolean unanswered(KubernetesClientException failure) {
+        return failure.getCode() <= 0 || failure.getCode() >= 500 || failure.getCode() == 429;
     }
 
     /** What the member holds under Muster's mark: reservations and member jobs, by the fleet job UID on them. */

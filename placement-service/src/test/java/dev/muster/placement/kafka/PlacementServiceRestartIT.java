@@ -149,6 +149,25 @@ class PlacementServiceRestartIT {
     }
 
     @Test
+    void aCopyWhoseCreationIsNotAnsweredAsItsMemberIsCutOffIsTheJobsOnlyCopy() throws Exception {
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+        // Whichever member placement creates the copy on is cut off as it answers: the copy is made, placement never told.
+        members.clusters().forEach(member -> member.faults().unreachableAtTheAnswerTo("POST /apis/kubeflow.org/v1/namespaces/default/pytorchjobs"));
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent admitted = admit(client, "pytorch-test");
+            SimulatedCluster cut = await().atMost(DEADLINE).until(() -> members.clusters().stream()
+                    .filter(member -> member.faults().active().unreachable()).findFirst(), java.util.Optional::isPresent).orElseThrow();
+            members.clusters().forEach(member -> member.faults().unreachableAtTheAnswerTo(null));
+            Thread.sleep(5_000); // the outage held, past placement's own retries of the request, not a wait for a condition
+            cut.faults().reachable();
+
+            assertBoundOnceWithOneCopy(client, admitted);
+            assertThat(awaitBound(client, admitted).cluster()).as("bound where its unanswered creation made the copy").isEqualTo(cut.name());
+            assertThat(Files.readString(placement.log())).contains("creating the job on " + cut.name() + " failed");
+        }
+    }
+
+    @Test
     void killedAfterBindingItDoesNotPlaceTheJobAgain() throws Exception {
         placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * What a member cluster answered to a write placement asked of it for the job (its member copy created, its removal
- * under way, or the write refused). Placement's executor records it on {@link Topics#PLACEMENT_RESULTS} and placement
+ * under way, the write refused, or no answer at all). Placement's executor records it on {@link Topics#PLACEMENT_RESULTS} and placement
  * decides what follows from it like any other input, in the transaction of the batch it is read in: the result of a
  * write is never acted on outside the log. A result read twice decides nothing the second time.
  *
@@ -22,7 +22,13 @@ public record MemberWriteAnswered(String cluster, Outcome outcome, String step, 
         /** The job's removal is asked for; {@code detail} says what was still there (nothing: it has stopped). */
         EVICTING,
         /** The member refused or did not answer; {@code step} and {@code detail} say which write and why. */
-        FAILED
+        FAILED,
+        /**
+         * No answer came (the connection failed or timed out, or the member answered with a server error): the write may
+         * have been carried out all the same, so nothing is decided as if it had not; {@code step} and {@code detail} say
+         * which write and what happened.
+         */
+        UNANSWERED
     }
 
     public MemberWriteAnswered {
@@ -38,6 +44,7 @@ public record MemberWriteAnswered(String cluster, Outcome outcome, String step, 
             case CREATED -> "member " + cluster + " holds the job's copy";
             case EVICTING -> detail.isEmpty() ? "stopped on member " + cluster : "stopping on member " + cluster + ": " + detail + " left";
             case FAILED -> step + " on member " + cluster + " failed: " + detail;
+            case UNANSWERED -> step + " on member " + cluster + " got no answer: " + detail;
         };
     }
 }

@@ -20,6 +20,7 @@ public sealed interface MemberResult {
             case CREATED -> new JobCreated(answered.cluster(), job);
             case EVICTING -> new Evicting(answered.cluster(), job, answered.detail());
             case FAILED -> new Failed(answered.cluster(), job, answered.step(), answered.detail());
+            case UNANSWERED -> new Unanswered(answered.cluster(), job, answered.step(), answered.detail());
         };
     }
 
@@ -47,6 +48,18 @@ public sealed interface MemberResult {
         @Override
         public MemberWriteAnswered answered() {
             return new MemberWriteAnswered(cluster, Outcome.EVICTING, "", left);
+        }
+    }
+
+    /**
+     * The member gave no answer to a creation (the connection failed or timed out, or it answered with a server error):
+     * the copy may exist there all the same; {@code reason} says what happened.
+     */
+    record Unanswered(String cluster, JobRef job, String step, String reason) implements MemberResult {
+
+        @Override
+        public MemberWriteAnswered answered() {
+            return new MemberWriteAnswered(cluster, Outcome.UNANSWERED, step, reason);
         }
     }
 

@@ -112,6 +112,9 @@ public final class Evictions {
         if (result instanceof MemberResult.Failed failed) {
             return "an answer (" + failed.reason() + ")";
         }
+        if (result instanceof MemberResult.Unanswered) {
+            return "perhaps its member copy (a creation asked for before the stop got no answer)";
+        }
         // The answer to a creation asked for before the stop (a restart resumed it): the copy it made is stopped at the next check.
         return "its member copy, created by a write asked for before the stop";
     }

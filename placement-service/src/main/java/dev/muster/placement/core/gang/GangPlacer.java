@@ -91,6 +91,11 @@ public final class GangPlacer {
     public static final String NO_MEMBERS = "no member cluster has reported its inventory to placement; the job cannot be placed yet";
     /** The event types {@link #handle} acts on: admissions, the end or failover of a job, and what members report. */
     public static final Set<EventType> READS = readEvents();
+    /**
+     * How long after a creation that got no answer it is asked for again: soon enough that a member back from an outage
+     * is asked within seconds, seldom enough that the writes waiting for an unreachable member do not pile up.
+     */
+    static final Duration CREATION_ASKED_AGAIN_AFTER = Duration.ofSeconds(5);
 
     private final PlacementSettings settings;
     private final Clock clock;
@@ -127,9 +132,17 @@ public final class GangPlacer {
     private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
     }
 
-    /** A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. */
+    /**
+     * A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. The
+     * deadline is, while reserving, when the reservations must be confirmed by; while creating, when a creation that got
+     * no answer is asked for again (none while an answer is awaited). {@code unanswered} counts such creations.
+     */
     private record Attempt(JobEvent admitted, String cluster, String reservationGroup, List<String> reservations, Map<String, String> plan,
-                           boolean reserving, Instant deadline, Map<String, String> failed, TopologyDomain domain) {
+                           boolean reserving, Instant deadline, Map<String, String> failed, TopologyDomain domain, int unanswered) {
+
+        Attempt creating(Instant askAgainAt, int unansweredSoFar) {
+            return new Attempt(admitted, cluster, reservationGroup, reservations, plan, false, askAgainAt, failed, domain, unansweredSoFar);
+        }
     }
 
     /** The jobs whose state changed since the last {@link #drainState()}. */
@@ -375,8 +388,32 @@ public final class GangPlacer {
             return new Decisions(List.of(attempt.admitted().followUp(SOURCE, result.job(), clock.instant(), jobBound,
                     step(result.job().uid(), "bound"))), List.of());
         }
+        if (result instanceof MemberResult.Unanswered unanswered) {
+            return unanswered(attempt, unanswered);
+        }
         MemberResult.Failed failed = (MemberResult.Failed) result;
         return abandon(attempt, failed.step() + " failed: " + failed.reason());
+    }
+
+    /**
+     * A creation that got no answer may have made the copy all the same: trying the next cluster could run the job twice
+     * (a storm saw it: the copy made on a member whose connection was cut as it answered, a second one made elsewhere). So
+     * the member is asked again, creating being idempotent (a copy found of the same fleet job is the job's), until it
+     * answers; the job is told once why it waits.
+     */
+    private Decisions unanswered(Attempt attempt, MemberResult.Unanswered unanswered) {
+        String uid = attempt.admitted().job().uid();
+        Instant now = clock.instant();
+        attempts.put(uid, attempt.creating(now.plus(CREATION_ASKED_AGAIN_AFTER), attempt.unanswered() + 1));
+        changed.add(uid);
+        if (attempt.unanswered() > 0) {
+            return Decisions.none();
+        }
+        String reason = unanswered.step() + " got no answer: " + unanswered.reason();
+        return new Decisions(List.of(attempt.admitted().followUp(SOURCE, attempt.admitted().job(), now, new PlacementFailed(
+                Map.of(attempt.cluster(), reason), "asking member cluster " + attempt.cluster() + " again until it answers: the copy may"
+                        + " exist there, and one made elsewhere could run the job twice"),
+                step(uid, "unanswered on " + attempt.cluster() + " " + attempt.failed().size()))), List.of());
     }
 
     /**
@@ -389,6 +426,13 @@ public final class GangPlacer {
         for (Attempt attempt : new ArrayList<>(attempts.values())) {
             if (attempt.reserving() && !now.isBefore(attempt.deadline())) {
                 decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
+            }
+        }
+        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+            if (!attempt.reserving() && attempt.deadline() != null && !now.isBefore(attempt.deadline())) {
+                attempts.put(attempt.admitted().job().uid(), attempt.creating(null, attempt.unanswered()));
+                decisions = decisions.and(new Decisions(List.of(), List.of(createJob(attempt.admitted(), attempt.cluster(),
+                        attempt.reservationGroup(), attempt.domain()))));
             }
         }
         Decisions asks = evictions.due(now);
@@ -465,8 +509,7 @@ public final class GangPlacer {
             boolean allAvailable = attempt.reservations().stream().allMatch(name -> inventory.reservation(name)
                     .map(ReservationSnapshot::isHolding).orElse(false));
             if (allAvailable) {
-                attempts.put(attempt.admitted().job().uid(), new Attempt(attempt.admitted(), cluster, attempt.reservationGroup(),
-                        attempt.reservations(), attempt.plan(), false, null, attempt.failed(), attempt.domain()));
+                attempts.put(attempt.admitted().job().uid(), attempt.creating(null, 0));
                 changed.add(attempt.admitted().job().uid());
                 return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.domain())));
             }
@@ -629,7 +672,7 @@ public final class GangPlacer {
         List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
         TopologyDomain domain = domainOf(admittedEvent, cluster, fits.plan());
         attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
-                reserve ? now.plus(settings.reservationTimeout()) : null, failed, domain));
+                reserve ? now.plus(settings.reservationTimeout()) : null, failed, domain, 0));
         changed.add(job.uid());
         JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group,
                         fits.domain() == null ? null : fits.domain().toString()),
@@ -728,8 +771,9 @@ public final class GangPlacer {
                 case FINISHED -> finishedCopies.finished(record.finished(), record.cluster());
                 default -> {
                     boolean reserving = record.stage() == PlacementRecord.Stage.RESERVING;
+                    // A creation asked for again is asked for at once: the new owner does not know whether it was.
                     attempts.put(uid, new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
-                            reserving, record.deadline(), record.failed(), record.domain()));
+                            reserving, reserving ? record.deadline() : null, record.failed(), record.domain(), 0));
                     ClusterInventory cluster = clusters.computeIfAbsent(record.cluster(), ClusterInventory::new);
                     List<Reservation> reservations = promise(cluster, admitted, record.plan(), record.reservationGroup());
                     resume.add(reserving ? new MemberCommand.Reserve(record.cluster(), admitted.job(), reservations)

@@ -111,6 +111,43 @@ class GangPlacerTest {
     }
 
     /** A member of two racks of two 8-GPU nodes; in {@code busyRack}, one node is full. */
+    @Test
+    void aCreationThatGotNoAnswerIsAskedOfTheSameMemberAgainUntilItAnswersAndNeverMadeElsewhere() {
+        member("cluster-b", false, 2, "4");
+        member("cluster-c", false, 2, "4");
+        MemberCommand.CreateJob first = (MemberCommand.CreateJob) placer.handle(admitted(Seed.job("default", "pytorch-test"))).commands().get(0);
+        String member = first.cluster();
+
+        // The connection is cut as the member answers: the copy may exist there.
+        Decisions unanswered = placer.result(new MemberResult.Unanswered(member, JOB, "creating the job", "An error has occurred."));
+
+        assertThat(unanswered.commands()).as("nothing is made on another member").isEmpty();
+        assertThat(unanswered.events()).singleElement().extracting(JobEvent::data).isEqualTo(new PlacementFailed(Map.of(member,
+                "creating the job got no answer: An error has occurred."), "asking member cluster " + member
+                + " again until it answers: the copy may exist there, and one made elsewhere could run the job twice"));
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(placer.tick()).as("before it is due").isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(placer.tick().commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class, again -> {
+            assertThat(again.cluster()).isEqualTo(member);
+            assertThat(again.memberJob()).isEqualTo(first.memberJob());
+        });
+        assertThat(placer.tick()).as("asked once, its answer awaited").isEqualTo(Decisions.none());
+        assertThat(placer.result(new MemberResult.Unanswered(member, JOB, "creating the job", "connect timed out")))
+                .as("the job was told why it waits already").isEqualTo(Decisions.none());
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(placer.tick().commands()).singleElement().extracting(MemberCommand::cluster).isEqualTo(member);
+
+        // A new owner does not know whether the creation it finds owed was made: it asks at once.
+        restarted();
+        assertThat(resumed.commands()).singleElement().isInstanceOfSatisfying(MemberCommand.CreateJob.class,
+                again -> assertThat(again.cluster()).isEqualTo(member));
+        // Found there, made by the first ask: the job is bound where its copy is.
+        assertThat(placer.result(new MemberResult.JobCreated(member, JOB)).events()).singleElement().extracting(JobEvent::data)
+                .isInstanceOf(JobBound.class);
+        assertThat(placer.bound()).containsOnly(Map.entry("uid-1", member));
+    }
+
     private void rackedMember(String cluster, int busyRack) {
         placer.handle(MemberEvent.create("/test", clock.instant(),
                 new MemberEventData.MemberReported(new MemberSnapshot(cluster, true, false, Map.of(), clock.instant()))));
