@@ -72,8 +72,11 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * <p>
  * In CI it runs {@value #DEFAULT_SECONDS} s of faults; {@code -Dmuster.storm.seconds=3600} runs an hour, and
  * {@code -Dmuster.storm.seed} another sequence. The long mode's pace: {@code muster.storm.submit-every} (ms),
- * {@code muster.storm.max-unfinished}, {@code muster.storm.fault-every} (s) and {@code muster.storm.job-seconds}. It prints the jobs, the faults by kind, the violations and each kill's
- * recovery time.
+ * {@code muster.storm.max-unfinished}, {@code muster.storm.fault-every} (s) and {@code muster.storm.job-seconds}; a stream
+ * of small CPU-only jobs beside the GPU workload ({@code muster.storm.bulk-every}, ms, with
+ * {@code muster.storm.bulk-max-unfinished} and {@code muster.storm.bulk-job-seconds}); and three fault lanes at once
+ * ({@code muster.storm.fault-lanes=3}: processes, networks, nodes and pods). It prints the jobs, the faults by kind, the
+ * violations, the jobs and faults per hour, and each kind of kill's recovery times.
  */
 @FaultTier
 class FaultStormIT {
@@ -98,6 +101,23 @@ class FaultStormIT {
     /** How long a job runs once Running ({@code muster.storm.job-seconds}, the shortest and the longest, e.g. {@code 3-8}). */
     private static final int[] JOB_SECONDS = java.util.Arrays.stream(System.getProperty("muster.storm.job-seconds", "3-8").split("-"))
             .mapToInt(Integer::parseInt).toArray();
+    /**
+     * The long mode's stream of small jobs beside the GPU workload ({@code muster.storm.bulk-every}, milliseconds; 0, the
+     * default, for none): gangs of a CPU-only master and worker, which no GPU quota holds back, so that a storm's jobs are
+     * bounded by what Muster carries through its faults rather than by the teams' 16 GPUs.
+     */
+    private static final Duration BULK_EVERY = Duration.ofMillis(Long.getLong("muster.storm.bulk-every", 0));
+    /** No new small job while this many of them wait or run ({@code muster.storm.bulk-max-unfinished}). */
+    private static final int BULK_MAX_UNFINISHED = Integer.getInteger("muster.storm.bulk-max-unfinished", 60);
+    /** How long a small job runs once Running ({@code muster.storm.bulk-job-seconds}). */
+    private static final int[] BULK_JOB_SECONDS = java.util.Arrays.stream(System.getProperty("muster.storm.bulk-job-seconds", "1-3").split("-"))
+            .mapToInt(Integer::parseInt).toArray();
+    /**
+     * How many faults may be under way at once ({@code muster.storm.fault-lanes}): 1, the default, one at a time; 3, one
+     * of each lane at a time: processes (kills, crashes, the broker), networks (a member or the fleet API cut off), and
+     * nodes and pods. Each lane waits {@link #FAULT_EVERY} after its last fault healed.
+     */
+    private static final int FAULT_LANES = Integer.getInteger("muster.storm.fault-lanes", 1);
     /** Short of the policies' failover toleration (30 s): the job stays where it is. */
     private static final Duration OUTAGE = Duration.ofSeconds(4);
     /** Past the policies' failover toleration (30 s): the member's jobs are placed again elsewhere. */
@@ -130,7 +150,7 @@ class FaultStormIT {
      * A job of the workload: where it is, how it came (on the Kafka path, with the uid of its events), how many pods its
      * gang has, how long it runs once Running.
      */
-    private record StormJob(String namespace, String name, JobRef viaKafka, int pods, Duration runs) {
+    private record StormJob(String namespace, String name, JobRef viaKafka, int pods, Duration runs, boolean bulk) {
 
         boolean kafka() {
             return viaKafka != null;
@@ -144,6 +164,15 @@ class FaultStormIT {
         /** Faults drawn at random; a partition past the toleration comes on its own schedule, and with it status sync's crash. */
         static final List<Fault> DRAWN = java.util.Arrays.stream(values())
                 .filter(fault -> fault != MEMBER_PAST_TOLERATION && fault != CRASH_STATUS_SYNC_AT_FAILOVER).toList();
+
+        /** The lane of {@link #FAULT_LANES} 3 the fault belongs to: 0 processes, 1 networks, 2 nodes and pods. */
+        int lane() {
+            return switch (this) {
+                case KILL_QUEUE, KILL_PLACEMENT, CRASH_PLACEMENT_AT_STEP, KILL_STATUS_SYNC, BROKER_KILL, CRASH_STATUS_SYNC_AT_FAILOVER -> 0;
+                case MEMBER_UNREACHABLE, FLEET_API_UNREACHABLE, MEMBER_PAST_TOLERATION -> 1;
+                case NODE_NOT_READY, POD_FAILS -> 2;
+            };
+        }
     }
 
     private final Random random = new Random(SEED);
@@ -157,7 +186,16 @@ class FaultStormIT {
     private final Set<String> partialReported = new HashSet<>();
     private final List<String> recoveries = Collections.synchronizedList(new ArrayList<>());
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
+    /** The processes' lane, and every fault's with one lane: kills and restarts of services run here, one at a time. */
     private final ExecutorService faults = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-faults"));
+    /** The other lanes ({@link #FAULT_LANES} 3): networks, then nodes and pods. */
+    private final List<ExecutorService> otherLanes = List.of(
+            Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-faults-network")),
+            Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-faults-nodes")));
+    /** Small jobs drawn from their own sequence, so that a seed's GPU workload and faults are the same with or without them. */
+    private final Random bulkRandom = new Random(SEED + 1);
+    /** Each kill's or crash's recovery, in seconds, by what recovered: the long mode prints these rather than every line. */
+    private final Map<String, List<Double>> recoveryTimes = new java.util.concurrent.ConcurrentHashMap<>();
     private final ExecutorService partitions = Executors.newSingleThreadExecutor(runnable -> new Thread(runnable, "storm-partitions"));
     private int partitionsStarted;
     /** How many outages hold each member's network cut now: a short one may fall inside a partition and must not end it. */
@@ -198,8 +236,11 @@ class FaultStormIT {
         Instant start = Instant.now();
         Instant end = start.plus(STORM);
         Instant nextSubmission = start;
-        Instant nextFault = start.plus(FAULT_EVERY);
-        java.util.concurrent.Future<?> lastFault = null;
+        Instant nextBulk = start;
+        int lanes = FAULT_LANES == 3 ? 3 : 1;
+        Instant[] nextFault = new Instant[lanes];
+        java.util.Arrays.fill(nextFault, start.plus(FAULT_EVERY));
+        java.util.concurrent.Future<?>[] lastFault = new java.util.concurrent.Future<?>[lanes];
         Instant nextPartition = start.plus(Duration.ofSeconds(15));
         while (Instant.now().isBefore(end)) {
             if (!Instant.now().isBefore(nextPartition)) {
@@ -209,16 +250,27 @@ class FaultStormIT {
                 nextPartition = nextPartition.plus(PARTITION_EVERY);
             }
             if (!Instant.now().isBefore(nextSubmission)) {
-                if (jobs.size() - completed.size() < MAX_UNFINISHED) {
+                if (unfinished(false) < MAX_UNFINISHED) {
                     submit(jobs.size());
                 }
                 nextSubmission = nextSubmission.plus(SUBMIT_EVERY);
             }
-            // One fault at a time: a kill and its recovery can take longer than the interval, and faults queued behind it
-            // would go on long after the storm (on a loaded machine, past the time allowed for the last to heal).
-            if (!Instant.now().isBefore(nextFault) && (lastFault == null || lastFault.isDone())) {
-                lastFault = inject(Fault.DRAWN.get(random.nextInt(Fault.DRAWN.size())));
-                nextFault = Instant.now().plus(FAULT_EVERY.plusMillis(random.nextInt(2000) - 1000));
+            // Small jobs catch up with their pace after a slow poll, a few at a time.
+            for (int due = 0; !BULK_EVERY.isZero() && due < 5 && !Instant.now().isBefore(nextBulk); due++) {
+                if (unfinished(true) < BULK_MAX_UNFINISHED) {
+                    submitBulk(jobs.size());
+                }
+                nextBulk = nextBulk.plus(BULK_EVERY);
+            }
+            // One fault at a time in each lane: a kill and its recovery can take longer than the interval, and faults
+            // queued behind it would go on long after the storm (on a loaded machine, past the time allowed for the last to heal).
+            for (int lane = 0; lane < lanes; lane++) {
+                if (!Instant.now().isBefore(nextFault[lane]) && (lastFault[lane] == null || lastFault[lane].isDone())) {
+                    int inLane = lane;
+                    List<Fault> drawn = lanes == 1 ? Fault.DRAWN : Fault.DRAWN.stream().filter(fault -> fault.lane() == inLane).toList();
+                    lastFault[lane] = inject(drawn.get(random.nextInt(drawn.size())));
+                    nextFault[lane] = Instant.now().plus(FAULT_EVERY.plusMillis(random.nextInt(2000) - 1000));
+                }
             }
             completeDueJobs();
             checkInvariants();
@@ -228,6 +280,10 @@ class FaultStormIT {
         assertThat(partitions.awaitTermination(3, TimeUnit.MINUTES)).as("the last partition healed").isTrue();
         faults.shutdown();
         assertThat(faults.awaitTermination(2, TimeUnit.MINUTES)).as("the last faults healed").isTrue();
+        for (ExecutorService lane : otherLanes) {
+            lane.shutdown();
+            assertThat(lane.awaitTermination(2, TimeUnit.MINUTES)).as("the last faults healed").isTrue();
+        }
         Instant healed = Instant.now();
 
         Instant deadline = healed.plus(SETTLE);
@@ -242,10 +298,18 @@ class FaultStormIT {
         List<String> unfinished = jobs.stream().filter(job -> !completed.contains(job.name())).map(this::whereItStands).toList();
         finalChecks();
 
-        System.out.printf("fault storm (seed %d, %d s): %d jobs (%d through Kafka), %d faults %s, %d violations, all Succeeded %.1f s after"
+        System.out.printf("fault storm (seed %d, %d s): %d jobs (%d through Kafka, %d small), %d faults %s, %d violations, all Succeeded %.1f s after"
                         + " the faults healed%n", SEED, STORM.toSeconds(), jobs.size(), jobs.stream().filter(StormJob::kafka).count(),
-                injected.values().stream().mapToInt(Integer::intValue).sum(), injected, violations.size(), settled.toMillis() / 1000.0);
-        recoveries.forEach(recovery -> System.out.println("  recovered: " + recovery));
+                jobs.stream().filter(StormJob::bulk).count(), injected.values().stream().mapToInt(Integer::intValue).sum(), injected,
+                violations.size(), settled.toMillis() / 1000.0);
+        double hours = STORM.toSeconds() / 3600.0;
+        System.out.printf("  %d fault lane(s): %.0f jobs and %.0f faults per hour of storm%n", lanes, jobs.size() / hours,
+                injected.values().stream().mapToInt(Integer::intValue).sum() / hours);
+        recoveryTimes.forEach((what, times) -> System.out.printf("  %s: %d times, %.1f s at the median, %.1f-%.1f s%n", what, times.size(),
+                times.stream().sorted().toList().get(times.size() / 2), java.util.Collections.min(times), java.util.Collections.max(times)));
+        if (recoveries.size() <= 40) {
+            recoveries.forEach(recovery -> System.out.println("  recovered: " + recovery));
+        }
         violations.forEach(violation -> System.out.println("  VIOLATION: " + violation));
         // What went wrong first, in the one line a CI summary shows, and then each such job's story.
         assertThat(unfinished).as("jobs that did not run to the end: %s; logs: %s%n%s", unfinished, stack.logs(), jobs.stream()
@@ -283,9 +347,49 @@ class FaultStormIT {
                 """.formatted(name, team, priorityClass, shape[0], shape[1]), PyTorchJob.class);
         JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
         StormJob stormJob = new StormJob(team, name, ref, 1 + shape[0],
-                Duration.ofMillis(1000L * JOB_SECONDS[0] + random.nextInt(1000 * (JOB_SECONDS[1] - JOB_SECONDS[0]) + 1)));
+                Duration.ofMillis(1000L * JOB_SECONDS[0] + random.nextInt(1000 * (JOB_SECONDS[1] - JOB_SECONDS[0]) + 1)), false);
+        send(stormJob, job);
+    }
+
+    /** A small job of the long mode: a CPU-only master and worker, for either team, on alternating front doors. */
+    private void submitBulk(int index) throws Exception {
+        String team = TEAMS.get(bulkRandom.nextInt(TEAMS.size()));
+        String name = "storm-" + index;
+        PyTorchJob job = Manifests.read("""
+                apiVersion: kubeflow.org/v1
+                kind: PyTorchJob
+                metadata: {name: %s, namespace: %s}
+                spec:
+                  pytorchReplicaSpecs:
+                    Master:
+                      replicas: 1
+                      restartPolicy: OnFailure
+                      template:
+                        metadata: {annotations: {muster.dev/stop-delay: 1s}}
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}
+                    Worker:
+                      replicas: 1
+                      restartPolicy: OnFailure
+                      template:
+                        metadata: {annotations: {muster.dev/stop-delay: 1s}}
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}
+                """.formatted(name, team), PyTorchJob.class);
+        JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
+        send(new StormJob(team, name, ref, 2, Duration.ofMillis(1000L * BULK_JOB_SECONDS[0]
+                + bulkRandom.nextInt(1000 * (BULK_JOB_SECONDS[1] - BULK_JOB_SECONDS[0]) + 1)), true), job);
+    }
+
+    /** How many of the workload's jobs, the small ones or the others, wait or run. */
+    private long unfinished(boolean bulk) {
+        return jobs.stream().filter(job -> job.bulk() == bulk && !completed.contains(job.name())).count();
+    }
+
+    /** Submits the job through its door: on Kafka with the uid of its events, or to the fleet API. */
+    private void send(StormJob stormJob, PyTorchJob job) {
+        JobRef ref = stormJob.viaKafka();
+        String team = stormJob.namespace();
         jobs.add(stormJob);
-        byName.put(name, stormJob);
+        byName.put(stormJob.name(), stormJob);
         if (stormJob.kafka()) {
             // While the broker is down the producer waits, and this thread with it: the storm goes on.
             submissions.submit(() -> sendUntilAccepted(JobEvent.create("/storm", ref, Instant.now(), new JobSubmitted(job))));
@@ -330,7 +434,8 @@ class FaultStormIT {
         int pod = random.nextInt(1000);
         int exitCode = random.nextBoolean() ? 1 : 137;
         String step = CRASH_STEPS.get(random.nextInt(CRASH_STEPS.size()));
-        return faults.submit(() -> {
+        ExecutorService lane = FAULT_LANES == 3 && fault.lane() > 0 ? otherLanes.get(fault.lane() - 1) : faults;
+        return lane.submit(() -> {
             try {
                 injected.merge(fault, 1, Integer::sum);
                 switch (fault) {
@@ -343,6 +448,7 @@ class FaultStormIT {
                         stack.broker().kill();
                         Thread.sleep(OUTAGE.toMillis()); // the outage held, not a wait for a condition
                         stack.broker().startAgain();
+                        recovered("broker", killed);
                         recoveries.add("broker back in " + seconds(killed));
                     }
                     case MEMBER_UNREACHABLE -> {
@@ -487,7 +593,13 @@ class FaultStormIT {
         stack.service(service).kill();
         org.awaitility.Awaitility.await(service.artifact() + " ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
                 .until(() -> stack.ready(service));
+        recovered(service.artifact() + " after kill -9", killed);
         recoveries.add(service.artifact() + " ready again " + seconds(killed) + " after kill -9");
+    }
+
+    private void recovered(String what, Instant since) {
+        recoveryTimes.computeIfAbsent(what, key -> Collections.synchronizedList(new ArrayList<>()))
+                .add(Duration.between(since, Instant.now()).toMillis() / 1000.0);
     }
 
     /**
@@ -506,6 +618,7 @@ class FaultStormIT {
         Instant crashed = Instant.now();
         org.awaitility.Awaitility.await("placement ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
                 .until(() -> stack.ready(MusterService.PLACEMENT));
+        recovered("placement-service after a crash mid-bind", crashed);
         recoveries.add("placement-service crashed after '" + step + "' " + seconds(armed) + " after it was armed, ready again "
                 + seconds(crashed) + " after");
     }
