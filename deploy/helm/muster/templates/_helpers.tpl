@@ -152,7 +152,7 @@ spec:
     {{- end }}
 {{- end -}}
 
-{{/* The Service in front of a service's pods: its views and metrics; all instances answer. */}}
+{{/* The Service in front of a service's pods: its views and metrics; every instance answers, a standby's views with 503. */}}
 {{- define "muster.service" -}}
 apiVersion: v1
 kind: Service
