@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEvicted;
@@ -267,6 +268,10 @@ public final class JobMirror {
             }
             return evaluateJob(job.job().uid());
         }
+        if (event instanceof JobEvent job && job.data() instanceof JobBound bound) {
+            read.bound(job.job().uid(), bound.cluster());
+            return evaluateJob(job.job().uid());
+        }
         if (event instanceof JobEvent job && job.data() instanceof FailoverTriggered && SOURCE.equals(job.source())) {
             return failoverRead(job);
         }
@@ -379,20 +384,43 @@ public final class JobMirror {
             return decisions;
         }
         int newest = ofJob.stream().mapToInt(tracked -> tracked.copy.generation()).max().orElse(0);
+        Optional<String> boundTo = read.boundTo(uid);
         // Of two copies of one placement generation (the job stopped and placed again), the one still on its member, then
-        // the later admission's, is the job's: the other is left, never the live one.
+        // the later admission's, then the one where the job is bound, is the job's: the other is left, never the live one.
         Optional<TrackedCopy> current = ofJob.stream().filter(tracked -> tracked.copy.generation() == newest && !tracked.departed)
                 .min(Comparator.comparing((TrackedCopy tracked) -> tracked.deletedOnMemberAt != null)
-                        .thenComparing(tracked -> tracked.copy.admittedAt().orElse(Instant.MIN), Comparator.reverseOrder()));
+                        .thenComparing(tracked -> tracked.copy.admittedAt().orElse(Instant.MIN), Comparator.reverseOrder())
+                        .thenComparing(tracked -> !boundTo.map(tracked.copy.cluster()::equals).orElse(false)));
         MirrorDecisions decisions = MirrorDecisions.none();
         for (TrackedCopy tracked : ofJob) {
             if (current.isPresent() && tracked == current.get()) {
                 decisions = decisions.and(evaluateCurrent(tracked, now));
+            } else if (current.isPresent() && sameAdmission(tracked, current.get())) {
+                decisions = decisions.and(evaluateSecondCopy(tracked, current.get(), boundTo, now));
             } else {
                 decisions = decisions.and(evaluateLeft(tracked, current.filter(other -> other.copy.generation() > tracked.copy.generation()), now));
             }
         }
         return decisions;
+    }
+
+    /** Two live copies of one placement of the job: one admission, one generation, neither left by a failover or stop. */
+    private static boolean sameAdmission(TrackedCopy tracked, TrackedCopy current) {
+        return !tracked.departed && !tracked.preempted && tracked.deletedOnMemberAt == null && current.deletedOnMemberAt == null
+                && tracked.copy.generation() == current.copy.generation() && tracked.copy.admittedAt().equals(current.copy.admittedAt());
+    }
+
+    /**
+     * A second copy of one placement of the job (one made on a member whose answer was lost, while the job was placed on
+     * another): the job runs twice. Once a binding of the job is read, the copy where it is bound is the job's and the
+     * other is purged, whatever the purge mode, which is about failovers. With no binding read (not yet, or not since this
+     * instance started) the other is left as any copy the job has left.
+     */
+    private MirrorDecisions evaluateSecondCopy(TrackedCopy tracked, TrackedCopy current, Optional<String> boundTo, Instant now) {
+        if (boundTo.isEmpty() || !boundTo.get().equals(current.copy.cluster())) {
+            return evaluateLeft(tracked, Optional.empty(), now);
+        }
+        return purge(tracked, now, "a second copy of the job: it is bound to " + current.copy.cluster());
     }
 
     /**

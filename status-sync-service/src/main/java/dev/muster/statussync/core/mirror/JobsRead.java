@@ -13,7 +13,8 @@ import dev.muster.model.event.JobRef;
 
 /**
  * What the job events told status sync that a member's objects cannot: which jobs were deleted, which were stopped by
- * placement (preempted, withdrawn, evicted) and when, and which copies status sync itself failed over. It explains a
+ * placement (preempted, withdrawn, evicted) and when, which copies status sync itself failed over, and where each job
+ * was last bound. It explains a
  * copy gone from its member, and tells a copy the job has left from the job's own, whichever of the two status sync
  * reads first (a backlog, a restart). A job's entries go with its deletion.
  */
@@ -26,12 +27,24 @@ final class JobsRead {
     private final Map<String, Instant> preemptions = new HashMap<>();
     /** The ids of the failovers read of each job, by uid. */
     private final Map<String, Set<String>> failovers = new HashMap<>();
+    /** The member each job's last binding read put it on, by uid. */
+    private final Map<String, String> boundTo = new HashMap<>();
 
     void deleted(JobRef job) {
         deleted.put(job.uid(), job);
         stopped.remove(job.uid());
         preemptions.remove(job.uid());
         failovers.remove(job.uid());
+        boundTo.remove(job.uid());
+    }
+
+    void bound(String uid, String cluster) {
+        boundTo.put(uid, cluster);
+    }
+
+    /** The member the job's last binding read put it on; empty when none was read (or not since this instance started). */
+    Optional<String> boundTo(String uid) {
+        return Optional.ofNullable(boundTo.get(uid));
     }
 
     void stopped(String uid, Instant at) {

@@ -6,11 +6,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
 import dev.muster.model.event.FailoverTriggered;
+import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobEventData;
@@ -23,6 +25,7 @@ import dev.muster.model.job.JobCondition;
 import dev.muster.model.job.PyTorchJobStatus;
 import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.policy.FailoverPolicy.PurgeMode;
+import dev.muster.statussync.core.mirror.MirrorDecisions.FleetStatus;
 import dev.muster.statussync.core.mirror.MirrorDecisions.Purge;
 import dev.muster.testing.time.TestClock;
 
@@ -50,6 +53,33 @@ class JobMirrorTest {
 
     private static <T extends JobEventData> List<T> events(MirrorDecisions decisions, Class<T> type) {
         return decisions.events().stream().map(JobEvent::data).filter(type::isInstance).map(type::cast).toList();
+    }
+
+    @Test
+    void ofTwoCopiesOfOnePlacementTheOneWhereTheJobIsBoundIsItsAndTheOtherIsPurgedWhateverThePurgeMode() {
+        Optional<FailoverPolicy> never = Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.NEVER));
+        // The job's binding is read first; its copy there is seen after one on a member whose creation's answer was lost.
+        mirror.handle(JobEvent.create("/muster/placement-service", JOB, clock.instant(), JobBound.of("gpu-b", null, Map.of())));
+        mirror.copyObserved(copy("gpu-a", 0, never, status("Created", "Running")));
+        MirrorDecisions second = mirror.copyObserved(copy("gpu-b", 0, never, status("Created", "Running")));
+
+        assertThat(second.purges()).singleElement().satisfies(purge -> {
+            assertThat(purge.cluster()).isEqualTo("gpu-a");
+            assertThat(purge.reason()).isEqualTo("a second copy of the job: it is bound to gpu-b");
+        });
+        assertThat(second.statuses()).singleElement().extracting(FleetStatus::cluster).isEqualTo("gpu-b");
+    }
+
+    @Test
+    void aSecondCopySeenBeforeTheBindingIsReadIsTheOneLeftOnceItIs() {
+        mirror.copyObserved(copy("gpu-a", 0, Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.NEVER)), status("Created", "Running")));
+        MirrorDecisions unknown = mirror.copyObserved(copy("gpu-b", 0, Optional.of(new FailoverPolicy(Duration.ofSeconds(30), PurgeMode.NEVER)),
+                status("Created", "Running")));
+        assertThat(unknown.purges()).as("no binding read: left as a copy the job left is, and its purge mode is Never").isEmpty();
+
+        MirrorDecisions bound = mirror.handle(JobEvent.create("/muster/placement-service", JOB, clock.instant(), JobBound.of("gpu-a", null, Map.of())));
+
+        assertThat(bound.purges()).singleElement().extracting(Purge::cluster).isEqualTo("gpu-b");
     }
 
     @Test
