@@ -394,12 +394,15 @@ public final class FleetQueue {
 
     /**
      * Status sync wrote the fleet object of a job submitted on Kafka: from now on the job is deleted when that object is,
-     * as one applied there is. Only for a job the queue holds under that name: a uid alone proves nothing about whose
-     * job it is, and a job deleted before this was read has nothing left to delete.
+     * as one applied there is. Not for a uid the queue holds under another name: a uid alone proves nothing about whose
+     * job it is. One the queue does not hold is looked for all the same: its submission may be read after this report
+     * (the two come on different topics, and a queue reading its backlog after a restart reads them in any order; a long
+     * storm lost 93 deletions so). If it was deleted before, its object is gone, and the deletion the check for missed
+     * deletions then sends clears it.
      */
     private void shown(JobRef job) {
-        boolean held = names.holder(job.uid()).map(holder -> holder.subject().equals(job.subject())).orElse(false);
-        if (held && !fleetApiJobs.containsKey(job.uid())) {
+        boolean heldByAnother = names.holder(job.uid()).map(holder -> !holder.subject().equals(job.subject())).orElse(false);
+        if (!heldByAnother && !fleetApiJobs.containsKey(job.uid())) {
             fleetApiJobs.put(job.uid(), job);
             pendingState.put(QueueState.FLEET_API_JOBS.key(job.uid()), QueueState.encode(job));
         }
@@ -421,6 +424,11 @@ public final class FleetQueue {
         boolean known = names.release(uid) | finished.remove(uid) | jobs.containsKey(uid);
         if (!known) {
             if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
+                // An object the fleet API no longer has, of a job the queue does not hold (deleted before status sync's
+                // report of it was read): nothing is left to look for.
+                if (fleetApiJobs.remove(uid) != null) {
+                    pendingState.put(QueueState.FLEET_API_JOBS.key(uid), null);
+                }
                 return;
             }
             throw new RejectedEventException(event.job(), List.of("deletion refused: Muster has no job " + event.job().subject()

@@ -588,8 +588,7 @@ class FleetQueueTest {
 
         /**
          * A job submitted on Kafka is looked for on the fleet API once status sync has shown it there, across a restart,
-         * until it is deleted; a report naming a job the queue does not hold under that name, or one already deleted,
-         * makes nothing to look for.
+         * until it is deleted; a report naming a uid the queue holds under another name makes nothing to look for.
          */
         @Test
         void aKafkaJobShownOnTheFleetApiIsKnownAsThereUntilItsDeletionAcrossARestart() {
@@ -602,16 +601,43 @@ class FleetQueueTest {
 
             queue.handle(shown(produced.job()));
             queue.handle(shown(new JobRef("default", "another-name", "uid-2")));
-            queue.handle(shown(new JobRef("default", "never-submitted", "uid-3")));
             queue.handle(finished("produced", "uid-1"));
             compact(stateTopic, queue.drainState());
 
             FleetQueue restored = restoredFrom(stateTopic);
             assertThat(restored.fleetApiJobs()).containsExactly(produced.job());
             restored.handle(JobEvent.create("/producer", produced.job(), T0, new JobDeleted("deleted")));
-            restored.handle(shown(produced.job()));
             compact(stateTopic, restored.drainState());
-            assertThat(restored.fleetApiJobs()).as("shown again after its deletion was read").isEmpty();
+            assertThat(restored.fleetApiJobs()).isEmpty();
+            assertThat(restoredFrom(stateTopic).fleetApiJobs()).isEmpty();
+        }
+
+        /**
+         * Status sync's report can be read before the submission it wrote the object for (another topic; a restarted queue
+         * reads its backlog in any order): the job is looked for all the same, and its deletion on the fleet API while the
+         * queue was away is found. A report of a job already deleted is cleared by the deletion the check then sends.
+         */
+        @Test
+        void aKafkaJobShownBeforeItsSubmissionIsReadIsLookedForAndAReportOfADeletedJobIsClearedByTheCheck() {
+            Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            JobRef early = new JobRef("default", "shown-early", "uid-4");
+            queue.handle(shown(early));
+            compact(stateTopic, queue.drainState());
+            FleetQueue restored = restoredFrom(stateTopic);
+            restored.handle(submittedAs("shown-early", "uid-4"));
+            assertThat(restored.fleetApiJobs()).containsExactly(early);
+            // Deleted on the fleet API while the queue was away: the check for missed deletions sends it.
+            restored.handle(JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, early, T0, new JobDeleted("deleted from the fleet API while the queue was not watching")));
+            assertThat(restored.view("default", "shown-early")).as("the deleted job").isEmpty();
+            assertThat(restored.fleetApiJobs()).isEmpty();
+
+            JobRef gone = new JobRef("default", "deleted-before-its-report", "uid-5");
+            restored.handle(shown(gone));
+            assertThat(restored.fleetApiJobs()).as("looked for, as its submission may come next").containsExactly(gone);
+            restored.handle(JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, gone, T0, new JobDeleted("deleted from the fleet API while the queue was not watching")));
+            compact(stateTopic, restored.drainState());
+            assertThat(restored.fleetApiJobs()).as("its object gone, nothing is left to look for").isEmpty();
             assertThat(restoredFrom(stateTopic).fleetApiJobs()).isEmpty();
         }
 
