@@ -111,10 +111,26 @@ final class MusterStack implements AutoCloseable {
                                 row -> new java.math.BigDecimal(row.used()))));
     }
 
-    /** Where the queue service holds the job now ({@code Admitted}, {@code Queuing}, ...), or empty when it holds it no more. */
+    /**
+     * Where the queue service holds the job now ({@code Admitted}, {@code Queuing}, ...), or empty when it holds it no more
+     * (its view answers 404). A view that does not answer (a queue restarting answers 503) says nothing of the job: the
+     * state is then {@code unknown (...)}, never taken for "held no more".
+     */
     java.util.Optional<String> queueState(String namespace, String name) {
-        return queueView("/api/v1/jobs/" + namespace + "/" + name, new com.fasterxml.jackson.core.type.TypeReference<dev.muster.model.queue.JobQueueView>() { })
-                .map(dev.muster.model.queue.JobQueueView::state);
+        java.util.Optional<java.net.http.HttpResponse<String>> response = queueAnswer("/api/v1/jobs/" + namespace + "/" + name);
+        if (response.isPresent() && response.get().statusCode() == 404) {
+            return java.util.Optional.empty();
+        }
+        if (response.isEmpty() || response.get().statusCode() != 200) {
+            return java.util.Optional.of("unknown (the queue's view " + response.map(answer -> "answered " + answer.statusCode())
+                    .orElse("did not answer") + ")");
+        }
+        try {
+            return java.util.Optional.of(dev.muster.model.json.MusterJson.json().readValue(response.get().body(),
+                    dev.muster.model.queue.JobQueueView.class).state());
+        } catch (IOException e) {
+            return java.util.Optional.of("unknown (the queue's view answered what is not a job's view: " + e.getMessage() + ")");
+        }
     }
 
     /**
@@ -147,13 +163,20 @@ final class MusterStack implements AutoCloseable {
 
     /** One of the queue service's views, read; empty when it does not answer 200. */
     private <T> java.util.Optional<T> queueView(String path, com.fasterxml.jackson.core.type.TypeReference<T> type) {
+        java.util.Optional<java.net.http.HttpResponse<String>> response = queueAnswer(path).filter(answer -> answer.statusCode() == 200);
         try {
-            java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(view(MusterService.QUEUE, path),
-                    java.net.http.HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return java.util.Optional.empty();
-            }
-            return java.util.Optional.of(dev.muster.model.json.MusterJson.json().readValue(response.body(), type));
+            return response.isEmpty() ? java.util.Optional.empty()
+                    : java.util.Optional.of(dev.muster.model.json.MusterJson.json().readValue(response.get().body(), type));
+        } catch (IOException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** The queue service's answer to a view's request; empty when none came. */
+    private java.util.Optional<java.net.http.HttpResponse<String>> queueAnswer(String path) {
+        try {
+            return java.util.Optional.of(java.net.http.HttpClient.newHttpClient().send(view(MusterService.QUEUE, path),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()));
         } catch (IOException e) {
             return java.util.Optional.empty();
         } catch (InterruptedException e) {
