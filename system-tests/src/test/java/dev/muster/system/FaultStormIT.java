@@ -326,7 +326,29 @@ class FaultStormIT {
         int[] shape = shapes[random.nextInt(shapes.length)];
         String name = "storm-" + index;
         String priorityClass = random.nextBoolean() ? "\n  runPolicy: {schedulingPolicy: {priorityClass: team-low}}" : "";
-        PyTorchJob job = Manifests.read("""
+        PyTorchJob job = workload(name, team, priorityClass, shape[0], "cpu: \"2\", nvidia.com/gpu: \"" + shape[1] + "\"");
+        JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
+        StormJob stormJob = new StormJob(team, name, ref, 1 + shape[0],
+                Duration.ofMillis(1000L * JOB_SECONDS[0] + random.nextInt(1000 * (JOB_SECONDS[1] - JOB_SECONDS[0]) + 1)), false);
+        send(stormJob, job);
+    }
+
+    /** A small job of the long mode: a CPU-only master and worker, for either team, on alternating front doors. */
+    private void submitBulk(int index) throws Exception {
+        String team = TEAMS.get(bulkRandom.nextInt(TEAMS.size()));
+        String name = "storm-" + index;
+        PyTorchJob job = workload(name, team, "", 1, "cpu: \"1\"");
+        JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
+        send(new StormJob(team, name, ref, 2, Duration.ofMillis(1000L * BULK_JOB_SECONDS[0]
+                + bulkRandom.nextInt(1000 * (BULK_JOB_SECONDS[1] - BULK_JOB_SECONDS[0]) + 1)), true), job);
+    }
+
+    /**
+     * A job of the workload: a master of 1 CPU and workers with these limits, each pod ending a second after it is asked
+     * to stop, restarted on failure; {@code runPolicy} is empty or a YAML line of the spec.
+     */
+    private static PyTorchJob workload(String name, String team, String runPolicy, int workers, String workerLimits) {
+        return Manifests.read("""
                 apiVersion: kubeflow.org/v1
                 kind: PyTorchJob
                 metadata: {name: %s, namespace: %s}
@@ -343,40 +365,8 @@ class FaultStormIT {
                       restartPolicy: OnFailure
                       template:
                         metadata: {annotations: {muster.dev/stop-delay: 1s}}
-                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "2", nvidia.com/gpu: "%d"}}}]}
-                """.formatted(name, team, priorityClass, shape[0], shape[1]), PyTorchJob.class);
-        JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
-        StormJob stormJob = new StormJob(team, name, ref, 1 + shape[0],
-                Duration.ofMillis(1000L * JOB_SECONDS[0] + random.nextInt(1000 * (JOB_SECONDS[1] - JOB_SECONDS[0]) + 1)), false);
-        send(stormJob, job);
-    }
-
-    /** A small job of the long mode: a CPU-only master and worker, for either team, on alternating front doors. */
-    private void submitBulk(int index) throws Exception {
-        String team = TEAMS.get(bulkRandom.nextInt(TEAMS.size()));
-        String name = "storm-" + index;
-        PyTorchJob job = Manifests.read("""
-                apiVersion: kubeflow.org/v1
-                kind: PyTorchJob
-                metadata: {name: %s, namespace: %s}
-                spec:
-                  pytorchReplicaSpecs:
-                    Master:
-                      replicas: 1
-                      restartPolicy: OnFailure
-                      template:
-                        metadata: {annotations: {muster.dev/stop-delay: 1s}}
-                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}
-                    Worker:
-                      replicas: 1
-                      restartPolicy: OnFailure
-                      template:
-                        metadata: {annotations: {muster.dev/stop-delay: 1s}}
-                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {cpu: "1"}}}]}
-                """.formatted(name, team), PyTorchJob.class);
-        JobRef ref = index % 2 == 1 ? new JobRef(team, name, UUID.randomUUID().toString()) : null;
-        send(new StormJob(team, name, ref, 2, Duration.ofMillis(1000L * BULK_JOB_SECONDS[0]
-                + bulkRandom.nextInt(1000 * (BULK_JOB_SECONDS[1] - BULK_JOB_SECONDS[0]) + 1)), true), job);
+                        spec: {containers: [{name: pytorch, image: pytorch, resources: {limits: {%s}}}]}
+                """.formatted(name, team, runPolicy, workers, workerLimits), PyTorchJob.class);
     }
 
     /** How many of the workload's jobs, the small ones or the others, wait or run. */

@@ -47,10 +47,7 @@ class QueueServiceStandbyIT {
         JobEvent second = Seed.submission("default", "pytorch-test-2");
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
              ServiceProcess active = ServiceProcess.start(JAR, settings, DEADLINE)) {
-            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
-            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
-            client.send(Topics.SUBMISSIONS, first);
-            client.await(Topics.ADMISSIONS, event -> event.job().equals(first.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+            admitOne(client, first);
 
             try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
@@ -91,10 +88,7 @@ class QueueServiceStandbyIT {
             JobEvent first = Seed.submission("default", "pytorch-test");
             try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
                  ServiceProcess active = ServiceProcess.start(JAR, settings, DEADLINE)) {
-                client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
-                client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
-                client.send(Topics.SUBMISSIONS, first);
-                client.await(Topics.ADMISSIONS, event -> event.job().equals(first.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+                admitOne(client, first);
                 try (ServiceProcess standby = ServiceProcess.start(JAR, settings, DEADLINE)) {
                     await().atMost(DEADLINE).untilAsserted(() -> assertThat(Files.readString(standby.log())).as("log %s", standby.log())
                             .contains("standing by: another instance owns the inputs"));
@@ -119,6 +113,14 @@ class QueueServiceStandbyIT {
                 }
             }
         }
+    }
+
+    /** The seed's tree and the default namespace's policy, then one job submitted and admitted. */
+    private static void admitOne(JobEventClient client, JobEvent job) {
+        client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+        client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
+        client.send(Topics.SUBMISSIONS, job);
+        client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobAdmitted, DEADLINE);
     }
 
     private static java.net.http.HttpResponse<String> queuesView(ServiceProcess queue) throws Exception {
