@@ -63,8 +63,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
  * Checked at every poll, from the members' own API servers and the queue's view: the members never hold more GPUs for
  * the two teams than research's max, nor a team more than the queue charges it; no job has a live copy on two members;
  * no quota node is above its max; no gang stays partly on nodes. A partitioned member is left out of the first three
- * during the failover window (the partition and {@link #PURGE_WINDOW} after it), where its old copies legitimately run
- * on. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged or held any more, every copy
+ * during the failover window (the partition and {@link #PURGE_WINDOW} after Muster can purge it again: the member
+ * reachable and status sync running), where its old copies legitimately run on. After the storm: every job ran to Succeeded, the fleet shows it, nothing is charged or held any more, every copy
  * on a member is where the job's last binding put it, no reservation still holds capacity (once placement has had
  * {@link #RESERVATION_SWEEP} to release those whose release a fault lost), a deleted job has no copy on
  * a member nor a QueueUnit on the fleet, and the event log has no job bound again without being stopped in between, nor
@@ -127,7 +127,8 @@ class FaultStormIT {
     private static final String PARTITIONED = "gpu-a";
     /**
      * After a partition heals, how long the failed-over jobs' old copies may live on: the documented failover window, in which
-     * the member Muster could not reach still runs what it was given. Status sync must see the member again and purge.
+     * the member Muster could not reach still runs what it was given. Status sync must see the member again and purge. An
+     * outage of the member or a restart of status sync inside the window holds it open this long after it is over.
      */
     private static final Duration PURGE_WINDOW = Duration.ofSeconds(30);
     private static final Duration SETTLE = Duration.ofMinutes(5);
@@ -491,10 +492,12 @@ class FaultStormIT {
                 injected.merge(Fault.CRASH_STATUS_SYNC_AT_FAILOVER, 1, Integer::sum);
                 org.awaitility.Awaitility.await("status sync ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
                         .until(() -> stack.ready(MusterService.STATUS_SYNC));
+                holdFailoverWindowOpen(PARTITIONED);
                 recoveries.add("status-sync-service crashed once its failover was on the broker; ready " + seconds(healed)
                         + " after the partition healed");
             } else if (armed) {
                 faults.submit(() -> restartStatusSync(Map.of())).get();
+                holdFailoverWindowOpen(PARTITIONED);
                 recoveries.add("status sync did not crash at a failover in " + PARTITIONED + "'s partition (killed first, or none decided); disarmed");
             }
         } catch (Exception e) {
@@ -541,8 +544,20 @@ class FaultStormIT {
         synchronized (cuts) {
             if (cuts.merge(member, -1, Integer::sum) == 0) {
                 stack.member(member).faults().reachable();
+                holdFailoverWindowOpen(member);
             }
         }
+    }
+
+    /**
+     * An outage of a member whose failover window is open, or a restart of status sync, which purges, holds back the
+     * purge of the old copies: the window runs on until {@link #PURGE_WINDOW} after Muster can purge again. A window
+     * already past is not opened again.
+     */
+    private void holdFailoverWindowOpen(String member) {
+        Instant now = Instant.now();
+        failoverWindow.computeIfPresent(member, (name, until) -> now.isBefore(until) && until.isBefore(now.plus(PURGE_WINDOW))
+                ? now.plus(PURGE_WINDOW) : until);
     }
 
     /** Whether the member's copies are in a failover's window now, where a job may have an old copy there and a new one elsewhere. */
@@ -584,6 +599,9 @@ class FaultStormIT {
         org.awaitility.Awaitility.await(service.artifact() + " ready again").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
                 .until(() -> stack.ready(service));
         recovered(service.artifact() + " after kill -9", killed);
+        if (service == MusterService.STATUS_SYNC) {
+            MEMBERS.forEach(this::holdFailoverWindowOpen);
+        }
         recoveries.add(service.artifact() + " ready again " + seconds(killed) + " after kill -9");
     }
 
