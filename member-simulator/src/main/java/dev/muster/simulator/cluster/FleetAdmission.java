@@ -127,6 +127,14 @@ final class FleetAdmission {
             return invalid.get();
         }
         boolean create = method.equals("POST");
+        if (create && !objectNode.path("metadata").path("name").asText("").isEmpty()) {
+            // The store's own answer says "PyTorchJob 'x' already exists"; kubectl shows a real server's, which names the resource.
+            ResourcePath created = new ResourcePath(path.group(), path.version(), path.namespace(), path.resource(),
+                    objectNode.path("metadata").path("name").asText(), null);
+            if (current.apply(created.objectPath()).isPresent()) {
+                return answer(409, "AlreadyExists", created.qualifiedResource() + " \"" + created.name() + "\" already exists");
+            }
+        }
         String storedPath = withoutDryRun(request.getPath());
         if (isDryRun(request.getPath())) {
             return new Answer(ApiStatus.json(create ? 201 : 200, objectNode.toString()));
@@ -143,7 +151,8 @@ final class FleetAdmission {
         if (!contentType.isEmpty() && !contentType.equals("application/json") && !contentType.equals("application/yaml")) {
             throw new UnsupportedContent(contentType);
         }
-        return MusterJson.yaml().readTree(body);
+        // JSON is read as JSON, as a real API server reads it: YAML would take a body that is no JSON (`{a: 1}`).
+        return (contentType.equals("application/json") ? MusterJson.json() : MusterJson.yaml()).readTree(body);
     }
 
     private static Optional<Outcome> patchRefused(String contentType) {
