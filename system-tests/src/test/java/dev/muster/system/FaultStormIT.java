@@ -637,11 +637,12 @@ class FaultStormIT {
 
     /** Lets the pods of every job that has run long enough exit, as a finished program does. */
     private void completeDueJobs() {
+        Map<String, JobCondition> states = fleetStates();
         for (StormJob job : jobs) {
             if (completed.contains(job.name())) {
                 continue;
             }
-            Optional<String> state = state(job).map(JobCondition::type);
+            Optional<String> state = Optional.ofNullable(states.get(job.name())).map(JobCondition::type);
             if (state.filter("Succeeded"::equals).isPresent()) {
                 completed.add(job.name());
                 delete(job);
@@ -669,9 +670,20 @@ class FaultStormIT {
                 + stack.queueState(job.namespace(), job.name()).orElse("nowhere") + ", copies on " + copies;
     }
 
-    private Optional<JobCondition> state(StormJob job) {
-        PyTorchJob current = fleet.resources(PyTorchJob.class).inNamespace(job.namespace()).withName(job.name()).get();
-        return current == null || current.getStatus() == null ? Optional.empty() : current.getStatus().currentCondition();
+    /**
+     * Each workload job's state as the fleet shows it, by name (names are unique across the teams), from one list per
+     * team: a long storm has hundreds of jobs unfinished at once, and a request for each made a poll take seconds.
+     */
+    private Map<String, JobCondition> fleetStates() {
+        Map<String, JobCondition> states = new HashMap<>();
+        for (String team : TEAMS) {
+            for (PyTorchJob job : fleet.resources(PyTorchJob.class).inNamespace(team).list().getItems()) {
+                if (job.getStatus() != null) {
+                    job.getStatus().currentCondition().ifPresent(condition -> states.put(job.getMetadata().getName(), condition));
+                }
+            }
+        }
+        return states;
     }
 
     /** One poll of the invariants that must hold at every moment, faults or not. */
