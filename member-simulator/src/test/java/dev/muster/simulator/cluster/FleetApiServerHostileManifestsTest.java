@@ -27,6 +27,7 @@ import dev.muster.model.json.MusterJson;
 import dev.muster.model.validation.Violation;
 import dev.muster.testing.hostile.HostileManifest;
 import dev.muster.testing.hostile.HostileManifests;
+import dev.muster.testing.hostile.Verdict;
 
 /**
  * Hostile PyTorchJobs on the fleet API path, created on the fleet API server as {@code kubectl create} sends them: the
@@ -46,18 +47,6 @@ class FleetApiServerHostileManifestsTest extends FleetApiServerTests {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(STALL).build();
     private final HostileManifests hostile = new HostileManifests("default");
-
-    /** What one case came to. */
-    private record Verdict(String kind, Optional<String> problem) {
-
-        static Verdict handled(String kind) {
-            return new Verdict(kind, Optional.empty());
-        }
-
-        static Verdict mishandled(String problem) {
-            return new Verdict("mishandled", Optional.of(problem));
-        }
-    }
 
     @Test
     void everyHostileJobIsRefusedWithItsReasonAndTheGoodJobsBetweenThemAreCreated() throws Exception {

@@ -37,6 +37,7 @@ import dev.muster.runtime.EventProcessor.Consumed;
 import dev.muster.runtime.EventProcessor.Produced;
 import dev.muster.testing.hostile.HostileSubmission;
 import dev.muster.testing.hostile.HostileSubmissions;
+import dev.muster.testing.hostile.Verdict;
 import dev.muster.testing.seed.Seed;
 
 /**
@@ -63,18 +64,6 @@ class HostileSubmissionsTest {
     }, queue::refuseUnreadable, CLOCK);
     private final HostileSubmissions hostile = new HostileSubmissions("default");
     private long offset;
-
-    /** What one case came to. */
-    private record Verdict(String kind, Optional<String> problem) {
-
-        static Verdict handled(String kind) {
-            return new Verdict(kind, Optional.empty());
-        }
-
-        static Verdict mishandled(String problem) {
-            return new Verdict("mishandled", Optional.of(problem));
-        }
-    }
 
     @Test
     void everyHostileSubmissionGetsASpecificErrorAndTheGoodJobsBetweenThemAreAdmitted() throws Exception {
