@@ -85,9 +85,12 @@ class HelmChartTest {
         return template;
     }
 
-    /** The transactional services keep a name per pod across restarts: their transactional id, which fences a crashed predecessor at once. */
+    /**
+     * The transactional services keep a name per pod across restarts: their transactional id, which fences a crashed
+     * predecessor at once, and their group membership. Status sync's pods name only their group membership.
+     */
     @Test
-    void theTransactionalServicesTakeTheirInstanceIdFromTheirPodsStableName() {
+    void theServicesTakeTheirInstanceIdFromTheirPodsName() {
         RenderedChart chart = RenderedChart.render(Map.of());
 
         for (String service : List.of("queue", "placement")) {
@@ -96,6 +99,9 @@ class HelmChartTest {
                     .findFirst().orElseThrow();
             assertThat(instanceId.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         }
+        Container statusSync = chart.named(Deployment.class, "muster-status-sync-service").getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(statusSync.getEnv()).filteredOn(env -> env.getName().equals("MUSTER_STATUS_SYNC_INSTANCE_ID"))
+                .singleElement().satisfies(env -> assertThat(env.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name"));
     }
 
     @Test
