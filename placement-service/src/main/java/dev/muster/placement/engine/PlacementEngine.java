@@ -98,6 +98,8 @@ public class PlacementEngine {
     private boolean reconciledInBatch;
     /** Whether the batch in flight bound a job (for the {@code bound} crash point). */
     private boolean boundInBatch;
+    /** Whether the inventory, read again from the beginning on each takeover, has been read to where it stood then. */
+    private boolean inventoryWhole = true;
     /** Whether this instance owns the inputs: only the owner ticks. */
     private volatile boolean active;
     private final MemberWriter writer;
@@ -277,6 +279,7 @@ public class PlacementEngine {
         Decisions resume;
         synchronized (lock) {
             placer = new GangPlacer(config.settings(), Clock.systemUTC());
+            placer.inventoryWhole(inventoryWhole);
             resume = placer.restore(records);
             pendingState = List.of();
             // What the previous core decided and never carried out is resumed from the log, or was never committed.
@@ -289,6 +292,26 @@ public class PlacementEngine {
         active = true;
         LOG.infof("placement state restored from %s: %d jobs, %d member writes owed once the inputs' backlog is read",
                 Topics.PLACEMENT_STATE, records.size(), resume.commands().size());
+    }
+
+    /**
+     * The inventory is read again from the beginning: until {@link #inventoryRead}, members are known only in part,
+     * and no gang is judged never to fit.
+     */
+    public void readingInventory() {
+        synchronized (lock) {
+            inventoryWhole = false;
+            placer.inventoryWhole(false);
+        }
+    }
+
+    /** The inventory has been read to where it stood when it was rewound: every member is known whole. */
+    public void inventoryRead() {
+        synchronized (lock) {
+            inventoryWhole = true;
+            placer.inventoryWhole(true);
+        }
+        LOG.info("the members' inventories are read whole again");
     }
 
     /** Takes a core that is thrown away through a placement and a restore, so that a takeover is not this JVM's first. */

@@ -55,6 +55,12 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final RestoreGate restores;
     /** What the inputs held when this instance was given them: the writes a restore finds owed wait until it is read. */
     private final Backlog backlog;
+    /**
+     * Where the inventory stood when it was rewound: a core that has not read that far knows members only in part, and
+     * must not judge a gang never to fit.
+     */
+    private final Backlog inventory;
+    private final KafkaClientService clients;
     /** A standby's run of a scratch core, so that a takeover does not pay for the JVM's first restore. */
     private final StandbyWarmUp warmUp;
     /** The batch being relayed; batches are relayed one at a time. */
@@ -65,6 +71,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.backlog = new Backlog("placement-service", config.backlogPatience(), Clock.systemUTC());
+        this.inventory = new Backlog("placement-service inventory", config.backlogPatience(), Clock.systemUTC());
+        this.clients = clients;
         // The state topic is read as a takeover reads it, and thrown away.
         this.warmUp = new StandbyWarmUp("placement-service", () -> {
             CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE);
@@ -80,6 +88,9 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     @Override
                     public void committed() {
                         engine.committed();
+                        if (inventory.committed(relaying)) {
+                            engine.inventoryRead();
+                        }
                         if (backlog.committed(relaying)) {
                             engine.backlogRead();
                         }
@@ -88,6 +99,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     @Override
                     public void aborted(Throwable failure) {
                         backlog.aborted(relaying);
+                        rewindInventoryAfterAbort();
                         engine.aborted(() -> CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
                         resumeIfBacklogRead();
                     }
@@ -101,6 +113,32 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     public Uni<Void> consume(KafkaRecordBatch<String, byte[]> batch) {
         relaying = batch;
         return relay.relay(batch);
+    }
+
+    /**
+     * The core restored after an abort starts with no inventory, and the consumer was put back at the committed offsets,
+     * past most of it: the inventory is read again from the beginning, on the polling thread (this may be it, so the
+     * rewind is queued there, not awaited).
+     */
+    private void rewindInventoryAfterAbort() {
+        engine.readingInventory();
+        clients.<String, byte[]>getConsumer(Channels.INPUTS).runOnPollingThread(consumer -> {
+            rewindInventory(consumer, consumer.assignment());
+            return null;
+        }).subscribe().with(ignored -> {
+        }, failure -> LOG.warnf("reading the inventory again after an aborted batch failed: %s", failure.toString()));
+    }
+
+    /** Reads the inventory from the beginning: the fleet's state is the sum of every report. Call on the polling thread. */
+    private void rewindInventory(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        List<TopicPartition> reports = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
+        if (!reports.isEmpty()) {
+            consumer.seekToBeginning(reports);
+        }
+        inventory.assigned(consumer, reports);
+        if (inventory.isRead()) {
+            engine.inventoryRead();
+        }
     }
 
     private void resumeIfBacklogRead() {
@@ -128,10 +166,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         }
         // The inventory is read again from the beginning, and says nothing about whether an owed write was carried out.
         backlog.assigned(consumer, partitions.stream().filter(partition -> !Topics.INVENTORY.equals(partition.topic())).toList());
+        engine.readingInventory();
         restores.assigned();
-        List<TopicPartition> inventory = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
-        if (!inventory.isEmpty()) {
-            consumer.seekToBeginning(inventory);
-        }
+        rewindInventory(consumer, partitions);
     }
 }

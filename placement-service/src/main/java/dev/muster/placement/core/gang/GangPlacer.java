@@ -124,6 +124,11 @@ public final class GangPlacer {
     private final Map<String, Map<String, Instant>> exclusions = new LinkedHashMap<>();
     private final Map<String, Integer> generations = new LinkedHashMap<>();
     private final Evictions evictions;
+    /**
+     * Whether every member's inventory has been read whole: a service reading its inventory again from the beginning
+     * knows a member only in part, and judging a gang never to fit from a part of it would reject the job for good.
+     */
+    private boolean inventoryWhole = true;
     private final FinishedCopies finishedCopies = new FinishedCopies();
     /** The shapes of the GPU pods admitted lately, which fragmentation is scored against (rebuilt from new admissions after a restart). */
     private final WorkloadRecorder workload = WorkloadRecorder.standard();
@@ -152,6 +157,14 @@ public final class GangPlacer {
         this.settings = settings;
         this.clock = clock;
         this.evictions = new Evictions(SOURCE, settings.evictionCheck(), settings.reservationTimeout());
+    }
+
+    /**
+     * Whether the members' inventories are known whole; while not, a gang that fits nowhere waits instead of being judged
+     * never to fit. True from the start: a core fed every report in order knows them whole.
+     */
+    public void inventoryWhole(boolean whole) {
+        inventoryWhole = whole;
     }
 
     /**
@@ -641,7 +654,8 @@ public final class GangPlacer {
                 exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode, settings.topologyLevels(), scoredAgainst());
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {
-            Optional<String> never = NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values());
+            Optional<String> never = inventoryWhole ? NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values())
+                    : Optional.empty();
             if (never.isPresent()) {
                 // Waiting would hold its quota for good: the job is told why, and its quota goes back.
                 forget(job.uid());

@@ -561,6 +561,27 @@ class GangPlacerTest {
         assertThat(placer.drainState()).containsEntry("uid-9", null);
     }
 
+    /**
+     * After a restart placement reads the members' inventories again from the beginning: a member known only in part
+     * (one node of two read) must not get a gang rejected for good. It waits, and is judged once the reading is done.
+     */
+    @Test
+    void aGangIsJudgedNeverToFitOnlyOnceTheInventoriesAreReadWhole() {
+        placer.inventoryWhole(false);
+        member("cluster-a", false, 1, "8");
+        PyTorchJob job = Fleets.job("big", 2, "0");
+        job.getMetadata().setUid("uid-9");
+        JobRef big = new JobRef("default", "big", "uid-9");
+
+        Decisions whileReading = placer.handle(JobEvent.create("/q", big, clock.instant(), new JobAdmitted(job, null, "root/child-1", ResourceList.empty())));
+        placer.inventoryWhole(true);
+        clock.advance(Duration.ofMinutes(1));
+        Decisions whole = placer.tick();
+
+        assertThat(whileReading.events()).singleElement().extracting(JobEvent::data).isInstanceOf(PlacementFailed.class);
+        assertThat(whole.events()).singleElement().extracting(JobEvent::data).isInstanceOf(JobRejected.class);
+    }
+
     @Test
     void aGangThatWouldFitAMemberThatDoesNotAnswerIsNotRejected() {
         member("cluster-a", false, 1, "8");
