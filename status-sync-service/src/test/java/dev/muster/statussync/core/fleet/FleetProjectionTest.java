@@ -388,6 +388,19 @@ class FleetProjectionTest {
         assertThat(writes(viaKubectl, FleetWrite.DeleteKafkaJob.class)).isEmpty();
     }
 
+    /**
+     * A replay after a restart whose commit was lost writes a Kafka-path job's fleet object again from its submission;
+     * the deletion read next removes it, though the user deleted it through the fleet API (where it is gone already).
+     */
+    @Test
+    void aKafkaPathJobWhoseFleetObjectWasDeletedThroughTheFleetApiHasTheObjectWrittenOnAReplayDeletedAgain() {
+        projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
+
+        List<FleetWrite> viaKubectl = projection.handle(JobEvent.create(FleetJobs.INGRESS_SOURCE, JOB, Instant.EPOCH, new JobDeleted("deleted")));
+
+        assertThat(writes(viaKubectl, FleetWrite.DeleteKafkaJob.class)).singleElement().extracting(FleetWrite.DeleteKafkaJob::job).isEqualTo(JOB);
+    }
+
     @Test
     void onlyAJobSubmittedOnTheKafkaPathGetsAFleetObjectWritten() {
         List<FleetWrite> viaKafka = projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobSubmitted(MANIFEST)));
