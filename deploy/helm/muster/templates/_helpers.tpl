@@ -90,8 +90,7 @@ spec:
         {{- end }}
         {{- if .instanceId }}
         # This pod's name, the same across its restarts: its transactional id, which fences the one its crashed
-        # predecessor left open at once, instead of after Kafka's transaction timeout, and its static membership of
-        # the consumer group, which takes the crashed predecessor's place without a rebalance waiting for it.
+        # predecessor left open at once, instead of after Kafka's transaction timeout.
         - name: {{ .instanceId }}
           valueFrom: {fieldRef: {fieldPath: metadata.name}}
         {{- end }}

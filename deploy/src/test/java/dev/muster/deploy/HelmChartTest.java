@@ -85,12 +85,9 @@ class HelmChartTest {
         return template;
     }
 
-    /**
-     * The transactional services keep a name per pod across restarts: their transactional id, which fences a crashed
-     * predecessor at once, and their group membership. Status sync's pods name only their group membership.
-     */
+    /** The transactional services keep a name per pod across restarts: their transactional id, which fences a crashed predecessor at once. */
     @Test
-    void theServicesTakeTheirInstanceIdFromTheirPodsName() {
+    void theTransactionalServicesTakeTheirInstanceIdFromTheirPodsStableName() {
         RenderedChart chart = RenderedChart.render(Map.of());
 
         for (String service : List.of("queue", "placement")) {
@@ -99,9 +96,6 @@ class HelmChartTest {
                     .findFirst().orElseThrow();
             assertThat(instanceId.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         }
-        Container statusSync = chart.named(Deployment.class, "muster-status-sync-service").getSpec().getTemplate().getSpec().getContainers().get(0);
-        assertThat(statusSync.getEnv()).filteredOn(env -> env.getName().equals("MUSTER_STATUS_SYNC_INSTANCE_ID"))
-                .singleElement().satisfies(env -> assertThat(env.getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name"));
     }
 
     @Test

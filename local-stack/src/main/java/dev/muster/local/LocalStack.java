@@ -236,7 +236,6 @@ public final class LocalStack implements AutoCloseable {
             case STATUS_SYNC -> {
                 properties.put("muster.status-sync.members-directory", settings.membersDirectory().toString());
                 properties.put("muster.status-sync.health-interval", "1s");
-                properties.put("muster.status-sync.instance-id", "local-0");
             }
         }
         properties.putAll(settings.extraProperties().getOrDefault(service, Map.of()));

@@ -20,9 +20,8 @@ public interface PlacementConfig {
     /**
      * This instance's name, which must stay the same across its restarts and differ from every other instance's
      * (a StatefulSet pod's name): its Kafka transactional id, so a restarted instance aborts the transaction its
-     * killed predecessor left open instead of readers waiting for Kafka's transaction timeout, and its static
-     * membership of the consumer group, so a restarted instance takes its predecessor's place at once instead of a
-     * rebalance waiting for it. Default: a random one per start.
+     * killed predecessor left open instead of readers waiting for Kafka's transaction timeout. Default: a random
+     * one per start.
      */
     Optional<String> instanceId();
 

@@ -12,13 +12,6 @@ import io.smallrye.config.WithDefault;
 public interface StatusSyncConfig {
 
     /**
-     * This instance's name, which should stay the same across its restarts and differ from every other instance's (a
-     * pod's name): its static membership of the consumer group, so a restarted instance takes its predecessor's place at
-     * once. Default: a random one per start.
-     */
-    Optional<String> instanceId();
-
-    /**
      * The member clusters to watch, by cluster name, e.g. {@code muster.status-sync.members.cluster-a.kubeconfig=/etc/muster/cluster-a}.
      * Default: none.
      */
