@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.Topics;
@@ -66,7 +67,9 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     /** The batch being relayed; batches are relayed one at a time. */
     private volatile KafkaRecordBatch<String, byte[]> relaying;
 
-    PlacementInputListener(@Channel(Channels.PLACEMENTS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
+    // A batch may decide hundreds of records (a backlog read after a restart); beyond the records in flight, the
+    // emitter's default buffer (128) overflowed inside the transaction, which aborted the batch every time it was read.
+    PlacementInputListener(@Channel(Channels.PLACEMENTS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) KafkaTransactions<byte[]> transactions, KafkaClientService clients, PlacementEngine engine,
                            @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration, JobTraces traces, PlacementConfig config) {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);

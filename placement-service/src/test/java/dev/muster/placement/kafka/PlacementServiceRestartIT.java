@@ -167,6 +167,29 @@ class PlacementServiceRestartIT {
         }
     }
 
+    /**
+     * A backlog read in one batch whose decisions outnumber what the transactional emitter buffers (128 by default) beyond
+     * the records in flight to the broker (1,024 by default; one here, so that a few hundred decisions are enough): the
+     * long storm's placement aborted such a batch, read it again and aborted it again, for good.
+     */
+    @Test
+    void aBacklogOfHundredsOfAdmissionsIsDecidedInTransactionsThatCommit() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            java.util.Set<JobRef> admitted = new java.util.HashSet<>();
+            for (int i = 0; i < 300; i++) {
+                admitted.add(admit(client, "backlog-" + i).job());
+            }
+            Map<String, String> oneInFlight = new HashMap<>(placementSettings);
+            oneInFlight.put("mp.messaging.outgoing.placements.max-inflight-messages", "1");
+
+            placement = ServiceProcess.start(JAR, oneInFlight, DEADLINE);
+
+            await().atMost(DEADLINE).untilAsserted(() -> assertThat(client.readAll(Topics.PLACEMENTS).stream().map(JobEvent::job)
+                    .filter(admitted::contains).distinct().count()).as("jobs with a placement decision; log %s", placement.log())
+                    .isEqualTo(admitted.size()));
+        }
+    }
+
     @Test
     void killedAfterBindingItDoesNotPlaceTheJobAgain() throws Exception {
         placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);

@@ -3,6 +3,7 @@ package dev.muster.queue.kafka;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.model.event.Topics;
@@ -28,7 +29,8 @@ public class QueueInputListener {
 
     private final TransactionalRelay relay;
 
-    QueueInputListener(@Channel(Channels.ADMISSIONS) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor,
+    // Unbounded: a batch's records are emitted in one transaction, and an overflow would abort the batch each time it is read.
+    QueueInputListener(@Channel(Channels.ADMISSIONS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor,
                        QueueStateStore store) {
         this.relay = new TransactionalRelay(transactions, clients, processor, new TransactionalRelay.Outcome() {
             @Override

@@ -3,6 +3,7 @@ package dev.muster.queue.kafka;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.eclipse.microprofile.reactive.messaging.OnOverflow;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.muster.queue.config.Channels;
@@ -20,7 +21,8 @@ public class SubmissionGateListener {
 
     private final TransactionalRelay relay;
 
-    SubmissionGateListener(@Channel(Channels.GATE) KafkaTransactions<byte[]> transactions, KafkaClientService clients, SubmissionGate gate) {
+    // Unbounded: a batch's records are emitted in one transaction, and an overflow would abort the batch each time it is read.
+    SubmissionGateListener(@Channel(Channels.GATE) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) KafkaTransactions<byte[]> transactions, KafkaClientService clients, SubmissionGate gate) {
         this.relay = new TransactionalRelay(transactions, clients, gate);
     }
 
