@@ -19,6 +19,12 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * Reads topics back when a service becomes the owner of its inputs: its compacted state topic, to restore its state, and
  * what its consumer group has not consumed yet, when what it restores needs that before the consumer reads it.
+ * <p>
+ * A read goes to each partition's end as the broker holds it (its high watermark), not as a committed read sees it
+ * now (its last stable offset): while a transaction is open, committed reads stop at its first record, and a compacted
+ * topic read only that far is no snapshot of any moment (the keys written since are compacted out of the prefix). A
+ * placement restored so, right after a restart, before its killed predecessor's transaction was aborted, held 2 jobs
+ * of 300. The read waits for the open transaction to end, and fails as a stalled read does if it does not.
  */
 public final class CompactedTopic {
 
@@ -50,8 +56,8 @@ public final class CompactedTopic {
      * read makes no progress for {@link #STALL} (the broker went away mid-read), so that a restore never waits for good.
      */
     public static Map<String, byte[]> latestByKey(Map<String, Object> connection, String topic) {
-        try (KafkaConsumer<String, byte[]> reader = reader(connection)) {
-            return latestByKey(reader, topic, STALL, Clock.systemUTC());
+        try (KafkaConsumer<String, byte[]> reader = reader(connection); KafkaConsumer<String, byte[]> ends = endReader(connection)) {
+            return latestByKey(reader, ends::endOffsets, topic, STALL, Clock.systemUTC());
         }
     }
 
@@ -60,18 +66,28 @@ public final class CompactedTopic {
      * fails as {@link #latestByKey(Map, String)} does when the read makes no progress.
      */
     public static void readFrom(Map<String, Object> connection, Map<TopicPartition, Long> from, java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
-        try (KafkaConsumer<String, byte[]> reader = reader(connection)) {
-            readFrom(reader, from, STALL, Clock.systemUTC(), each);
+        try (KafkaConsumer<String, byte[]> reader = reader(connection); KafkaConsumer<String, byte[]> ends = endReader(connection)) {
+            readFrom(reader, ends::endOffsets, from, STALL, Clock.systemUTC(), each);
         }
     }
 
-    /** As {@link #readFrom(Map, Map, java.util.function.Consumer)}, with this reader, failing after {@code stall} without progress. */
-    static void readFrom(Consumer<String, byte[]> reader, Map<TopicPartition, Long> from, Duration stall, Clock clock,
+    /**
+     * As {@link #readFrom(Map, Map, java.util.function.Consumer)}, with this reader, to the ends {@code ends} tells, failing
+     * after {@code stall} without progress.
+     */
+    static void readFrom(Consumer<String, byte[]> reader, Ends ends, Map<TopicPartition, Long> from, Duration stall, Clock clock,
                          java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
         List<TopicPartition> partitions = List.copyOf(from.keySet());
         reader.assign(partitions);
         from.forEach(reader::seek);
-        readToEnd(reader, partitions, stall, clock, each);
+        readToEnd(reader, ends, partitions, stall, clock, each);
+    }
+
+    /** Each partition's end offset. */
+    @FunctionalInterface
+    interface Ends {
+
+        Map<TopicPartition, Long> of(java.util.Collection<TopicPartition> partitions);
     }
 
     private static KafkaConsumer<String, byte[]> reader(Map<String, Object> connection) {
@@ -81,14 +97,22 @@ public final class CompactedTopic {
         return new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
-    /** As {@link #latestByKey(Map, String)}, with this reader, failing after {@code stall} without progress. */
-    static Map<String, byte[]> latestByKey(Consumer<String, byte[]> reader, String topic, Duration stall, Clock clock) {
+    /** A consumer that only looks up where each partition ends as the broker holds it, open transactions included. */
+    private static KafkaConsumer<String, byte[]> endReader(Map<String, Object> connection) {
+        Map<String, Object> settings = new LinkedHashMap<>(connection);
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        return new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** As {@link #latestByKey(Map, String)}, with this reader, to the ends {@code ends} tells, failing after {@code stall} without progress. */
+    static Map<String, byte[]> latestByKey(Consumer<String, byte[]> reader, Ends ends, String topic, Duration stall, Clock clock) {
         Map<String, byte[]> latest = new LinkedHashMap<>();
         List<TopicPartition> partitions = reader.partitionsFor(topic, PARTITIONS).stream()
                 .map(info -> new TopicPartition(topic, info.partition())).toList();
         reader.assign(partitions);
         reader.seekToBeginning(partitions);
-        readToEnd(reader, partitions, stall, clock, record -> {
+        readToEnd(reader, ends, partitions, stall, clock, record -> {
             if (record.value() == null) {
                 latest.remove(record.key());
             } else {
@@ -98,9 +122,9 @@ public final class CompactedTopic {
         return latest;
     }
 
-    private static void readToEnd(Consumer<String, byte[]> reader, List<TopicPartition> partitions, Duration stall, Clock clock,
+    private static void readToEnd(Consumer<String, byte[]> reader, Ends ends, List<TopicPartition> partitions, Duration stall, Clock clock,
                                   java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
-        Map<TopicPartition, Long> end = reader.endOffsets(partitions);
+        Map<TopicPartition, Long> end = ends.of(partitions);
         long total = end.values().stream().mapToLong(Long::longValue).sum();
         Instant lastProgress = clock.instant();
         long at = position(reader, partitions);
@@ -115,7 +139,7 @@ public final class CompactedTopic {
                 lastProgress = clock.instant();
             } else if (Duration.between(lastProgress, clock.instant()).compareTo(stall) >= 0) {
                 throw new TimeoutException("reading " + topics(partitions) + " back made no progress for " + stall.toSeconds() + " s, at offset "
-                        + at + " of " + total + " (summed over its partitions)");
+                        + at + " of " + total + " (summed over its partitions; the broker away, or a transaction still open)");
             }
         }
     }

@@ -31,7 +31,7 @@ class CompactedTopicTest {
         record(2, "job-1", "again");
         record(3, "job-2", null);
 
-        Map<String, byte[]> latest = CompactedTopic.latestByKey(reader, TOPIC, Duration.ofSeconds(30), Clock.systemUTC());
+        Map<String, byte[]> latest = CompactedTopic.latestByKey(reader, reader::endOffsets, TOPIC, Duration.ofSeconds(30), Clock.systemUTC());
 
         assertThat(latest).containsOnlyKeys("job-1");
         assertThat(new String(latest.get("job-1"), StandardCharsets.UTF_8)).isEqualTo("again");
@@ -44,9 +44,26 @@ class CompactedTopicTest {
         record(0, "job-1", "first");
         record(1, "job-2", "second");
 
-        assertThatThrownBy(() -> CompactedTopic.latestByKey(reader, TOPIC, Duration.ZERO, Clock.systemUTC()))
+        assertThatThrownBy(() -> CompactedTopic.latestByKey(reader, reader::endOffsets, TOPIC, Duration.ZERO, Clock.systemUTC()))
                 .isInstanceOf(TimeoutException.class)
-                .hasMessage("reading muster.test.state back made no progress for 0 s, at offset 2 of 5 (summed over its partitions)");
+                .hasMessage("reading muster.test.state back made no progress for 0 s, at offset 2 of 5 (summed over its partitions; the broker away, or a transaction still open)");
+    }
+
+    /**
+     * A committed read stops at an open transaction's first record (offset 2 here, the last stable offset) while the log
+     * goes on to 5: the read back waits for the log's end, and fails if the transaction never ends, rather than return
+     * a compacted prefix that was never the topic's state.
+     */
+    @Test
+    void aReadBackGoesToTheLogsEndPastAnOpenTransactionNotToTheLastStableOffset() {
+        holding(2);
+        record(0, "job-1", "first");
+        record(1, "job-2", "second");
+        Map<TopicPartition, Long> logEnd = Map.of(PARTITION, 5L);
+
+        assertThatThrownBy(() -> CompactedTopic.latestByKey(reader, partitions -> logEnd, TOPIC, Duration.ZERO, Clock.systemUTC()))
+                .isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("at offset 2 of 5");
     }
 
     @Test
@@ -56,7 +73,7 @@ class CompactedTopicTest {
         record(3, "job-2", "fourth");
         List<String> read = new java.util.ArrayList<>();
 
-        CompactedTopic.readFrom(reader, Map.of(PARTITION, 2L), Duration.ofSeconds(30), Clock.systemUTC(),
+        CompactedTopic.readFrom(reader, reader::endOffsets, Map.of(PARTITION, 2L), Duration.ofSeconds(30), Clock.systemUTC(),
                 record -> read.add(record.offset() + ":" + new String(record.value(), StandardCharsets.UTF_8)));
 
         assertThat(read).containsExactly("2:third", "3:fourth");
