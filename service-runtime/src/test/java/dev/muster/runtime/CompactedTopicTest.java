@@ -41,10 +41,9 @@ class CompactedTopicTest {
     void aReadThatStopsShortOfTheEndFailsInsteadOfWaitingForGood() {
         // The topic holds 5 offsets; the broker goes away after the first 2 are read.
         holding(5);
-        record(0, "job-1", "first");
-        record(1, "job-2", "second");
+        twoRecords();
 
-        assertThatThrownBy(() -> CompactedTopic.latestByKey(reader, reader::endOffsets, TOPIC, Duration.ZERO, Clock.systemUTC()))
+        assertThatThrownBy(() -> readWithoutPatience(reader::endOffsets))
                 .isInstanceOf(TimeoutException.class)
                 .hasMessage("reading muster.test.state back made no progress for 0 s, at offset 2 of 5 (summed over its partitions; the broker away, or a transaction still open)");
     }
@@ -57,11 +56,10 @@ class CompactedTopicTest {
     @Test
     void aReadBackGoesToTheLogsEndPastAnOpenTransactionNotToTheLastStableOffset() {
         holding(2);
-        record(0, "job-1", "first");
-        record(1, "job-2", "second");
+        twoRecords();
         Map<TopicPartition, Long> logEnd = Map.of(PARTITION, 5L);
 
-        assertThatThrownBy(() -> CompactedTopic.latestByKey(reader, partitions -> logEnd, TOPIC, Duration.ZERO, Clock.systemUTC()))
+        assertThatThrownBy(() -> readWithoutPatience(partitions -> logEnd))
                 .isInstanceOf(TimeoutException.class)
                 .hasMessageContaining("at offset 2 of 5");
     }
@@ -77,6 +75,17 @@ class CompactedTopicTest {
                 record -> read.add(record.offset() + ":" + new String(record.value(), StandardCharsets.UTF_8)));
 
         assertThat(read).containsExactly("2:third", "3:fourth");
+    }
+
+    /** Offsets 0 and 1 offered, and no more. */
+    private void twoRecords() {
+        record(0, "job-1", "first");
+        record(1, "job-2", "second");
+    }
+
+    /** A read back that gives up as soon as it makes no progress. */
+    private Map<String, byte[]> readWithoutPatience(CompactedTopic.Ends ends) {
+        return CompactedTopic.latestByKey(reader, ends, TOPIC, Duration.ZERO, Clock.systemUTC());
     }
 
     private void holding(long offsets) {
