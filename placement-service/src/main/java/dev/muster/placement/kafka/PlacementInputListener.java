@@ -2,7 +2,6 @@ package dev.muster.placement.kafka;
 
 import java.time.Clock;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,11 +55,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final RestoreGate restores;
     /** What the inputs held when this instance was given them: the writes a restore finds owed wait until it is read. */
     private final Backlog backlog;
-    /**
-     * Where the inventory stood when it was rewound: a core that has not read that far knows members only in part, and
-     * must not judge a gang never to fit.
-     */
-    private final Backlog inventory;
+    /** Where the inventory stood when it was rewound: a core that has not read that far knows members only in part. */
+    private final InventoryReading inventory;
     private final KafkaClientService clients;
     /** A standby's run of a scratch core, so that a takeover does not pay for the JVM's first restore. */
     private final StandbyWarmUp warmUp;
@@ -74,7 +70,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         this.engine = engine;
         this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.backlog = new Backlog("placement-service", config.backlogPatience(), Clock.systemUTC());
-        this.inventory = new Backlog("placement-service inventory", config.backlogPatience(), Clock.systemUTC());
+        this.inventory = new InventoryReading(config.backlogPatience(), Clock.systemUTC(), engine::readingInventory, engine::inventoryRead);
         this.clients = clients;
         // The state topic is read as a takeover reads it, and thrown away.
         this.warmUp = new StandbyWarmUp("placement-service", () -> {
@@ -91,9 +87,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     @Override
                     public void committed() {
                         engine.committed();
-                        if (inventory.committed(relaying)) {
-                            engine.inventoryRead();
-                        }
+                        inventory.committed(relaying);
                         if (backlog.committed(relaying)) {
                             engine.backlogRead();
                         }
@@ -126,22 +120,10 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private void rewindInventoryAfterAbort() {
         engine.readingInventory();
         clients.<String, byte[]>getConsumer(Channels.INPUTS).runOnPollingThread(consumer -> {
-            rewindInventory(consumer, consumer.assignment());
+            inventory.rewind(consumer, consumer.assignment());
             return null;
         }).subscribe().with(ignored -> {
         }, failure -> LOG.warnf("reading the inventory again after an aborted batch failed: %s", failure.toString()));
-    }
-
-    /** Reads the inventory from the beginning: the fleet's state is the sum of every report. Call on the polling thread. */
-    private void rewindInventory(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-        List<TopicPartition> reports = partitions.stream().filter(partition -> Topics.INVENTORY.equals(partition.topic())).toList();
-        if (!reports.isEmpty()) {
-            consumer.seekToBeginning(reports);
-        }
-        inventory.assigned(consumer, reports);
-        if (inventory.isRead()) {
-            engine.inventoryRead();
-        }
     }
 
     private void resumeIfBacklogRead() {
@@ -171,6 +153,6 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         backlog.assigned(consumer, partitions.stream().filter(partition -> !Topics.INVENTORY.equals(partition.topic())).toList());
         engine.readingInventory();
         restores.assigned();
-        rewindInventory(consumer, partitions);
+        inventory.rewind(consumer, partitions);
     }
 }
