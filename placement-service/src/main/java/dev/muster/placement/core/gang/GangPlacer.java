@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -71,6 +70,9 @@ import dev.muster.placement.core.fit.Scoring;
 import dev.muster.placement.core.inventory.ClusterInventory;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
 import dev.muster.placement.core.inventory.ClusterInventory.Promise;
+import dev.muster.placement.core.reservation.ReservationReleases;
+import dev.muster.placement.core.reservation.ReservationReleases.Held;
+import dev.muster.placement.core.reservation.ReservationReleases.Unused;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
@@ -106,15 +108,7 @@ public final class GangPlacer {
     private final Map<String, String> boundGroups = new LinkedHashMap<>();
     /** Each bound job by UID, for the member writes still made for it (releasing what its pods do not use). */
     private final Map<String, JobRef> boundJobs = new LinkedHashMap<>();
-    /**
-     * Reservations asked to be released and not yet gone, as {@code cluster/name}, and when last asked: asked again a
-     * reservation timeout later, as a release can be lost (the member unreachable, placement restarted before it ran).
-     */
-    private final Map<String, Instant> releasing = new HashMap<>();
-    /** Reservations nothing uses, released once the grace is over, as {@code cluster/name}, and since when. */
-    private final Map<String, Instant> unusedSince = new LinkedHashMap<>();
-    /** When every reservation the members show was last looked at for ones nothing uses (see {@link #sweepReservations}). */
-    private Instant lastSweep;
+    private final ReservationReleases releases;
     /**
      * Every tracked job's admission as its JSON text, bound ones included: a job that fails over is placed again
      * from it, and the state log records it. Text, because placement holds one for every running job and a
@@ -157,6 +151,7 @@ public final class GangPlacer {
         this.settings = settings;
         this.clock = clock;
         this.evictions = new Evictions(SOURCE, settings.evictionCheck(), settings.reservationTimeout());
+        this.releases = new ReservationReleases(settings.reservationTimeout());
     }
 
     /**
@@ -481,7 +476,7 @@ public final class GangPlacer {
             return progress.and(releaseIfStranded(data.cluster(), reservation.reservation())).and(retryWaiting(clock.instant()));
         } else if (data instanceof MemberEventData.ReservationRemoved reservation) {
             cluster.reservationGone(reservation.reservation());
-            forgetReservation(data.cluster() + "/" + reservation.reservation());
+            releases.forget(new Held(data.cluster(), reservation.reservation()));
         }
         return retryWaiting(clock.instant());
     }
@@ -501,8 +496,7 @@ public final class GangPlacer {
             }
         }
         clusters.remove(cluster);
-        releasing.keySet().removeIf(key -> key.startsWith(cluster + "/"));
-        unusedSince.keySet().removeIf(key -> key.startsWith(cluster + "/"));
+        releases.memberLeft(cluster);
         finishedCopies.memberLeft(cluster);
         Decisions stopped = evictions.memberLeft(cluster, clock.instant());
         stopped.events().forEach(event -> changed.add(event.job().uid()));
@@ -540,30 +534,10 @@ public final class GangPlacer {
      * timeout after it was asked for is asked for again.
      */
     private Decisions releaseIfStranded(String clusterName, ReservationSnapshot reservation) {
-        String key = clusterName + "/" + reservation.name();
-        Unused unused = unused(clusterName, reservation);
-        if (unused == Unused.NO) {
-            forgetReservation(key);
-            return Decisions.none();
-        }
-        Instant now = clock.instant();
-        Instant asked = releasing.get(key);
-        if (asked != null) {
-            if (now.isBefore(asked.plus(settings.reservationTimeout()))) {
-                return Decisions.none();
-            }
-        } else if (unused == Unused.AFTER_GRACE) {
-            Instant since = unusedSince.computeIfAbsent(key, ignored -> now);
-            if (now.isBefore(since.plus(settings.reservationTimeout()))) {
-                return Decisions.none();
-            }
-        }
         String uid = reservation.fleetJobUid();
-        return release(clusterName, boundJobs.getOrDefault(uid, jobRef(uid)), List.of(reservation.name()));
+        return releases.releaseIfUnused(new Held(clusterName, reservation.name()), unused(clusterName, reservation),
+                () -> boundJobs.getOrDefault(uid, jobRef(uid)), clock.instant());
     }
-
-    /** How soon a reservation nothing uses is released: not (it is used, or not Muster's to release), after a grace, or now. */
-    private enum Unused { NO, AFTER_GRACE, NOW }
 
     private Unused unused(String clusterName, ReservationSnapshot reservation) {
         String uid = reservation.fleetJobUid();
@@ -595,19 +569,8 @@ public final class GangPlacer {
         return elsewhere ? Unused.NOW : Unused.AFTER_GRACE;
     }
 
-    /** Asks for the reservations to be deleted, and notes when, so that they are asked for again if still shown a timeout later. */
     private Decisions release(String cluster, JobRef job, List<String> reservations) {
-        Instant now = clock.instant();
-        for (String name : reservations) {
-            unusedSince.remove(cluster + "/" + name);
-            releasing.put(cluster + "/" + name, now);
-        }
-        return new Decisions(List.of(), List.of(new MemberCommand.Release(cluster, job, reservations)));
-    }
-
-    private void forgetReservation(String key) {
-        releasing.remove(key);
-        unusedSince.remove(key);
+        return releases.release(cluster, job, reservations, clock.instant());
     }
 
     /**
@@ -615,10 +578,9 @@ public final class GangPlacer {
      * brings up again: those left by a release that did not reach the member, or by a job placement forgot meanwhile.
      */
     private Decisions sweepReservations(Instant now) {
-        if (lastSweep != null && now.isBefore(lastSweep.plus(settings.reservationTimeout()))) {
+        if (!releases.sweepDue(now)) {
             return Decisions.none();
         }
-        lastSweep = now;
         Decisions decisions = Decisions.none();
         for (Map.Entry<String, ClusterInventory> cluster : clusters.entrySet()) {
             for (ReservationSnapshot reservation : List.copyOf(cluster.getValue().reservations())) {
@@ -631,14 +593,13 @@ public final class GangPlacer {
     /** Reservations whose pod runs on their node without them, looked at again once the grace is over. */
     private Decisions releaseUnusedAfterGrace() {
         Decisions decisions = Decisions.none();
-        for (String key : List.copyOf(unusedSince.keySet())) {
-            int slash = key.indexOf('/');
-            ClusterInventory inventory = clusters.get(key.substring(0, slash));
-            Optional<ReservationSnapshot> reservation = inventory == null ? Optional.empty() : inventory.reservation(key.substring(slash + 1));
+        for (Held held : releases.inGrace()) {
+            ClusterInventory inventory = clusters.get(held.cluster());
+            Optional<ReservationSnapshot> reservation = inventory == null ? Optional.empty() : inventory.reservation(held.name());
             if (reservation.isEmpty()) {
-                unusedSince.remove(key);
+                releases.notShown(held);
             } else {
-                decisions = decisions.and(releaseIfStranded(key.substring(0, slash), reservation.get()));
+                decisions = decisions.and(releaseIfStranded(held.cluster(), reservation.get()));
             }
         }
         return decisions;
