@@ -166,7 +166,7 @@ class PlacementOverSimulatedMembersTests {
             try (KubernetesClient member = members.cluster(bound.cluster()).orElseThrow().connect()) {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(member.pods().inNamespace("default")
                         .withLabel(MemberJobs.FLEET_JOB_UID, admitted.job().uid()).list().getItems()).hasSize(3)
-                        .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+                        .allSatisfy(pod -> assertThat(pod.getStatus()).isNotNull().extracting(status -> status.getPhase()).isEqualTo("Running")));
 
                 client.send(Topics.ADMISSIONS, admitted.followUp("/muster/queue-service", admitted.job(), Instant.now(),
                         new dev.muster.model.event.JobPreempted("team-b/guaranteed", "uid-guaranteed", "preempted to return borrowed capacity")));
@@ -202,7 +202,7 @@ class PlacementOverSimulatedMembersTests {
             try (KubernetesClient member = members.cluster("gpu-a").orElseThrow().connect()) {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(member.pods().inNamespace("default")
                         .withLabel(TrainingOperator.JOB_NAME, "big-train").list().getItems()).hasSize(3)
-                        .allSatisfy(pod -> assertThat(pod.getStatus().getPhase()).isEqualTo("Running")));
+                        .allSatisfy(pod -> assertThat(pod.getStatus()).isNotNull().extracting(status -> status.getPhase()).isEqualTo("Running")));
             }
         }
     }
@@ -318,6 +318,8 @@ class PlacementOverSimulatedMembersTests {
                 await().atMost(DEADLINE).untilAsserted(() -> assertThat(member.pods().inNamespace("default")
                         .withLabel(TrainingOperator.JOB_NAME, "estimated").list().getItems()).hasSize(3).allSatisfy(pod -> {
                             assertThat(pod.getSpec().getNodeName()).isNull();
+                            // A pod just created has no status yet: awaited like the rest, not a failure at once.
+                            assertThat(pod.getStatus()).isNotNull();
                             assertThat(pod.getStatus().getConditions()).anySatisfy(condition ->
                                     assertThat(condition.getMessage()).contains("no node has 8 nvidia.com/gpu free"));
                         }));
