@@ -62,6 +62,18 @@ public final class CompactedTopic {
     }
 
     /**
+     * Every committed record of the topic from its beginning up to its end now, in offset order per partition; fails as
+     * {@link #latestByKey(Map, String)} does when the read makes no progress.
+     */
+    public static void readAll(Map<String, Object> connection, String topic, java.util.function.Consumer<ConsumerRecord<String, byte[]>> each) {
+        try (KafkaConsumer<String, byte[]> reader = reader(connection); KafkaConsumer<String, byte[]> ends = endReader(connection)) {
+            List<TopicPartition> partitions = reader.partitionsFor(topic, PARTITIONS).stream()
+                    .map(info -> new TopicPartition(topic, info.partition())).toList();
+            readFrom(reader, ends::endOffsets, reader.beginningOffsets(partitions), STALL, Clock.systemUTC(), each);
+        }
+    }
+
+    /**
      * Every committed record from each partition's offset in {@code from} up to its end now, in offset order per partition;
      * fails as {@link #latestByKey(Map, String)} does when the read makes no progress.
      */

@@ -33,7 +33,8 @@ public record KafkaAccess(String service, Set<String> reads, boolean readsInboxe
 
     /** Status sync has no transaction: see the architecture document, "Its loop, and why it has no transaction". */
     public static final KafkaAccess STATUS_SYNC = new KafkaAccess("muster-status-sync-service",
-            Set.of(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS, Topics.STATUS_SYNC_STATE), false,
+            // The inventory it writes is read back once when it becomes the active instance (what was reported before).
+            Set.of(Topics.SUBMISSIONS, Topics.ADMISSIONS, Topics.PLACEMENTS, Topics.MEMBER_STATUS, Topics.STATUS_SYNC_STATE, Topics.INVENTORY), false,
             Set.of(Topics.MEMBER_STATUS, Topics.INVENTORY, Topics.STATUS_SYNC_STATE, Topics.DEAD_LETTER),
             "muster-status-sync-service", "");
 

@@ -7,10 +7,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.jboss.logging.Logger;
 
@@ -78,6 +81,10 @@ final class MemberWatch implements AutoCloseable {
     private volatile Instant lastSeenHealthy;
     /** Whether the mirror has been told the member's jobs are listed (see {@link JobMirror#memberListed}). */
     private volatile boolean listed;
+    /** What the inventory topic said the member held, once read; null before. */
+    private volatile Set<String> reportedBefore;
+    /** The kinds whose earlier reports have been checked against what this watch listed. */
+    private final Set<String> checkedKinds = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     MemberWatch(String cluster, KubernetesClient client, MemberObserver observer, Map<String, String> configuredLabels, Watches watches,
                 Clock clock) {
@@ -225,6 +232,7 @@ final class MemberWatch implements AutoCloseable {
             }
             lastSeenHealthy = clock.instant();
             reachable(true, new MemberSnapshot(cluster, true, reservationSupported, labels, lastSeenHealthy));
+            reportGoneSince();
             if (!listed && jobs != null && jobs.status().watching()) {
                 listed = true;
                 observer.mirror(mirror -> mirror.memberListed(cluster));
@@ -234,6 +242,42 @@ final class MemberWatch implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warnf(e, "%s: probing the member failed", cluster);
         }
+    }
+
+    /**
+     * What earlier watches of the member reported (the inventory topic read from its beginning): whatever of it the member
+     * no longer shows was removed while nobody watched, and is reported gone once this watch has listed it.
+     */
+    void reportedBefore(Set<String> keys) {
+        reportedBefore = keys;
+        reportGoneSince();
+    }
+
+    private void reportGoneSince() {
+        Set<String> before = reportedBefore;
+        if (before == null) {
+            return;
+        }
+        goneSince(before, InventoryReporter.NODE, nodes, node -> InventoryReporter.nodeKey(node.getMetadata().getName()));
+        goneSince(before, InventoryReporter.POD, pods,
+                pod -> InventoryReporter.podKey(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+        goneSince(before, InventoryReporter.RESERVATION, reservations,
+                reservation -> InventoryReporter.reservationKey(reservation.getMetadata().getName()));
+    }
+
+    private <T extends HasMetadata> void goneSince(Set<String> before, String kind, SupervisedInformer<T> informer, Function<T, String> key) {
+        if (informer == null || checkedKinds.contains(kind)) {
+            return;
+        }
+        informer.listIfWatching().ifPresent(shown -> {
+            if (checkedKinds.add(kind)) {
+                int gone = reporter.goneSince(before, kind, shown.stream().map(key).collect(Collectors.toSet()), observer::inventory);
+                if (gone > 0) {
+                    LOG.infof("member %s: %d of the %ss reported before this watch began are gone (removed while none watched); reported gone",
+                            cluster, gone, kind);
+                }
+            }
+        });
     }
 
     private void reachable(boolean isReachable, MemberSnapshot snapshot) {

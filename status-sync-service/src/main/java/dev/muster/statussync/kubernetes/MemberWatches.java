@@ -26,17 +26,21 @@ import dev.muster.fleetclient.watch.WatchStatus;
 import dev.muster.fleetclient.watch.Watches;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.Topics;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.job.PyTorchJob;
 import dev.muster.runtime.Acknowledged;
+import dev.muster.runtime.CompactedTopic;
 import dev.muster.statussync.config.Channels;
 import dev.muster.statussync.config.StatusSyncConfig;
+import dev.muster.statussync.core.inventory.ReportedInventory;
 import dev.muster.statussync.core.mirror.JobMirror;
 import dev.muster.statussync.core.mirror.MirrorDecisions;
 import dev.muster.statussync.metrics.StatusSyncMetrics;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.smallrye.common.annotation.Identifier;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.kafka.KafkaRecord;
@@ -79,10 +83,18 @@ public class MemberWatches {
      * nothing and judges nothing, and is not ready. Guarded by {@link #watches}.
      */
     private boolean assigned;
+    private final Map<String, Object> kafkaConnection;
+    /**
+     * What the inventory topic said each member held when this instance became the active one; null until read. Guarded
+     * by {@link #watches}.
+     */
+    private ReportedInventory reportedBefore;
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
-                  @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory) {
+                  @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory,
+                  @Identifier("default-kafka-broker") Map<String, Object> kafkaConfiguration) {
         this.config = config;
+        this.kafkaConnection = CompactedTopic.connection(kafkaConfiguration);
         this.supervised = supervised;
         // Readiness counts the watches of every member whose API answers: one that does not is failed over from, as
         // its jobs' policies say, which is status sync doing its work; a member that answers but is not watched is not.
@@ -130,8 +142,58 @@ public class MemberWatches {
             watching = true;
             scanned = false;
             assigned = true;
+            reportedBefore = null;
         }
         probes.execute(this::rescan);
+        Thread reader = new Thread(this::readReportedBefore, "inventory-reported-before");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Reads the inventory topic from its beginning, as placement does, and gives each watch what it says the member holds:
+     * what was removed while no instance watched is then reported gone. Off the probes' thread (a long topic takes
+     * seconds to read); tried again while the broker does not answer.
+     */
+    private void readReportedBefore() {
+        while (!stopping) {
+            synchronized (watches) {
+                if (!watching) {
+                    return;
+                }
+            }
+            try {
+                ReportedInventory read = new ReportedInventory();
+                CompactedTopic.readAll(kafkaConnection, Topics.INVENTORY, record -> {
+                    try {
+                        if (record.value() != null && EventSerde.deserialize(record.value()) instanceof MemberEvent report
+                                && SOURCE.equals(report.source())) {
+                            read.apply(report.data());
+                        }
+                    } catch (MalformedEventException e) {
+                        // Not a report of status sync's: placement refuses it too.
+                    }
+                });
+                List<MemberWatch> watched;
+                synchronized (watches) {
+                    if (!watching) {
+                        return;
+                    }
+                    reportedBefore = read;
+                    watched = List.copyOf(watches.values());
+                }
+                watched.forEach(watch -> watch.reportedBefore(read.of(watch.cluster())));
+                return;
+            } catch (RuntimeException e) {
+                LOG.warnf("reading what was reported of the members before (%s) failed; tried again in 10 s: %s", Topics.INVENTORY, e.getMessage());
+                try {
+                    Thread.sleep(10_000);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** This instance is a standby now: no member is watched, and none is reported gone (the active watches them). */
@@ -198,6 +260,13 @@ public class MemberWatches {
                 watches.put(cluster, watch);
             }
             watch.start(probes, config.healthInterval(), config.resync());
+            ReportedInventory before;
+            synchronized (watches) {
+                before = reportedBefore;
+            }
+            if (before != null) {
+                watch.reportedBefore(before.of(cluster));
+            }
             metrics.observeMember(cluster, watch::reachable, watch::lastSeenHealthy);
             LOG.infof("watching member %s (kubeconfig %s)", cluster, kubeconfig);
         } catch (RuntimeException e) {

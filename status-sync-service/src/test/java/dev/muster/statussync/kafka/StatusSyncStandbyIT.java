@@ -26,6 +26,8 @@ import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobRef;
+import dev.muster.model.event.MemberEvent;
+import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MemberStatusChanged;
 import dev.muster.model.event.Topics;
 import dev.muster.model.job.JobDemand;
@@ -236,6 +238,31 @@ class StatusSyncStandbyIT {
         JobRef ref = new JobRef("default", name, job.getMetadata().getUid());
         bind(client, ref, job, cluster);
         return ref;
+    }
+
+    @Test
+    void aPodRemovedWhileNoInstanceWatchedIsReportedGoneByTheNextSoPlacementDoesNotCountItForGood() throws Exception {
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             KubernetesClient member = members.cluster("gpu-a").orElseThrow().connect()) {
+            member.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                    .withNewMetadata().withName("removed-unseen").endMetadata()
+                    .withNewSpec().addNewContainer().withName("main").withImage("busybox").endContainer().endSpec().build()).create();
+            try (ServiceProcess first = ServiceProcess.start(JAR, settings, DEADLINE)) {
+                awaitLog(first, ACTIVE, DEADLINE);
+                client.await(Topics.INVENTORY, MemberEvent.class, report -> report.data() instanceof MemberEventData.PodReported pod
+                        && pod.cluster().equals("gpu-a") && pod.pod().name().equals("removed-unseen"), DEADLINE);
+                first.kill();
+            }
+            member.pods().inNamespace("default").withName("removed-unseen").withGracePeriod(0).delete();
+            await().atMost(DEADLINE).until(() -> member.pods().inNamespace("default").withName("removed-unseen").get() == null);
+
+            try (ServiceProcess next = ServiceProcess.start(JAR, settings, DEADLINE)) {
+                awaitLog(next, ACTIVE, DEADLINE);
+                client.await(Topics.INVENTORY, MemberEvent.class, report -> report.data().equals(
+                        new MemberEventData.PodRemoved("gpu-a", "default", "removed-unseen")), DEADLINE);
+                assertThat(Files.readString(next.log())).contains("member gpu-a: 1 of the pods reported before this watch began are gone");
+            }
+        }
     }
 
     private PyTorchJob copyOn(String cluster, String name) throws Exception {

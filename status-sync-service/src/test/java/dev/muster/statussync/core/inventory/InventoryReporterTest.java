@@ -50,6 +50,39 @@ class InventoryReporterTest {
     }
 
     @Test
+    void whatAnEarlierWatchReportedAndTheMemberNoLongerShowsIsReportedGoneOnce() {
+        // An earlier instance reported pods a, b and c and node n1; a was deleted while no instance watched.
+        ReportedInventory topic = new ReportedInventory();
+        topic.apply(new MemberEventData.NodeReported("c", node("n1", true)));
+        topic.apply(new MemberEventData.PodReported("c", pod("a", "n1")));
+        topic.apply(new MemberEventData.PodReported("c", pod("b", "n1")));
+        topic.apply(new MemberEventData.PodReported("c", pod("c", "n1")));
+        topic.apply(new MemberEventData.PodRemoved("c", "default", "c"));
+        topic.apply(new MemberEventData.PodReported("other", pod("z", "n9")));
+        assertThat(topic.of("c")).containsExactlyInAnyOrder("node/n1", "pod/default/a", "pod/default/b");
+
+        InventoryReporter reporter = new InventoryReporter("c");
+        reporter.pod(pod("b", "n1"));
+        List<MemberEventData> told = new java.util.ArrayList<>();
+
+        int gone = reporter.goneSince(topic.of("c"), InventoryReporter.POD, java.util.Set.of("pod/default/b"), told::add);
+
+        assertThat(gone).isEqualTo(1);
+        assertThat(told).as("only pods, and only what the member no longer shows").containsExactly(new MemberEventData.PodRemoved("c", "default", "a"));
+        assertThat(reporter.goneSince(topic.of("c"), InventoryReporter.NODE, java.util.Set.of("node/n1"), told::add)).isZero();
+        assertThat(reporter.podGone("default", "b")).as("this watch's own reports are removed as before").isPresent();
+    }
+
+    @Test
+    void aMemberThatLeftTheFleetHoldsNothingInTheTopicsAccount() {
+        ReportedInventory topic = new ReportedInventory();
+        topic.apply(new MemberEventData.PodReported("c", pod("a", "n1")));
+        topic.apply(new MemberEventData.MemberRemoved("c"));
+
+        assertThat(topic.of("c")).isEmpty();
+    }
+
+    @Test
     void reportsTheMemberWhenItsReachabilityOrFactsChange() {
         InventoryReporter reporter = new InventoryReporter("c");
         Instant seen = Instant.parse("2026-11-29T12:00:00Z");
