@@ -58,10 +58,11 @@ class MusterUpIT {
                     .as("kubectl get pytorchjob; logs in %s", home.resolve("logs")).containsPattern("pytorch-test\\s+Running\\s+\\d+s"));
             assertThat(kubectl.run("get", "queue", "-n", "kube-queue").succeeded()).containsPattern("root-child-2-\\w+\\s+\\d+s")
                     .containsPattern("root-\\w{5}\\s+\\d+s");
-            String described = kubectl.run("describe", "pytorchjob", "pytorch-test").succeeded();
-            Matcher bound = Pattern.compile("ScheduleBindingSucceed\\s+\\S+\\s+default-scheduler\\s+Binding has been scheduled successfully\\."
-                    + " Result: \\{(gpu-[abc]):0,\\[\\{master 1\\} \\{worker 2\\}\\]\\}").matcher(described);
-            assertThat(bound.find()).as("describe shows the binding: %s", described).isTrue();
+            // The job's Events are written from the event log, its status from the member: Running may be shown first.
+            Pattern binding = Pattern.compile("ScheduleBindingSucceed\\s+\\S+\\s+default-scheduler\\s+Binding has been scheduled successfully\\."
+                    + " Result: \\{(gpu-[abc]):0,\\[\\{master 1\\} \\{worker 2\\}\\]\\}");
+            Matcher bound = await().atMost(Duration.ofSeconds(60)).until(
+                    () -> binding.matcher(kubectl.run("describe", "pytorchjob", "pytorch-test").succeeded()), Matcher::find);
             // The multi-cluster views through the plugin: the job and all three pods on the cluster the binding names.
             String cluster = bound.group(1);
             assertThat(kubectl.run("muster", "get", "pytorchjob", "-M").succeeded())
