@@ -89,6 +89,12 @@ public class MemberWatches {
      * by {@link #watches}.
      */
     private ReportedInventory reportedBefore;
+    /** Reads the inventory topic off the probes' thread (a long topic takes seconds), and tries again after a failure. */
+    private final ScheduledExecutorService reportedBeforeReader = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "inventory-reported-before");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     MemberWatches(StatusSyncConfig config, MemberClients clients, MirrorObservations engine, StatusSyncMetrics metrics, Watches supervised,
                   @Channel(Channels.INVENTORY) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) Emitter<byte[]> inventory,
@@ -145,9 +151,7 @@ public class MemberWatches {
             reportedBefore = null;
         }
         probes.execute(this::rescan);
-        Thread reader = new Thread(this::readReportedBefore, "inventory-reported-before");
-        reader.setDaemon(true);
-        reader.start();
+        reportedBeforeReader.execute(this::readReportedBefore);
     }
 
     /**
@@ -156,43 +160,35 @@ public class MemberWatches {
      * seconds to read); tried again while the broker does not answer.
      */
     private void readReportedBefore() {
-        while (!stopping) {
+        synchronized (watches) {
+            if (!watching || stopping) {
+                return;
+            }
+        }
+        try {
+            ReportedInventory read = new ReportedInventory();
+            CompactedTopic.readAll(kafkaConnection, Topics.INVENTORY, record -> {
+                try {
+                    if (record.value() != null && EventSerde.deserialize(record.value()) instanceof MemberEvent report
+                            && SOURCE.equals(report.source())) {
+                        read.apply(report.data());
+                    }
+                } catch (MalformedEventException e) {
+                    // Not a report of status sync's: placement refuses it too.
+                }
+            });
+            List<MemberWatch> watched;
             synchronized (watches) {
                 if (!watching) {
                     return;
                 }
+                reportedBefore = read;
+                watched = List.copyOf(watches.values());
             }
-            try {
-                ReportedInventory read = new ReportedInventory();
-                CompactedTopic.readAll(kafkaConnection, Topics.INVENTORY, record -> {
-                    try {
-                        if (record.value() != null && EventSerde.deserialize(record.value()) instanceof MemberEvent report
-                                && SOURCE.equals(report.source())) {
-                            read.apply(report.data());
-                        }
-                    } catch (MalformedEventException e) {
-                        // Not a report of status sync's: placement refuses it too.
-                    }
-                });
-                List<MemberWatch> watched;
-                synchronized (watches) {
-                    if (!watching) {
-                        return;
-                    }
-                    reportedBefore = read;
-                    watched = List.copyOf(watches.values());
-                }
-                watched.forEach(watch -> watch.reportedBefore(read.of(watch.cluster())));
-                return;
-            } catch (RuntimeException e) {
-                LOG.warnf("reading what was reported of the members before (%s) failed; tried again in 10 s: %s", Topics.INVENTORY, e.getMessage());
-                try {
-                    Thread.sleep(10_000);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
+            watched.forEach(watch -> watch.reportedBefore(read.of(watch.cluster())));
+        } catch (RuntimeException e) {
+            LOG.warnf("reading what was reported of the members before (%s) failed; tried again in 10 s: %s", Topics.INVENTORY, e.getMessage());
+            reportedBeforeReader.schedule(this::readReportedBefore, 10, TimeUnit.SECONDS);
         }
     }
 
@@ -397,5 +393,6 @@ public class MemberWatches {
         if (probes != null) {
             probes.shutdownNow();
         }
+        reportedBeforeReader.shutdownNow();
     }
 }
