@@ -2,8 +2,10 @@ package dev.muster.runtime;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -66,6 +68,7 @@ public final class TransactionalRelay {
     private final Outcome outcome;
     private final Observations observations;
     private final RestoreGate restores;
+    private final InputPositions positions;
 
     /** Told how each relayed batch ended, on the thread that relays the next one only after. */
     public interface Outcome {
@@ -111,12 +114,28 @@ public final class TransactionalRelay {
     /** A relay for a service that restores its state when given the inputs: through {@code restores}, never during a batch. */
     public TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor, Outcome outcome,
                               Observations observations, RestoreGate restores) {
+        this(transactions, clients, processor, outcome, observations, restores, null);
+    }
+
+    private TransactionalRelay(KafkaTransactions<byte[]> transactions, KafkaClientService clients, RecordProcessor processor, Outcome outcome,
+                               Observations observations, RestoreGate restores, InputPositions positions) {
         this.transactions = transactions;
         this.clients = clients;
         this.processor = processor;
         this.outcome = outcome;
         this.observations = observations;
         this.restores = restores;
+        this.positions = positions;
+    }
+
+    /**
+     * This relay, keeping the inputs' positions in the service's state topic with every transaction, and passing over the
+     * records below the positions its restore found (see {@link InputPositions}). The service's restore must take its
+     * state through {@link InputPositions#restore}.
+     */
+    public TransactionalRelay keepingPositions(InputPositions inputPositions) {
+        return new TransactionalRelay(transactions, clients, processor, outcome, observations, restores,
+                Objects.requireNonNull(inputPositions, "inputPositions"));
     }
 
     public Uni<Void> relay(KafkaRecordBatch<String, byte[]> batch) {
@@ -152,14 +171,25 @@ public final class TransactionalRelay {
 
     private Uni<Void> decide(KafkaRecordBatch<String, byte[]> batch) {
         List<Produced> produced = new ArrayList<>(observations.decide());
+        Map<TopicPartition, Integer> passedOver = new LinkedHashMap<>();
         for (KafkaRecord<String, byte[]> record : batch) {
             long offset = record.getMetadata(IncomingKafkaRecordMetadata.class).map(IncomingKafkaRecordMetadata::getOffset).orElse(-1L);
+            if (positions != null && positions.decided(record.getTopic(), record.getPartition(), offset)) {
+                passedOver.merge(new TopicPartition(record.getTopic(), record.getPartition()), 1, Integer::sum);
+                continue;
+            }
             produced.addAll(processor.process(new Consumed(record.getTopic(), record.getPartition(), offset, record.getKey(), record.getPayload(),
                     record.getHeaders(), record.getTimestamp())));
         }
         produced.addAll(processor.batchEnded());
+        if (!passedOver.isEmpty()) {
+            positions.passedOver(passedOver);
+        }
         if (produced.isEmpty()) {
             return commitOffsetsAlone(batch);
+        }
+        if (positions != null) {
+            produced.addAll(positions.records(lastOffsets(batch)));
         }
         // Not withTransactionAndAck: it nacks an aborted batch and then acks it too, so its Uni succeeds either way,
         // and a batch whose transaction was aborted would be told committed. This fails when the transaction does,
@@ -175,14 +205,23 @@ public final class TransactionalRelay {
         return JobTraces.carrying(KafkaRecord.of(out.topic(), out.key(), out.value()), out.traceparent());
     }
 
-    private Uni<Void> commitOffsetsAlone(KafkaRecordBatch<String, byte[]> batch) {
+    private static IncomingKafkaRecordBatchMetadata<String, byte[]> metadata(KafkaRecordBatch<String, byte[]> batch) {
         @SuppressWarnings("unchecked")
         IncomingKafkaRecordBatchMetadata<String, byte[]> metadata = batch.getMetadata(IncomingKafkaRecordBatchMetadata.class)
                 .orElseThrow(() -> new IllegalStateException("a batch without Kafka metadata: the incoming channel must be a Kafka batch channel"));
-        // The metadata holds each partition's last record; the committed offset is the next one to read, as a transaction commits it.
-        Map<TopicPartition, OffsetAndMetadata> next = metadata.getOffsets().entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, entry -> new OffsetAndMetadata(entry.getValue().offset() + 1)));
-        return clients.<String, byte[]>getConsumer(metadata.getChannel()).commit(next)
+        return metadata;
+    }
+
+    /** The offset of each partition's last record in the batch. */
+    private static Map<TopicPartition, Long> lastOffsets(KafkaRecordBatch<String, byte[]> batch) {
+        return metadata(batch).getOffsets().entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, entry -> entry.getValue().offset()));
+    }
+
+    private Uni<Void> commitOffsetsAlone(KafkaRecordBatch<String, byte[]> batch) {
+        // The committed offset is the next one to read, as a transaction commits it.
+        Map<TopicPartition, OffsetAndMetadata> next = lastOffsets(batch).entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, entry -> new OffsetAndMetadata(entry.getValue() + 1)));
+        return clients.<String, byte[]>getConsumer(metadata(batch).getChannel()).commit(next)
                 .onFailure().recoverWithItem(failure -> {
                     // Lost the partitions meanwhile (a rebalance): whoever owns them reads these records again, and they decide nothing.
                     LOG.warnf("committing offsets %s of records that decided nothing failed: %s", next, failure.toString());

@@ -3,6 +3,7 @@ package dev.muster.placement.kafka;
 import java.time.Clock;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -19,6 +20,7 @@ import dev.muster.placement.core.gang.GangPlacer;
 import dev.muster.placement.engine.PlacementEngine;
 import dev.muster.runtime.Backlog;
 import dev.muster.runtime.CompactedTopic;
+import dev.muster.runtime.InputPositions;
 import dev.muster.runtime.EventProcessor;
 import dev.muster.runtime.tracing.JobTraces;
 import dev.muster.runtime.RestoreGate;
@@ -60,6 +62,8 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
     private final KafkaClientService clients;
     /** A standby's run of a scratch core, so that a takeover does not pay for the JVM's first restore. */
     private final StandbyWarmUp warmUp;
+    /** Where the inputs stood at the last committed transaction; the inventory, read from its beginning on purpose, aside. */
+    private final InputPositions positions = new InputPositions(Topics.PLACEMENT_STATE, Set.of(Topics.INVENTORY));
     /** The batch being relayed; batches are relayed one at a time. */
     private volatile KafkaRecordBatch<String, byte[]> relaying;
 
@@ -78,7 +82,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
             engine.warmUp();
         });
         this.restores = new RestoreGate(() -> {
-            engine.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
+            engine.restore(committedState());
             resumeIfBacklogRead();
         });
         this.relay = new TransactionalRelay(transactions, clients,
@@ -97,10 +101,15 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
                     public void aborted(Throwable failure) {
                         backlog.aborted(relaying);
                         rewindInventoryAfterAbort();
-                        engine.aborted(() -> CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
+                        engine.aborted(PlacementInputListener.this::committedState);
                         resumeIfBacklogRead();
                     }
-                }, engine::decideObservations, restores);
+                }, engine::decideObservations, restores).keepingPositions(positions);
+    }
+
+    /** The core's state as the state topic holds it, the inputs' positions taken out of it. */
+    private Map<String, byte[]> committedState() {
+        return positions.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.PLACEMENT_STATE));
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's

@@ -393,6 +393,39 @@ class PlacementServiceRestartIT {
         }
     }
 
+    /**
+     * A broker can hand placement's group committed offsets older than its state: a long storm saw them go back 14 minutes
+     * across a broker restart, and placement placed again 1,508 jobs it had bound, stopped and forgotten, deleted ones
+     * included. Here a job is bound, deleted and stopped, the group is sent back to the beginning of every input, and the
+     * restarted placement decides nothing about that job again.
+     */
+    @Test
+    void aGroupSentBackToTheBeginningDoesNotMakePlacementPlaceAgainAJobThatWasDeleted() throws Exception {
+        String group = "muster-placement-service";
+        placement = ServiceProcess.start(JAR, placementSettings, DEADLINE);
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
+            JobEvent deleted = admit(client, "pytorch-test");
+            awaitBound(client, deleted);
+            client.send(Topics.SUBMISSIONS, JobEvent.create("/muster/queue-service", deleted.job(), Instant.now(), new JobDeleted("its owner deletes it")));
+            client.await(Topics.PLACEMENTS, event -> event.job().equals(deleted.job()) && event.data() instanceof JobEvicted, DEADLINE);
+            List<JobEvent> before = client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.job().equals(deleted.job())).toList();
+
+            placement.kill();
+            broker.rewindGroup(group, List.of(Topics.ADMISSIONS, Topics.INVENTORY, Topics.SUBMISSIONS, Topics.MEMBER_STATUS,
+                    Topics.PLACEMENT_RESULTS), DEADLINE);
+            placement.startAgain(DEADLINE);
+            JobEvent next = admit(client, "pytorch-next");
+            awaitBound(client, next);
+            // What placement decides on a record it produces in the transaction that commits past it.
+            await("placement has read the admissions and deletions again").atMost(DEADLINE)
+                    .until(() -> broker.groupReadToTheEnd(group, List.of(Topics.ADMISSIONS, Topics.SUBMISSIONS)));
+
+            assertThat(client.readAll(Topics.PLACEMENTS)).filteredOn(event -> event.job().equals(deleted.job()))
+                    .as("the deleted job's placement events; log %s", placement.log()).hasSameSizeAs(before);
+            assertNoCopyAnywhere("pytorch-test");
+        }
+    }
+
     private void assertEachBoundOnceWithOneCopy(JobEventClient client, List<JobEvent> admitted) throws Exception {
         Map<JobRef, List<String>> bindings = new HashMap<>();
         client.readAll(Topics.PLACEMENTS).stream().filter(event -> event.data() instanceof JobBound)

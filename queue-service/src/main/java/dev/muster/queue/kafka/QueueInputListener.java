@@ -42,7 +42,7 @@ public class QueueInputListener {
                 // The queue decided what the log does not hold: it starts again from the committed state, and reads the batch again.
                 store.restoreAfterAbort();
             }
-        }, java.util.List::of, store.restores());
+        }, java.util.List::of, store.restores()).keepingPositions(store.positions());
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's

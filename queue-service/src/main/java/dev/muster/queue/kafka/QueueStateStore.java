@@ -38,6 +38,7 @@ import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaSettings;
 import dev.muster.runtime.CompactedTopic;
 import dev.muster.runtime.EventProcessor.Produced;
+import dev.muster.runtime.InputPositions;
 import dev.muster.runtime.RestoreGate;
 import dev.muster.runtime.StandbyWarmUp;
 import io.quarkus.runtime.StartupEvent;
@@ -64,6 +65,8 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     private final Clock clock = Clock.systemUTC();
     private FleetQueue queue;
     private final RestoreGate restores = new RestoreGate(this::restore);
+    /** Where the inputs stood at the last committed transaction, kept with the state and restored with it. */
+    private final InputPositions positions = new InputPositions(Topics.QUEUE_STATE, Set.of());
     /** A standby's run of a scratch queue, so that a takeover does not pay for the JVM's first restore. */
     private final StandbyWarmUp warmUp;
     private final AtomicBoolean replaying = new AtomicBoolean();
@@ -202,6 +205,11 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
                 partitions.size());
     }
 
+    /** Where the queue's inputs stood at its last committed transaction, for the relay of its inputs. */
+    InputPositions positions() {
+        return positions;
+    }
+
     /** When the relay of the queue's inputs may restore the queue: never while one of its transactions is open. */
     RestoreGate restores() {
         return restores;
@@ -266,7 +274,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
 
     private QuotaAdmission restoreLocked() {
         long start = System.nanoTime();
-        Map<String, byte[]> latest = CompactedTopic.latestByKey(kafkaConnection, Topics.QUEUE_STATE);
+        Map<String, byte[]> latest = positions.restore(CompactedTopic.latestByKey(kafkaConnection, Topics.QUEUE_STATE));
         List<Entry> entries = new ArrayList<>();
         latest.forEach((key, value) -> entries.add(new Entry(key, value)));
         queue = FleetQueue.restore(settings(), clock, entries).batched();

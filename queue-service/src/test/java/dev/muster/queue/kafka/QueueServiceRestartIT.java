@@ -1,6 +1,7 @@
 package dev.muster.queue.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import dev.muster.model.event.JobAdmitted;
+import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
@@ -34,6 +36,7 @@ class QueueServiceRestartIT {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Duration DEADLINE = Duration.ofSeconds(60);
+    private static final String GROUP = "muster-queue-service";
 
 
 
@@ -63,6 +66,48 @@ class QueueServiceRestartIT {
                     .as("the first job's decisions; service log %s", service.log()).containsExactly("JobAdmitted");
             assertThat(decisions).filteredOn(event -> event.job().equals(second.job())).extracting(event -> event.data().getClass().getSimpleName())
                     .containsExactly("JobQueued", "JobAdmitted");
+        }
+    }
+
+    /**
+     * A broker can hand a group committed offsets older than the service's state (a long storm saw placement's go back 14
+     * minutes across a broker restart): the service must not decide again what its state says it decided. Here a job is
+     * admitted and deleted, the group is sent back to the beginning, and the queue, started again, decides nothing about
+     * it a second time.
+     */
+    @Test
+    void aGroupSentBackToTheBeginningDoesNotMakeTheQueueDecideAgainOnAJobThatWasDeleted() throws Exception {
+        JobEvent job = Seed.submission("default", "pytorch-test");
+        List<String> inputs = List.of(Topics.SUBMISSIONS, Topics.FLEET_CONFIG, Topics.MEMBER_STATUS, Topics.PLACEMENTS);
+        // A broker of its own: the quota leaf runs one job at a time, and the other test leaves one running.
+        try (KafkaBroker broker = KafkaBroker.start()) {
+            MusterTopics.create(broker, 3);
+            rewoundGroup(broker, job, inputs);
+        }
+    }
+
+    private static void rewoundGroup(KafkaBroker broker, JobEvent job, List<String> inputs) throws Exception {
+        // One record a batch, as a long backlog is read: in one batch the deletion read again would hide the admission.
+        try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+             ServiceProcess service = ServiceProcess.start(JAR, Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
+                     "muster.queue.fleet-api.watch", "false", "mp.messaging.incoming.inputs.max.poll.records", "1"), DEADLINE)) {
+            client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+            client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
+            client.send(Topics.SUBMISSIONS, job);
+            client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+            // Deleted: the queue forgets it, name and all, as it must for the name to be used again. (No end on the member
+            // status topic: read again before the submission, an end would hide the replay, and the order across topics is free.)
+            client.send(Topics.SUBMISSIONS, JobEvent.create("/test", job.job(), Instant.now(), new JobDeleted("done with it")));
+            await("the queue has read the job's deletion").atMost(DEADLINE).until(() -> broker.groupReadToTheEnd(GROUP, inputs));
+
+            service.kill();
+            broker.rewindGroup(GROUP, inputs, DEADLINE);
+            service.startAgain(DEADLINE);
+            await("the queue has read its inputs again to their end").atMost(DEADLINE).until(() -> broker.groupReadToTheEnd(GROUP, inputs));
+
+            assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().equals(job.job()))
+                    .extracting(event -> event.data().getClass().getSimpleName())
+                    .as("the job's decisions; service log %s", service.log()).containsExactly("JobAdmitted", "JobWithdrawn");
         }
     }
 }

@@ -28,6 +28,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -247,6 +249,49 @@ public final class KafkaBroker implements AutoCloseable {
             throw new KafkaBrokerException("interrupted while creating Kafka user " + username, e);
         }
         return new KafkaCredentials(username, password, tls.truststore(), tls.password());
+    }
+
+    /**
+     * Puts a consumer group's committed offsets back to the beginning of the given topics, as a broker that lost them
+     * hands them to the group's next member. Only a group with no member can be changed: this waits (up to {@code within})
+     * until the last one's session has expired.
+     */
+    public void rewindGroup(String group, Collection<String> topics, Duration within) {
+        try (Admin admin = admin()) {
+            Map<TopicPartition, OffsetAndMetadata> beginning = new LinkedHashMap<>();
+            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().forEach(topic -> topic.partitions()
+                    .forEach(partition -> beginning.put(new TopicPartition(topic.name(), partition.partition()), new OffsetAndMetadata(0))));
+            org.awaitility.Awaitility.await("group " + group + " without members, its offsets rewound").atMost(within)
+                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> admin.alterConsumerGroupOffsets(group, beginning).all().get(10, TimeUnit.SECONDS) == null);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaBrokerException("cannot read the partitions of " + topics + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while rewinding group " + group, e);
+        }
+    }
+
+    /**
+     * Whether a consumer group has committed, on every partition of the given topics, the offset past its last record: it
+     * has read them to their end. For topics written outside transactions (a marker takes an offset no record has).
+     */
+    public boolean groupReadToTheEnd(String group, Collection<String> topics) {
+        try (Admin admin = admin()) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new LinkedHashMap<>();
+            admin.describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS).values().forEach(topic -> topic.partitions()
+                    .forEach(partition -> latest.put(new TopicPartition(topic.name(), partition.partition()),
+                            org.apache.kafka.clients.admin.OffsetSpec.latest())));
+            return admin.listOffsets(latest).all().get(30, TimeUnit.SECONDS).entrySet().stream().allMatch(end -> end.getValue().offset() == 0
+                    || committed.get(end.getKey()) != null && committed.get(end.getKey()).offset() >= end.getValue().offset());
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaBrokerException("cannot read the offsets of group " + group + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaBrokerException("interrupted while reading the offsets of group " + group, e);
+        }
     }
 
     /** Adds ACLs (the broker denies whatever none allows). */
