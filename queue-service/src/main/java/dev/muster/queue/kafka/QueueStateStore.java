@@ -30,6 +30,7 @@ import dev.muster.model.queue.JobQueueView;
 import dev.muster.model.quota.ConfigInForce;
 import dev.muster.model.quota.QuotaUsageRow;
 import dev.muster.queue.config.QueueConfig;
+import dev.muster.queue.core.queueing.FleetApiJob;
 import dev.muster.queue.core.queueing.FleetApiSubmissions;
 import dev.muster.queue.core.queueing.FleetQueue;
 import dev.muster.queue.core.queueing.QueueState.Entry;
@@ -171,8 +172,8 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     }
 
     @Override
-    public synchronized List<JobRef> undeleted() {
-        return queue.fleetApiJobs();
+    public synchronized List<FleetApiJob> undeleted() {
+        return queue.fleetApiObjects();
     }
 
     /** Each quota node's usage now, with when the next job under it is expected to start, for the queues view. */

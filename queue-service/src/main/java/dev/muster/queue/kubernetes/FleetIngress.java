@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -47,6 +48,7 @@ import dev.muster.model.policy.PropagationPolicy;
 import dev.muster.model.quota.ElasticQuotaTree;
 import dev.muster.queue.config.Channels;
 import dev.muster.queue.config.QueueConfig;
+import dev.muster.queue.core.queueing.FleetApiJob;
 import dev.muster.queue.core.queueing.FleetApiSubmissions;
 import dev.muster.runtime.tracing.JobTraces;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -151,9 +153,9 @@ public class FleetIngress {
      */
     private void deleteWhatIsGone() {
         try {
-            List<JobRef> held = submitted.undeleted();
+            List<FleetApiJob> held = submitted.undeleted();
             // What the queue no longer holds it has recorded as deleted (or never held): nothing to remember.
-            Set<String> heldUids = held.stream().map(JobRef::uid).collect(Collectors.toSet());
+            Set<String> heldUids = held.stream().map(FleetApiJob::uid).collect(Collectors.toSet());
             deletionsSent.keySet().retainAll(heldUids);
             if (held.isEmpty()) {
                 return;
@@ -162,22 +164,29 @@ public class FleetIngress {
             if (listed.isEmpty()) {
                 return;
             }
-            Set<String> watched = listed.get().stream().map(FleetJobs::eventUid).collect(Collectors.toSet());
-            List<JobRef> missing = held.stream().filter(job -> !watched.contains(job.uid())).toList();
-            if (missing.isEmpty()) {
-                return;
+            Map<String, String> objectOf = new HashMap<>();
+            listed.get().forEach(object -> objectOf.putIfAbsent(FleetJobs.eventUid(object), object.getMetadata().getUid()));
+            List<JobRef> missing = held.stream().filter(job -> !objectOf.containsKey(job.uid())).map(FleetApiJob::ref).toList();
+            if (!missing.isEmpty()) {
+                Set<String> named = list(PyTorchJob.class).stream()
+                        .map(object -> object.getMetadata().getNamespace() + "/" + object.getMetadata().getName()).collect(Collectors.toSet());
+                missing.stream().filter(job -> !named.contains(job.subject()))
+                        .forEach(job -> deleteUnlessSentRecently(job, "deleted from the fleet API while the queue was not watching"));
             }
-            Set<String> named = list(PyTorchJob.class).stream()
-                    .map(object -> object.getMetadata().getNamespace() + "/" + object.getMetadata().getName()).collect(Collectors.toSet());
-            for (JobRef job : missing) {
-                if (!named.contains(job.subject()) && !sentRecently(job.uid())) {
-                    JobEvent deleted = new JobEvent(id(job.uid(), "deleted"), SOURCE, job, clock.instant(),
-                            new JobDeleted("deleted from the fleet API while the queue was not watching"));
-                    sendForJob(job.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));
-                }
-            }
+            // Status sync writes a Kafka job's object again only when it reads its submission again and finds none: the
+            // object it was shown with was deleted, and a watch that was down, or listed again, saw no deletion.
+            held.stream().filter(job -> job.objectUid() != null && objectOf.containsKey(job.uid()) && !job.objectUid().equals(objectOf.get(job.uid())))
+                    .forEach(job -> deleteUnlessSentRecently(job.ref(), "deleted from the fleet API while the queue was not watching (object "
+                            + job.objectUid() + "; the one there now, " + objectOf.get(job.uid()) + ", was written again since)"));
         } catch (RuntimeException e) {
             LOG.warnf("fleet API: looking for jobs deleted while the queue was not watching failed (%s); trying again", e.toString());
+        }
+    }
+
+    private void deleteUnlessSentRecently(JobRef job, String reason) {
+        if (!sentRecently(job.uid())) {
+            JobEvent deleted = new JobEvent(id(job.uid(), "deleted"), SOURCE, job, clock.instant(), new JobDeleted(reason));
+            sendForJob(job.uid(), "fleet API deleted", deleted.describe(), EventSerde.serialize(deleted));
         }
     }
 

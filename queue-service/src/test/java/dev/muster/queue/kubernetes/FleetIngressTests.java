@@ -201,28 +201,37 @@ class FleetIngressTests {
     /**
      * A job submitted on Kafka whose fleet object status sync wrote and reported, and which is not on the fleet API (here:
      * written to another fleet API, as its object deleted while the queue was down would be) is deleted once found
-     * missing; one whose object is there stays, and so does one never shown there.
+     * missing, and so is one whose object there is another than it was shown with (a long storm saw status sync write a
+     * deleted job's object again from its submission, read again after a restart, while the queue's watch was down: the
+     * job came back). One whose object is there stays, and so does one never shown there.
      */
     @Test
     void aKafkaJobShownOnTheFleetApiAndDeletedThereWhileTheQueueWasNotWatchingIsDeleted() {
         try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
             JobEvent stays = Seed.submission("shown", "stays");
-            fleet.resource(FleetJobs.forKafkaSubmission(Seed.job("shown", "stays"), stays.job().uid())).create();
+            PyTorchJob staysObject = fleet.resource(FleetJobs.forKafkaSubmission(Seed.job("shown", "stays"), stays.job().uid())).create();
             JobEvent gone = Seed.submission("shown", "gone");
             JobEvent neverShown = Seed.submission("shown", "never-shown");
-            for (JobEvent submitted : List.of(stays, gone, neverShown)) {
+            // Shown with an object deleted since; status sync, reading its submission again, wrote the one there now.
+            JobEvent writtenAgain = Seed.submission("shown", "written-again");
+            fleet.resource(FleetJobs.forKafkaSubmission(Seed.job("shown", "written-again"), writtenAgain.job().uid())).create();
+            for (JobEvent submitted : List.of(stays, gone, neverShown, writtenAgain)) {
                 client.send(Topics.SUBMISSIONS, submitted);
             }
-            for (JobEvent submitted : List.of(stays, gone)) {
-                client.send(Topics.MEMBER_STATUS, JobEvent.create("/muster/status-sync-service", submitted.job(), java.time.Instant.now(),
-                        new dev.muster.model.event.JobShown("object-of-" + submitted.job().name())));
-            }
+            Map<JobEvent, String> shownWith = Map.of(stays, staysObject.getMetadata().getUid(), gone, "object-of-gone",
+                    writtenAgain, "object-deleted-since");
+            shownWith.forEach((submitted, objectUid) -> client.send(Topics.MEMBER_STATUS, JobEvent.create("/muster/status-sync-service",
+                    submitted.job(), java.time.Instant.now(), new dev.muster.model.event.JobShown(objectUid))));
 
             JobEvent deleted = client.await(Topics.SUBMISSIONS, event -> event.job().equals(gone.job()) && event.data() instanceof JobDeleted,
+                    DEADLINE);
+            JobEvent replaced = client.await(Topics.SUBMISSIONS, event -> event.job().equals(writtenAgain.job()) && event.data() instanceof JobDeleted,
                     DEADLINE);
 
             assertThat(((JobDeleted) deleted.data()).reason()).isEqualTo("deleted from the fleet API while the queue was not watching");
             assertThat(deleted.source()).isEqualTo(FleetJobs.INGRESS_SOURCE);
+            assertThat(((JobDeleted) replaced.data()).reason()).startsWith("deleted from the fleet API while the queue was not watching (object "
+                    + "object-deleted-since; the one there now, ").endsWith(", was written again since)");
             await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> client.readAll(Topics.SUBMISSIONS).stream()
                     .noneMatch(event -> (event.job().equals(stays.job()) || event.job().equals(neverShown.job())) && event.data() instanceof JobDeleted));
         }

@@ -2,7 +2,6 @@ package dev.muster.queue.core.queueing;
 
 import java.util.List;
 
-import dev.muster.model.event.JobRef;
 
 /**
  * The jobs with an object on the fleet API (applied there, or submitted on Kafka and shown there) that the queue holds
@@ -12,5 +11,5 @@ import dev.muster.model.event.JobRef;
 public interface FleetApiSubmissions {
 
     /** Those not deleted yet, as far as the queue has read its inputs. */
-    List<JobRef> undeleted();
+    List<FleetApiJob> undeleted();
 }

@@ -91,7 +91,7 @@ public final class FleetQueue {
      * The jobs with an object on the fleet API that are not deleted yet, by UID: those applied there, and those submitted
      * on Kafka once status sync has shown them there.
      */
-    private final Map<String, JobRef> fleetApiJobs = new LinkedHashMap<>();
+    private final Map<String, FleetApiJob> fleetApiJobs = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
     private final ConfigurationInForce configuration = new ConfigurationInForce(pendingState);
     /** The jobs whose binding is in the state topic, to remove with them. */
@@ -150,7 +150,7 @@ public final class FleetQueue {
             } else if (QueueState.NAMES.holds(record.key())) {
                 queue.names.claim(QueueState.NAMES.read(record.value()));
             } else if (QueueState.FLEET_API_JOBS.holds(record.key())) {
-                JobRef job = QueueState.FLEET_API_JOBS.read(record.value());
+                FleetApiJob job = QueueState.FLEET_API_JOBS.read(record.value());
                 queue.fleetApiJobs.put(job.uid(), job);
             } else if (QueueState.BOUND.holds(record.key())) {
                 bindings.put(record.key().substring(QueueState.BOUND.key("").length()), QueueState.BOUND.read(record.value()));
@@ -244,8 +244,8 @@ public final class FleetQueue {
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobDeleted) {
                 delete(job, now, out);
-            } else if (job.data() instanceof JobShown) {
-                shown(job.job());
+            } else if (job.data() instanceof JobShown shownAs) {
+                shown(job.job(), shownAs.objectUid());
             } else if (job.data() instanceof JobBound) {
                 // Only the start-time estimate cares: an admitted job runs from its binding, kept across a restart.
                 Instant boundAt = job.time() == null ? now : job.time();
@@ -301,6 +301,11 @@ public final class FleetQueue {
      * deletion event lost with the process).
      */
     public List<JobRef> fleetApiJobs() {
+        return fleetApiJobs.values().stream().map(FleetApiJob::ref).toList();
+    }
+
+    /** {@link #fleetApiJobs()}, each with the object a Kafka job was first shown with. */
+    public List<FleetApiJob> fleetApiObjects() {
         return List.copyOf(fleetApiJobs.values());
     }
 
@@ -362,8 +367,9 @@ public final class FleetQueue {
         names.claim(event.job());
         pendingState.put(QueueState.NAMES.key(uid), QueueState.encode(event.job()));
         if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
-            fleetApiJobs.put(uid, event.job());
-            pendingState.put(QueueState.FLEET_API_JOBS.key(uid), QueueState.encode(event.job()));
+            FleetApiJob applied = FleetApiJob.of(event.job(), null);
+            fleetApiJobs.put(uid, applied);
+            pendingState.put(QueueState.FLEET_API_JOBS.key(uid), QueueState.encode(applied));
         }
         if (job == null) {
             throw new RejectedEventException(event.job(), List.of("data.job: is required"));
@@ -399,12 +405,17 @@ public final class FleetQueue {
      * (the two come on different topics, and a queue reading its backlog after a restart reads them in any order; a long
      * storm lost 93 deletions so). If it was deleted before, its object is gone, and the deletion the check for missed
      * deletions then sends clears it.
+     * <p>
+     * The first object it is shown with is the job's: status sync writes another only when that one is gone (its submission
+     * read again after a restart), so one found later means the first was deleted, perhaps while nobody watched.
      */
-    private void shown(JobRef job) {
+    private void shown(JobRef job, String objectUid) {
         boolean heldByAnother = names.holder(job.uid()).map(holder -> !holder.subject().equals(job.subject())).orElse(false);
-        if (!heldByAnother && !fleetApiJobs.containsKey(job.uid())) {
-            fleetApiJobs.put(job.uid(), job);
-            pendingState.put(QueueState.FLEET_API_JOBS.key(job.uid()), QueueState.encode(job));
+        FleetApiJob known = fleetApiJobs.get(job.uid());
+        if (!heldByAnother && (known == null || known.objectUid() == null && objectUid != null)) {
+            FleetApiJob shownJob = FleetApiJob.of(job, objectUid);
+            fleetApiJobs.put(job.uid(), shownJob);
+            pendingState.put(QueueState.FLEET_API_JOBS.key(job.uid()), QueueState.encode(shownJob));
         }
     }
 

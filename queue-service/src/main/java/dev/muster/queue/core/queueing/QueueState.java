@@ -89,7 +89,7 @@ public final class QueueState {
     /** The name each job holds until it is deleted, keyed by its UID. */
     static final Kind<JobRef> NAMES = new Kind<>(NAME_PREFIX, JobRef.class);
     /** Each job submitted through the fleet API that is not deleted yet, keyed by its UID. */
-    static final Kind<JobRef> FLEET_API_JOBS = new Kind<>(FLEET_API_PREFIX, JobRef.class);
+    static final Kind<FleetApiJob> FLEET_API_JOBS = new Kind<>(FLEET_API_PREFIX, FleetApiJob.class);
     /** The last refused change of each configuration object, keyed by {@code Kind/namespace/name}. */
     static final Kind<ConfigRefusal> REFUSALS = new Kind<>(REFUSED_PREFIX, ConfigRefusal.class);
     /** Each PriorityClass, keyed by its name. */

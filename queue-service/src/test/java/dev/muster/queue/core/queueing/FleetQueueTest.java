@@ -641,6 +641,26 @@ class FleetQueueTest {
             assertThat(restoredFrom(stateTopic).fleetApiJobs()).isEmpty();
         }
 
+        /**
+         * The object a Kafka job is first shown with is its own, across a restart: one it is shown with later was written
+         * after that one was deleted (its submission read again), which the fleet API watch must tell from the first.
+         */
+        @Test
+        void aKafkaJobKeepsTheObjectItWasFirstShownWithAcrossARestart() {
+            Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            JobEvent produced = submittedAs("produced", "uid-6");
+            queue.handle(produced);
+            queue.handle(shown(produced.job()));
+            compact(stateTopic, queue.drainState());
+
+            FleetQueue restored = restoredFrom(stateTopic);
+            restored.handle(JobEvent.create("/muster/status-sync-service", produced.job(), T0, new dev.muster.model.event.JobShown("written-again")));
+            compact(stateTopic, restored.drainState());
+
+            assertThat(restoredFrom(stateTopic).fleetApiObjects()).containsExactly(new FleetApiJob("default", "produced", "uid-6", "object-uid-6"));
+        }
+
         private JobEvent shown(JobRef job) {
             return JobEvent.create("/muster/status-sync-service", job, T0, new dev.muster.model.event.JobShown("object-" + job.uid()));
         }

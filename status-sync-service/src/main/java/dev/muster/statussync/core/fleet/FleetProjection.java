@@ -88,8 +88,6 @@ public final class FleetProjection {
      * has read the end, and the job must go on showing its end, not a wait it will never leave.
      */
     private final Set<String> finished = new HashSet<>();
-    /** Jobs submitted on the Kafka path, whose fleet object Muster wrote, until they are deleted. */
-    private final Set<String> writtenForKafka = new HashSet<>();
 
     /** The fleet writes one consumed event leads to. */
     public List<FleetWrite> handle(MusterEvent event) {
@@ -106,7 +104,6 @@ public final class FleetProjection {
         if (jobEvent.data() instanceof JobSubmitted submitted) {
             if (!FleetJobs.INGRESS_SOURCE.equals(jobEvent.source()) && submitted.job() != null) {
                 writes.add(new CreateJob(job, FleetJobs.forKafkaSubmission(submitted.job(), uid)));
-                writtenForKafka.add(uid);
                 Optional.ofNullable(units.get(uid)).filter(written -> written.phase() != null).ifPresent(writes::add);
             } else if (submitted.job() != null && submitted.job().getMetadata() != null && uid.equals(submitted.job().getMetadata().getUid())) {
                 writes.add(new FleetWrite.ObjectSeen(job, submitted.job()));
@@ -217,11 +214,10 @@ public final class FleetProjection {
         } else if (jobEvent.data() instanceof JobDeleted) {
             // Also the unit of a job that finished (kept as its record) or was queued before a restart.
             writes.add(new DeleteQueueUnit(job));
-            // Deleted through the fleet API, its object is gone already; unless a replay after a restart (its commit lost)
-            // has just written it again from the submission read before the deletion.
-            if (writtenForKafka.remove(uid) || !FleetJobs.INGRESS_SOURCE.equals(jobEvent.source())) {
-                writes.add(new FleetWrite.DeleteKafkaJob(job));
-            }
+            // Deleted through the fleet API, its object is gone already; unless its submission, read again after a restart,
+            // wrote it again, in this process or in one before it (the queue finds such an object written after the one it
+            // was shown, and deletes the job). Only an object of the Kafka path for this job's events is deleted.
+            writes.add(new FleetWrite.DeleteKafkaJob(job));
             forget(uid);
             finished.remove(uid);
         }

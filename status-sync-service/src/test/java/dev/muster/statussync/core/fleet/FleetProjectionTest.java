@@ -379,13 +379,18 @@ class FleetProjectionTest {
         assertThat(writes(projection.handle(event(new JobDeleted(null))), DeleteQueueUnit.class)).hasSize(1);
     }
 
+    /**
+     * Deleted on either path, a job's Kafka-path object goes: one deleted through the fleet API may have been written
+     * again from its submission by a process before this one (which this one cannot know), and the write removes only an
+     * object of the Kafka path standing for this job's events, never one applied there.
+     */
     @Test
-    void aJobDeletedOnTheKafkaPathLeavesTheFleetOneDeletedThroughTheFleetApiIsGoneAlready() {
+    void aJobDeletedOnEitherPathHasItsKafkaPathObjectDeletedWhoeverWroteIt() {
         List<FleetWrite> viaKafka = projection.handle(JobEvent.create("/producer", JOB, Instant.EPOCH, new JobDeleted("done with it")));
         List<FleetWrite> viaKubectl = projection.handle(JobEvent.create(FleetJobs.INGRESS_SOURCE, JOB, Instant.EPOCH, new JobDeleted("deleted")));
 
         assertThat(writes(viaKafka, FleetWrite.DeleteKafkaJob.class)).hasSize(1);
-        assertThat(writes(viaKubectl, FleetWrite.DeleteKafkaJob.class)).isEmpty();
+        assertThat(writes(viaKubectl, FleetWrite.DeleteKafkaJob.class)).hasSize(1);
     }
 
     /**
