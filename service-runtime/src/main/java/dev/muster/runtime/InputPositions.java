@@ -2,6 +2,7 @@ package dev.muster.runtime;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
@@ -38,6 +40,8 @@ public final class InputPositions {
     private final Set<String> readFromTheBeginning;
     /** The next offset to decide of each partition, as the state topic held it at the last restore. */
     private final Map<TopicPartition, Long> restored = new ConcurrentHashMap<>();
+    /** Where each assigned partition ended when it was assigned: a position past it is of a topic deleted and created since. */
+    private final Map<TopicPartition, Long> ends = new ConcurrentHashMap<>();
     /** The partitions whose records were passed over since the last restore: said once each. */
     private final Set<TopicPartition> announced = ConcurrentHashMap.newKeySet();
 
@@ -48,6 +52,28 @@ public final class InputPositions {
     public InputPositions(String stateTopic, Set<String> readFromTheBeginning) {
         this.stateTopic = Objects.requireNonNull(stateTopic, "stateTopic");
         this.readFromTheBeginning = Set.copyOf(readFromTheBeginning);
+    }
+
+    /**
+     * Where the partitions just assigned end; call before the restore that follows the assignment. A position past its
+     * partition's end is dropped at the restore, said in a warning: the topic was deleted and created again, and nothing in
+     * it was decided yet.
+     */
+    public void partitionsEndAt(Map<TopicPartition, Long> endOffsets) {
+        ends.putAll(endOffsets);
+    }
+
+    /**
+     * {@link #partitionsEndAt} as the consumer reads them, on its polling thread (a rebalance listener). A read-committed
+     * consumer's end is the last stable offset, which never goes back, and no position was recorded past it. If the ends
+     * cannot be read now, no position is dropped.
+     */
+    public void assigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+        try {
+            partitionsEndAt(consumer.endOffsets(partitions));
+        } catch (RuntimeException e) {
+            LOG.warnf("reading where the assigned partitions end failed (%s); the positions are taken as they are", e.toString());
+        }
     }
 
     /**
@@ -63,6 +89,9 @@ public final class InputPositions {
             Long next = partition == null ? null : offsetOf(value);
             if (next == null) {
                 state.put(key, value);
+            } else if (ends.containsKey(partition) && next > ends.get(partition)) {
+                LOG.warnf("%s ends at offset %d, before the position %d the state topic holds for it: the topic was created again; "
+                        + "its records are all decided", partition, ends.get(partition), next);
             } else {
                 positions.put(partition, next);
             }

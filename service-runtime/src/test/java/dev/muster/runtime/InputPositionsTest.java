@@ -59,4 +59,17 @@ class InputPositionsTest {
         positions.restore(Map.of());
         assertThat(positions.decided(ADMISSIONS, 0, 6)).as("a state topic without positions, as before they were kept").isFalse();
     }
+
+    @Test
+    void aPositionPastTheEndOfItsPartitionIsOfATopicCreatedAgainAndIsDropped() {
+        Map<String, byte[]> latest = new LinkedHashMap<>();
+        positions.records(Map.of(new TopicPartition(ADMISSIONS, 0), 41L, new TopicPartition(ADMISSIONS, 1), 9L))
+                .forEach(record -> latest.put(record.key(), record.value()));
+        positions.partitionsEndAt(Map.of(new TopicPartition(ADMISSIONS, 0), 3L, new TopicPartition(ADMISSIONS, 1), 10L));
+
+        positions.restore(latest);
+
+        assertThat(positions.decided(ADMISSIONS, 0, 2)).as("a topic created again, 3 records long").isFalse();
+        assertThat(positions.decided(ADMISSIONS, 1, 9)).isTrue();
+    }
 }

@@ -161,6 +161,7 @@ public class PlacementInputListener implements KafkaConsumerRebalanceListener {
         // The inventory is read again from the beginning, and says nothing about whether an owed write was carried out.
         backlog.assigned(consumer, partitions.stream().filter(partition -> !Topics.INVENTORY.equals(partition.topic())).toList());
         engine.readingInventory();
+        positions.assigned(consumer, partitions);
         restores.assigned();
         inventory.rewind(consumer, partitions);
     }

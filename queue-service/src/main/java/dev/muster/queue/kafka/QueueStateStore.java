@@ -187,6 +187,7 @@ public class QueueStateStore implements KafkaConsumerRebalanceListener, FleetApi
     @Override
     public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
         if (!partitions.isEmpty()) {
+            positions.assigned(consumer, partitions);
             restores.assigned();
         } else {
             // An owner whose session expired (paused, cut off from the broker) comes back as a standby: what it holds is

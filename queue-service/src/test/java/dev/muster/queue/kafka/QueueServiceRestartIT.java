@@ -17,6 +17,7 @@ import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobQueued;
+import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.Topics;
 import dev.muster.testing.FaultTier;
 import dev.muster.testing.kafka.JobEventClient;
@@ -108,6 +109,43 @@ class QueueServiceRestartIT {
             assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().equals(job.job()))
                     .extracting(event -> event.data().getClass().getSimpleName())
                     .as("the job's decisions; service log %s", service.log()).containsExactly("JobAdmitted", "JobWithdrawn");
+        }
+    }
+
+    /**
+     * The same through a submitter's inbox on a secured cluster, the submission gate's group sent back too: the gate must
+     * not pass on again a submission whose job was deleted since, which the queue would take for a new job. One partition
+     * a topic, so that a job submitted after the restart is decided only once everything before it was read again.
+     */
+    @Test
+    void aGateSentBackToTheBeginningDoesNotPassOnAgainTheSubmissionOfAJobThatWasDeleted() throws Exception {
+        JobEvent job = Seed.submission("default", "pytorch-test");
+        JobEvent after = Seed.submission("default", "pytorch-test-2");
+        String inbox = Topics.inboxOf("alice");
+        try (KafkaBroker broker = KafkaBroker.start()) {
+            MusterTopics.create(broker, 1);
+            broker.createTopic(inbox, 1, Map.of());
+            try (JobEventClient client = new JobEventClient(broker.bootstrapServers());
+                 ServiceProcess service = ServiceProcess.start(JAR, Map.of("kafka.bootstrap.servers", broker.bootstrapServers(),
+                         "muster.queue.fleet-api.watch", "false", "muster.queue.submitters.alice.namespaces", "default"), DEADLINE)) {
+                client.send(Topics.FLEET_CONFIG, Seed.treeApplied());
+                client.send(Topics.FLEET_CONFIG, Seed.queuePolicyApplied("default"));
+                client.send(inbox, job);
+                client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobAdmitted, DEADLINE);
+                client.send(inbox, JobEvent.create("/alice", job.job(), Instant.now(), new JobDeleted("done with it")));
+                client.await(Topics.ADMISSIONS, event -> event.job().equals(job.job()) && event.data() instanceof JobWithdrawn, DEADLINE);
+
+                service.kill();
+                broker.rewindGroup(GROUP, List.of(Topics.SUBMISSIONS, Topics.FLEET_CONFIG, Topics.MEMBER_STATUS, Topics.PLACEMENTS), DEADLINE);
+                broker.rewindGroup(GROUP + "-gate", List.of(inbox), DEADLINE);
+                service.startAgain(DEADLINE);
+                client.send(inbox, after);
+                client.await(Topics.ADMISSIONS, event -> event.job().equals(after.job()), DEADLINE);
+
+                assertThat(client.readAll(Topics.ADMISSIONS)).filteredOn(event -> event.job().equals(job.job()))
+                        .extracting(event -> event.data().getClass().getSimpleName())
+                        .as("the job's decisions; service log %s", service.log()).containsExactly("JobAdmitted", "JobWithdrawn");
+            }
         }
     }
 }
