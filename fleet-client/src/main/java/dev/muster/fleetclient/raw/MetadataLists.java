@@ -19,11 +19,11 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 
 /**
- * Every object of a kind (in all namespaces) by name and namespace only: what a watch's audit compares the watch with.
+ * Every object of a kind (in all namespaces) by name, namespace and UID only: what a watch's audit compares the watch with.
  * A list of a member's pods is thousands of whole pods; bound into fabric8's model each minute, the audits were an
  * eighth of status sync's CPU under load. The list is asked for a page at a time and as metadata only (as {@code
  * kubectl get} asks); an API server that answers with whole objects, or all at once, is read the same way, everything
- * but each item's name and namespace skipped unbound.
+ * but each item's name, namespace and UID skipped unbound.
  */
 public final class MetadataLists {
 
@@ -36,7 +36,7 @@ public final class MetadataLists {
     private MetadataLists() {
     }
 
-    /** The objects of the kind, each with its name and namespace alone. */
+    /** The objects of the kind, each with its name, namespace and UID alone. */
     public static List<HasMetadata> of(KubernetesClient client, ResourceDefinitionContext kind) {
         List<HasMetadata> objects = new ArrayList<>();
         String next = null;
@@ -108,6 +108,8 @@ public final class MetadataLists {
                         metadata.setName(JsonValues.text(parser, "metadata.name"));
                     } else if ("namespace".equals(name)) {
                         metadata.setNamespace(JsonValues.text(parser, "metadata.namespace"));
+                    } else if ("uid".equals(name)) {
+                        metadata.setUid(JsonValues.text(parser, "metadata.uid"));
                     } else {
                         parser.skipChildren();
                     }

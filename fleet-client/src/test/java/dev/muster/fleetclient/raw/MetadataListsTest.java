@@ -61,15 +61,18 @@ class MetadataListsTest {
     }
 
     @Test
-    void everyObjectOfTheKindInEveryNamespaceIsListedByNameAlone() {
+    void everyObjectOfTheKindInEveryNamespaceIsListedByNameAndUidAlone() {
         start(true);
-        client.pods().inNamespace("team-a").resource(pod("team-a", "train-0")).create();
+        Pod created = client.pods().inNamespace("team-a").resource(pod("team-a", "train-0")).create();
         client.pods().inNamespace("team-b").resource(pod("team-b", "train-0")).create();
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("gpu-1").endMetadata().build()).create();
 
         List<HasMetadata> pods = MetadataLists.of(client, PODS);
 
         assertThat(keys(pods)).containsExactly("team-a/train-0", "team-b/train-0");
+        // The UID tells an object from another made since under its name.
+        assertThat(pods).filteredOn(pod -> pod.getMetadata().getNamespace().equals("team-a")).singleElement()
+                .satisfies(pod -> assertThat(pod.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid()).isNotBlank());
         assertThat(pods).allSatisfy(pod -> assertThat(pod.getMetadata().getLabels()).isNullOrEmpty());
         assertThat(keys(MetadataLists.of(client, ResourceDefinitionContext.fromResourceType(Node.class)))).containsExactly("null/gpu-1");
     }

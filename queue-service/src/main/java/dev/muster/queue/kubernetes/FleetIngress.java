@@ -166,12 +166,15 @@ public class FleetIngress {
             }
             Map<String, String> objectOf = new HashMap<>();
             listed.get().forEach(object -> objectOf.putIfAbsent(FleetJobs.eventUid(object), object.getMetadata().getUid()));
-            List<JobRef> missing = held.stream().filter(job -> !objectOf.containsKey(job.uid())).map(FleetApiJob::ref).toList();
+            List<FleetApiJob> missing = held.stream().filter(job -> !objectOf.containsKey(job.uid())).toList();
             if (!missing.isEmpty()) {
-                Set<String> named = list(PyTorchJob.class).stream()
-                        .map(object -> object.getMetadata().getNamespace() + "/" + object.getMetadata().getName()).collect(Collectors.toSet());
-                missing.stream().filter(job -> !named.contains(job.subject()))
-                        .forEach(job -> deleteUnlessSentRecently(job, "deleted from the fleet API while the queue was not watching"));
+                // Confirmed by a list of the server's own: the watch may lag behind. An object of the job's name there is
+                // the job's only if it is the object it was applied as, or shown with; another is a job applied since.
+                Map<String, String> uidOfName = new HashMap<>();
+                list(PyTorchJob.class).forEach(object -> uidOfName.put(object.getMetadata().getNamespace() + "/" + object.getMetadata().getName(),
+                        object.getMetadata().getUid()));
+                missing.stream().filter(job -> !isItsObject(job, uidOfName.get(job.ref().subject()), uidOfName.containsKey(job.ref().subject())))
+                        .forEach(job -> deleteUnlessSentRecently(job.ref(), "deleted from the fleet API while the queue was not watching"));
             }
             // Status sync writes a Kafka job's object again only when it reads its submission again and finds none: the
             // object it was shown with was deleted, and a watch that was down, or listed again, saw no deletion.
@@ -181,6 +184,15 @@ public class FleetIngress {
         } catch (RuntimeException e) {
             LOG.warnf("fleet API: looking for jobs deleted while the queue was not watching failed (%s); trying again", e.toString());
         }
+    }
+
+    /**
+     * Whether the object of the job's name the server lists is the job's: the one it was applied as or shown with. One
+     * listed without a UID, or a job the queue holds since before it kept which object is the job's, is taken for the
+     * job's, as before the UIDs were compared.
+     */
+    private static boolean isItsObject(FleetApiJob job, String listedUid, boolean named) {
+        return named && (listedUid == null || job.objectUid() == null || listedUid.equals(job.objectUid()));
     }
 
     private void deleteUnlessSentRecently(JobRef job, String reason) {
@@ -233,7 +245,13 @@ public class FleetIngress {
 
         @Override
         public void onUpdate(GenericKubernetesResource old, GenericKubernetesResource job) {
-            // The job was resolved and queued when it was created; later changes (status included) are not resubmitted.
+            // The job was resolved and queued when it was created; later changes (status included) are not resubmitted. An
+            // object of the same name with another UID is another object: a watch listed again after it was down saw the
+            // first deleted and the second made as an update.
+            if (!Objects.equals(old.getMetadata().getUid(), job.getMetadata().getUid())) {
+                onDelete(old, false);
+                onAdd(job);
+            }
         }
 
         @Override

@@ -6,9 +6,9 @@ import dev.muster.model.event.JobRef;
  * A job with an object on the fleet API, held until the job is deleted: one applied there, or one submitted on Kafka
  * whose object status sync wrote to show it.
  *
- * @param objectUid the UID of the object status sync first showed a Kafka job with; null for a job applied on the fleet
- *                  API (its events carry its object's UID) and for records written before it was kept. Another object of
- *                  the job found later was written after the first was deleted: the job was deleted.
+ * @param objectUid the UID of the job's object: the job's own for one applied there, the one status sync first showed it
+ *                  with for one submitted on Kafka; null for records written before it was kept. Another object of the job
+ *                  found later (of its name, or of its events' UID) was made after the job's was deleted: the job was.
  */
 public record FleetApiJob(String namespace, String name, String uid, String objectUid) {
 

@@ -93,6 +93,7 @@ public final class FleetQueue {
      */
     private final Map<String, FleetApiJob> fleetApiJobs = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
+    private final AppliedAgain appliedAgain = new AppliedAgain(pendingState);
     private final ConfigurationInForce configuration = new ConfigurationInForce(pendingState);
     /** The jobs whose binding is in the state topic, to remove with them. */
     private final java.util.Set<String> recordedBindings = new java.util.HashSet<>();
@@ -142,7 +143,7 @@ public final class FleetQueue {
             if (record.value() == null) {
                 continue;
             }
-            if (queue.configuration.restore(record)) {
+            if (queue.configuration.restore(record) || queue.appliedAgain.restore(record)) {
                 continue;
             }
             if (QueueState.FINISHED.holds(record.key())) {
@@ -244,6 +245,7 @@ public final class FleetQueue {
                 out.addAll(toEvents(release(job.job().uid(), now), event, now));
             } else if (job.data() instanceof JobDeleted) {
                 delete(job, now, out);
+                appliedAgain.deleted(job.job().uid()).ifPresent(waited -> submitWaited(waited, now, out));
             } else if (job.data() instanceof JobShown shownAs) {
                 shown(job.job(), shownAs.objectUid());
             } else if (job.data() instanceof JobBound) {
@@ -361,13 +363,19 @@ public final class FleetQueue {
         }
         Optional<String> conflict = names.conflict(event.job());
         if (conflict.isPresent()) {
+            Optional<JobRef> replaced = replacedOnTheFleetApi(event);
+            if (replaced.isPresent()) {
+                appliedAgain.waitFor(replaced.get(), event);
+                return;
+            }
             throw new RejectedEventException(event.job(), List.of(conflict.get()));
         }
         // From here the job holds its name until it is deleted, accepted or not, as its object does on the fleet API.
         names.claim(event.job());
         pendingState.put(QueueState.NAMES.key(uid), QueueState.encode(event.job()));
         if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
-            FleetApiJob applied = FleetApiJob.of(event.job(), null);
+            // Applied there: the object is the job, its UID the job's.
+            FleetApiJob applied = FleetApiJob.of(event.job(), uid);
             fleetApiJobs.put(uid, applied);
             pendingState.put(QueueState.FLEET_API_JOBS.key(uid), QueueState.encode(applied));
         }
@@ -396,6 +404,28 @@ public final class FleetQueue {
             }
         }
         out.addAll(place(event.job(), job, () -> JobManifest.of(job), demand, priority, policy.get(), event, now));
+    }
+
+    /** A job that waited for its name: refused now, it is told so, and the deletion that freed the name stands. */
+    private void submitWaited(JobEvent waited, Instant now, List<MusterEvent> out) {
+        try {
+            submit(waited, (JobSubmitted) waited.data(), now, out);
+        } catch (RejectedEventException e) {
+            out.add(followUp(waited, waited.job(), now, new JobRejected(e.reasons())));
+        }
+    }
+
+    /**
+     * The job holding the name of a job applied on the fleet API, when that job's object there is known to be another:
+     * the fleet API holds one object of a name, so the holder's was deleted (see {@link AppliedAgain}).
+     */
+    private Optional<JobRef> replacedOnTheFleetApi(JobEvent event) {
+        if (!FleetJobs.INGRESS_SOURCE.equals(event.source())) {
+            return Optional.empty();
+        }
+        return names.holderOfName(event.job().subject()).filter(holder -> !holder.uid().equals(event.job().uid()))
+                .filter(holder -> Optional.ofNullable(fleetApiJobs.get(holder.uid())).map(FleetApiJob::objectUid)
+                        .filter(objectUid -> !objectUid.equals(event.job().uid())).isPresent());
     }
 
     /**

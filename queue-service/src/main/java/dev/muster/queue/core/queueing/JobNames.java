@@ -35,6 +35,11 @@ final class JobNames {
         return job.equals(byUid.get(job.uid()));
     }
 
+    /** The job that holds the name {@code namespace/name}, if one does. */
+    Optional<JobRef> holderOfName(String subject) {
+        return Optional.ofNullable(byName.get(subject));
+    }
+
     /** The job that holds a name under this uid, if one does. */
     Optional<JobRef> holder(String uid) {
         return Optional.ofNullable(byUid.get(uid));

@@ -563,6 +563,56 @@ class FleetQueueTest {
             assertThatThrownBy(() -> restored.handle(submittedAs("h-f091", "uid-2"))).isInstanceOf(RejectedEventException.class);
         }
 
+        private JobEvent applied(String name, String uid) {
+            JobEvent submitted = submittedAs(name, uid);
+            return JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, submitted.job(), T0, submitted.data());
+        }
+
+        private JobEvent deletedThere(JobRef job) {
+            return JobEvent.create(dev.muster.model.job.FleetJobs.INGRESS_SOURCE, job, T0, new JobDeleted("deleted from the fleet API"));
+        }
+
+        /**
+         * Deleted and applied again under its name while the queue did not watch (a restart lists the new object as added
+         * before the old one is found deleted): the new job waits for the old one's deletion, across a restart, instead of
+         * being refused for its name, and is submitted then. One read after a later job took the name (another partition)
+         * waits too, and its own deletion, which follows it, drops it.
+         */
+        @Test
+        void aJobAppliedAgainUnderAHeldNameWaitsForTheDeletionOfTheOneItReplacedAcrossARestart() {
+            Map<String, byte[]> stateTopic = new LinkedHashMap<>();
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            JobEvent first = applied("again", "uid-1");
+            queue.handle(first);
+            JobEvent second = applied("again", "uid-2");
+
+            assertThat(queue.handle(second)).as("neither refused nor decided yet").isEmpty();
+            compact(stateTopic, queue.drainState());
+            FleetQueue restored = restoredFrom(stateTopic);
+            List<MusterEvent> decided = restored.handle(deletedThere(first.job()));
+
+            assertThat(jobEvents(decided)).filteredOn(event -> event.job().equals(second.job())).singleElement().extracting(JobEvent::data)
+                    .isInstanceOf(JobAdmitted.class);
+            assertThat(restored.fleetApiJobs()).containsExactly(second.job());
+
+            JobEvent stale = applied("again", "uid-0");
+            assertThat(restored.handle(stale)).isEmpty();
+            restored.handle(deletedThere(stale.job()));
+            assertThat(jobEvents(restored.handle(deletedThere(second.job())))).as("nothing waits for the name any more")
+                    .noneMatch(event -> event.job().equals(stale.job()));
+            compact(stateTopic, restored.drainState());
+            assertThat(stateTopic.keySet()).noneMatch(key -> key.startsWith("applied-again/"));
+        }
+
+        /** On the Kafka path a name is a submitter's word, not an object's: a second job of a held name is refused. */
+        @Test
+        void aJobSubmittedOnKafkaUnderANameAJobAppliedOnTheFleetApiHoldsIsRefused() {
+            queue.handle(policy("propagation-policy-gang.yaml"));
+            queue.handle(applied("held", "uid-1"));
+
+            assertThatThrownBy(() -> queue.handle(submittedAs("held", "uid-2"))).isInstanceOf(RejectedEventException.class);
+        }
+
         /**
          * The jobs submitted through the fleet API are known as such until deleted, across a restart, finished ones too:
          * a deletion there that the queue missed is found by their absence.
