@@ -78,6 +78,20 @@ public final class TransactionalRelay {
 
         /** The batch's transaction failed: nothing it decided is in the log, and the batch is read again. */
         void aborted(Throwable failure);
+
+        /** An outcome for a service whose commits ask nothing of it and that reads its state again after an abort. */
+        static Outcome restoringOnAbort(Runnable restore) {
+            return new Outcome() {
+                @Override
+                public void committed() {
+                }
+
+                @Override
+                public void aborted(Throwable failure) {
+                    restore.run();
+                }
+            };
+        }
     }
 
     /** What the service observed outside Kafka since the last batch, decided now: records for this batch's transaction. */

@@ -32,17 +32,9 @@ public class QueueInputListener {
     // Unbounded: a batch's records are emitted in one transaction, and an overflow would abort the batch each time it is read.
     QueueInputListener(@Channel(Channels.ADMISSIONS) @OnOverflow(OnOverflow.Strategy.UNBOUNDED_BUFFER) KafkaTransactions<byte[]> transactions, KafkaClientService clients, EventProcessor processor,
                        QueueStateStore store) {
-        this.relay = new TransactionalRelay(transactions, clients, processor, new TransactionalRelay.Outcome() {
-            @Override
-            public void committed() {
-            }
-
-            @Override
-            public void aborted(Throwable failure) {
-                // The queue decided what the log does not hold: it starts again from the committed state, and reads the batch again.
-                store.restoreAfterAbort();
-            }
-        }, java.util.List::of, store.restores()).keepingPositions(store.positions());
+        // After an abort the queue decided what the log does not hold: it starts again from the committed state.
+        this.relay = new TransactionalRelay(transactions, clients, processor, TransactionalRelay.Outcome.restoringOnAbort(store::restoreAfterAbort),
+                java.util.List::of, store.restores()).keepingPositions(store.positions());
     }
 
     // On a worker thread, one batch at a time: on the event loop (where SmallRye calls it otherwise) a batch's

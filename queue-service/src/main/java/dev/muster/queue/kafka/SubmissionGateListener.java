@@ -49,17 +49,9 @@ public class SubmissionGateListener implements KafkaConsumerRebalanceListener {
         Map<String, Object> connection = CompactedTopic.connection(kafkaConfiguration);
         Runnable restore = () -> positions.restore(CompactedTopic.latestByKey(connection, Topics.QUEUE_STATE));
         this.restores = new RestoreGate(restore);
-        this.relay = new TransactionalRelay(transactions, clients, gate, new TransactionalRelay.Outcome() {
-            @Override
-            public void committed() {
-            }
-
-            @Override
-            public void aborted(Throwable failure) {
-                // The consumer is back at the committed offsets: the positions are read again beside them.
-                restore.run();
-            }
-        }, List::of, restores).keepingPositions(positions);
+        // After an abort the consumer is back at the committed offsets: the positions are read again beside them.
+        this.relay = new TransactionalRelay(transactions, clients, gate, TransactionalRelay.Outcome.restoringOnAbort(restore), List::of, restores)
+                .keepingPositions(positions);
     }
 
     @Incoming(Channels.INBOXES)
