@@ -191,7 +191,7 @@ public class FleetIngress {
      * listed without a UID, or a job the queue holds since before it kept which object is the job's, is taken for the
      * job's, as before the UIDs were compared.
      */
-    private static boolean isItsObject(FleetApiJob job, String listedUid, boolean named) {
+    static boolean isItsObject(FleetApiJob job, String listedUid, boolean named) {
         return named && (listedUid == null || job.objectUid() == null || listedUid.equals(job.objectUid()));
     }
 

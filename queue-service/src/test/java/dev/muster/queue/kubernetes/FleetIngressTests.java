@@ -199,28 +199,6 @@ class FleetIngressTests {
     }
 
     /**
-     * Deleted and applied again under its name while the queue did not watch: the name is there, but as another object
-     * (another UID), so the job the queue holds under it is deleted. (The one applied since is refused as long as the
-     * name is held: see the robustness document.)
-     */
-    @Test
-    void aJobWhoseNameWasAppliedAgainAsAnotherObjectWhileTheQueueWasNotWatchingIsDeleted() {
-        try (JobEventClient client = new JobEventClient(broker.bootstrapServers())) {
-            JobRef first = new JobRef("missed-again", "applied-again", java.util.UUID.randomUUID().toString());
-            client.send(Topics.SUBMISSIONS, JobEvent.create(FleetJobs.INGRESS_SOURCE, first, java.time.Instant.now(),
-                    new dev.muster.model.event.JobSubmitted(Seed.job("missed-again", "applied-again"))));
-            await("the queue holds the first job").atMost(DEADLINE).untilAsserted(() -> given().when().get("/api/v1/jobs/missed-again/applied-again")
-                    .then().statusCode(200));
-
-            PyTorchJob second = fleet.resource(Seed.job("missed-again", "applied-again")).create();
-
-            JobEvent deleted = client.await(Topics.SUBMISSIONS, event -> event.job().equals(first) && event.data() instanceof JobDeleted, DEADLINE);
-            assertThat(((JobDeleted) deleted.data()).reason()).isEqualTo("deleted from the fleet API while the queue was not watching");
-            assertThat(second.getMetadata().getUid()).isNotEqualTo(first.uid());
-        }
-    }
-
-    /**
      * A job submitted on Kafka whose fleet object status sync wrote and reported, and which is not on the fleet API (here:
      * written to another fleet API, as its object deleted while the queue was down would be) is deleted once found
      * missing, and so is one whose object there is another than it was shown with (a long storm saw status sync write a
