@@ -1,14 +1,16 @@
 package dev.muster.model.resource;
 
 import java.math.BigDecimal;
+import java.util.AbstractSet;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
-import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.BinaryOperator;
 
@@ -25,17 +27,33 @@ import io.fabric8.kubernetes.api.model.Quantity;
  * "unlimited" is for the caller to say: {@link #exceeding(ResourceList)} compares only the names the
  * limit lists, as quota and capacity checks need.
  * In JSON a list is an object of canonical quantity strings: {@code {"cpu":"4010m","memory":"4Gi"}}.
+ * <p>
+ * A list names a handful of resources and the quota core and the packers read and add lists millions of times a
+ * second, so the names and amounts sit in two arrays sorted by name rather than in a map.
  */
 public final class ResourceList {
 
-    private static final ResourceList EMPTY = new ResourceList(new TreeMap<>());
+    private static final String[] NO_NAMES = new String[0];
+    private static final BigDecimal[] NO_AMOUNTS = new BigDecimal[0];
+    private static final ResourceList EMPTY = new ResourceList(NO_NAMES, NO_AMOUNTS);
 
-    private final SortedMap<String, BigDecimal> amounts;
+    /** The names, sorted as {@link String#compareTo} sorts them, each once. */
+    private final String[] names;
+    /** The amount of each name, at the same index. */
+    private final BigDecimal[] amounts;
     /** The hash once worked out (0 until then), as {@link String} keeps its own: lists are keys of hot maps. */
     private int hash;
 
-    private ResourceList(SortedMap<String, BigDecimal> amounts) {
-        this.amounts = Collections.unmodifiableSortedMap(amounts);
+    private ResourceList(String[] names, BigDecimal[] amounts) {
+        this.names = names;
+        this.amounts = amounts;
+    }
+
+    private static ResourceList of(TreeMap<String, BigDecimal> sorted) {
+        if (sorted.isEmpty()) {
+            return EMPTY;
+        }
+        return new ResourceList(sorted.keySet().toArray(NO_NAMES), sorted.values().toArray(NO_AMOUNTS));
     }
 
     public static ResourceList empty() {
@@ -44,9 +62,7 @@ public final class ResourceList {
 
     /** One resource with the given amount. */
     public static ResourceList of(String name, BigDecimal amount) {
-        TreeMap<String, BigDecimal> map = new TreeMap<>();
-        map.put(requireName(name), amount.stripTrailingZeros());
-        return new ResourceList(map);
+        return new ResourceList(new String[] {requireName(name)}, new BigDecimal[] {amount.stripTrailingZeros()});
     }
 
     /**
@@ -61,7 +77,7 @@ public final class ResourceList {
         }
         TreeMap<String, BigDecimal> map = new TreeMap<>();
         quantities.forEach((name, text) -> map.put(requireName(name), parseNamed(name, text)));
-        return new ResourceList(map);
+        return of(map);
     }
 
     /**
@@ -76,7 +92,7 @@ public final class ResourceList {
         TreeMap<String, BigDecimal> map = new TreeMap<>();
         quantities.forEach((name, quantity) ->
                 map.put(requireName(name), parseNamed(name, quantity == null ? null : quantity.toString())));
-        return new ResourceList(map);
+        return of(map);
     }
 
     private static BigDecimal parseNamed(String name, String text) {
@@ -94,32 +110,47 @@ public final class ResourceList {
         return name;
     }
 
+    /** Where the name sits in {@link #names}, or -1. Names are few and mostly the same constants: a scan beats a search. */
+    private int indexOf(String name) {
+        for (int i = 0; i < names.length; i++) {
+            String named = names[i];
+            if (named == name || named.equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** The amount of the named resource; zero when absent. */
     public BigDecimal amount(String name) {
-        return amounts.getOrDefault(name, BigDecimal.ZERO);
+        int index = indexOf(name);
+        return index < 0 ? BigDecimal.ZERO : amounts[index];
     }
 
     /** Whether the list names this resource (with any amount, zero included). */
     public boolean names(String name) {
-        return amounts.containsKey(name);
+        return indexOf(name) >= 0;
     }
 
+    /** The names, in name order. */
     public Set<String> names() {
-        return amounts.keySet();
+        return new Names();
     }
 
     public boolean isEmpty() {
-        return amounts.isEmpty();
+        return names.length == 0;
     }
 
     /** The sum of the lists, as adding them one by one gives, without a list made per step. */
     public static ResourceList sum(Iterable<ResourceList> lists) {
         TreeMap<String, BigDecimal> map = new TreeMap<>();
         for (ResourceList list : lists) {
-            list.amounts.forEach((name, amount) -> map.merge(name, amount, BigDecimal::add));
+            for (int i = 0; i < list.names.length; i++) {
+                map.merge(list.names[i], list.amounts[i], BigDecimal::add);
+            }
         }
         map.replaceAll((name, amount) -> amount.stripTrailingZeros());
-        return map.isEmpty() ? EMPTY : new ResourceList(map);
+        return of(map);
     }
 
     public ResourceList plus(ResourceList other) {
@@ -139,17 +170,17 @@ public final class ResourceList {
         if (factor == 1) {
             return this;
         }
-        TreeMap<String, BigDecimal> map = new TreeMap<>();
         BigDecimal multiplier = BigDecimal.valueOf(factor);
-        amounts.forEach((name, amount) -> map.put(name, amount.multiply(multiplier).stripTrailingZeros()));
-        return new ResourceList(map);
+        BigDecimal[] multiplied = new BigDecimal[amounts.length];
+        for (int i = 0; i < amounts.length; i++) {
+            multiplied[i] = amounts[i].multiply(multiplier).stripTrailingZeros();
+        }
+        return new ResourceList(names, multiplied);
     }
 
     /** This list with one resource set to the given amount. */
     public ResourceList with(String name, BigDecimal amount) {
-        TreeMap<String, BigDecimal> map = new TreeMap<>(amounts);
-        map.put(requireName(name), amount.stripTrailingZeros());
-        return new ResourceList(map);
+        return combine(of(name, amount), (mine, theirs) -> theirs);
     }
 
     /**
@@ -158,17 +189,22 @@ public final class ResourceList {
      */
     public List<String> exceeding(ResourceList limit) {
         List<String> exceeded = new ArrayList<>();
-        limit.amounts.forEach((name, max) -> {
-            if (amount(name).compareTo(max) > 0) {
-                exceeded.add(name);
+        for (int i = 0; i < limit.names.length; i++) {
+            if (amount(limit.names[i]).compareTo(limit.amounts[i]) > 0) {
+                exceeded.add(limit.names[i]);
             }
-        });
+        }
         return exceeded;
     }
 
     /** Whether every amount the limit lists is at least the amount here. */
     public boolean fitsWithin(ResourceList limit) {
-        return exceeding(limit).isEmpty();
+        for (int i = 0; i < limit.names.length; i++) {
+            if (amount(limit.names[i]).compareTo(limit.amounts[i]) > 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** This list with every negative amount raised to zero. */
@@ -176,19 +212,21 @@ public final class ResourceList {
         if (negativeNames().isEmpty()) {
             return this;
         }
-        TreeMap<String, BigDecimal> map = new TreeMap<>(amounts);
-        map.replaceAll((name, amount) -> amount.max(BigDecimal.ZERO));
-        return new ResourceList(map);
+        BigDecimal[] raised = new BigDecimal[amounts.length];
+        for (int i = 0; i < amounts.length; i++) {
+            raised[i] = amounts[i].max(BigDecimal.ZERO);
+        }
+        return new ResourceList(names, raised);
     }
 
     /** The names whose amount is below zero. */
     public List<String> negativeNames() {
         List<String> negative = new ArrayList<>();
-        amounts.forEach((name, amount) -> {
-            if (amount.signum() < 0) {
-                negative.add(name);
+        for (int i = 0; i < names.length; i++) {
+            if (amounts[i].signum() < 0) {
+                negative.add(names[i]);
             }
-        });
+        }
         return negative;
     }
 
@@ -201,25 +239,44 @@ public final class ResourceList {
     @JsonValue
     public Map<String, String> toQuantityStrings() {
         Map<String, String> map = new LinkedHashMap<>();
-        amounts.forEach((name, amount) -> map.put(name, Quantities.format(name, amount)));
+        for (int i = 0; i < names.length; i++) {
+            map.put(names[i], Quantities.format(names[i], amounts[i]));
+        }
         return map;
     }
 
     /** The list as fabric8 quantities, for writing Kubernetes objects. */
     public Map<String, Quantity> toQuantities() {
         Map<String, Quantity> map = new LinkedHashMap<>();
-        amounts.forEach((name, amount) -> map.put(name, Quantities.toQuantity(name, amount)));
+        for (int i = 0; i < names.length; i++) {
+            map.put(names[i], Quantities.toQuantity(names[i], amounts[i]));
+        }
         return map;
     }
 
+    /** Both lists' names, in order; the operator applied to the two amounts of each (zero for a name one lacks). */
     private ResourceList combine(ResourceList other, BinaryOperator<BigDecimal> operator) {
         if (other.isEmpty()) {
             return this;
         }
-        TreeMap<String, BigDecimal> map = new TreeMap<>(amounts);
-        other.amounts.forEach((name, amount) ->
-                map.put(name, operator.apply(map.getOrDefault(name, BigDecimal.ZERO), amount).stripTrailingZeros()));
-        return new ResourceList(map);
+        String[] combinedNames = new String[names.length + other.names.length];
+        BigDecimal[] combined = new BigDecimal[combinedNames.length];
+        int mine = 0;
+        int theirs = 0;
+        int size = 0;
+        while (mine < names.length || theirs < other.names.length) {
+            int order = mine == names.length ? 1 : theirs == other.names.length ? -1 : names[mine].compareTo(other.names[theirs]);
+            if (order < 0) {
+                combinedNames[size] = names[mine];
+                combined[size++] = amounts[mine++];
+            } else {
+                combinedNames[size] = other.names[theirs];
+                BigDecimal left = order == 0 ? amounts[mine++] : BigDecimal.ZERO;
+                combined[size++] = operator.apply(left, other.amounts[theirs++]).stripTrailingZeros();
+            }
+        }
+        return size == combinedNames.length ? new ResourceList(combinedNames, combined)
+                : new ResourceList(Arrays.copyOf(combinedNames, size), Arrays.copyOf(combined, size));
     }
 
     /** Equal when both name the same resources with numerically equal amounts ({@code 1000m} equals {@code 1}). */
@@ -228,14 +285,11 @@ public final class ResourceList {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof ResourceList other) || amounts.size() != other.amounts.size() || hashCode() != other.hashCode()) {
+        if (!(o instanceof ResourceList other) || names.length != other.names.length || hashCode() != other.hashCode()) {
             return false;
         }
-        // Both maps are sorted by name: walk them side by side rather than look each name up.
-        var others = other.amounts.entrySet().iterator();
-        for (Map.Entry<String, BigDecimal> entry : amounts.entrySet()) {
-            Map.Entry<String, BigDecimal> otherEntry = others.next();
-            if (!entry.getKey().equals(otherEntry.getKey()) || entry.getValue().compareTo(otherEntry.getValue()) != 0) {
+        for (int i = 0; i < names.length; i++) {
+            if (!names[i].equals(other.names[i]) || amounts[i].compareTo(other.amounts[i]) != 0) {
                 return false;
             }
         }
@@ -246,8 +300,8 @@ public final class ResourceList {
     public int hashCode() {
         int known = hash;
         if (known == 0) {
-            for (Map.Entry<String, BigDecimal> entry : amounts.entrySet()) {
-                known += Objects.hash(entry.getKey(), entry.getValue().stripTrailingZeros());
+            for (int i = 0; i < names.length; i++) {
+                known += Objects.hash(names[i], amounts[i].stripTrailingZeros());
             }
             hash = known;
         }
@@ -258,12 +312,46 @@ public final class ResourceList {
     @Override
     public String toString() {
         StringBuilder text = new StringBuilder();
-        amounts.forEach((name, amount) -> {
+        for (int i = 0; i < names.length; i++) {
             if (!text.isEmpty()) {
                 text.append(", ");
             }
-            text.append(name).append('=').append(Quantities.format(name, amount));
-        });
+            text.append(names[i]).append('=').append(Quantities.format(names[i], amounts[i]));
+        }
         return text.toString();
+    }
+
+    /** The names as a read-only set, in name order, over the list's own array. */
+    private final class Names extends AbstractSet<String> {
+
+        @Override
+        public Iterator<String> iterator() {
+            return new Iterator<>() {
+                private int next;
+
+                @Override
+                public boolean hasNext() {
+                    return next < names.length;
+                }
+
+                @Override
+                public String next() {
+                    if (next == names.length) {
+                        throw new NoSuchElementException();
+                    }
+                    return names[next++];
+                }
+            };
+        }
+
+        @Override
+        public int size() {
+            return names.length;
+        }
+
+        @Override
+        public boolean contains(Object name) {
+            return name instanceof String named && indexOf(named) >= 0;
+        }
     }
 }
