@@ -23,8 +23,18 @@ import dev.muster.queue.core.quota.QuotaDecision.Preempted;
  * running for its own expected duration. The same code that decides decides here, starvation holds, reclaims and fair
  * sharing included; where a job is placed is not simulated (a job admitted is taken to start at once), and a preempted
  * job to stop at once. A job behind a running job of unknown duration, or beyond the horizon, has no estimate.
+ * <p>
+ * Within {@link #EXACT_WITHIN} of now each job end is a pass of its own, as the core decides one event at a time. Further
+ * ahead, the ends that fall within a hundredth of their lead time of the first are gathered into one pass at the last of
+ * them, as the queue service gathers the events of a consumed batch: a start forty hours away is not known to the minute
+ * anyway, and a replay of ten thousand waiting jobs then takes hundreds of passes, not ten thousand.
  */
 public final class StartTimeEstimates {
+
+    /** How far ahead each job end is replayed on its own. */
+    public static final Duration EXACT_WITHIN = Duration.ofHours(1);
+    /** Beyond {@link #EXACT_WITHIN}, the ends within {@code 1/GATHERED_PER_LEAD} of their lead time are replayed together. */
+    static final long GATHERED_PER_LEAD = 100;
 
     /**
      * One waiting job's estimate.
@@ -110,6 +120,14 @@ public final class StartTimeEstimates {
                                            Function<QuotaJob, Optional<Duration>> expectedDuration,
                                            Function<JobStanding, Optional<Instant>> startedAt, Duration horizon, int maxEnds,
                                            long maxWeighed) {
+        return of(tree, settings, standings, now, expectedDuration, startedAt, horizon, maxEnds, maxWeighed, EXACT_WITHIN);
+    }
+
+    /** The same, replaying each job end on its own as far as {@code exactWithin} ahead rather than {@link #EXACT_WITHIN}. */
+    static Map<String, Estimate> of(QuotaTree tree, QuotaSettings settings, Collection<JobStanding> standings, Instant now,
+                                    Function<QuotaJob, Optional<Duration>> expectedDuration,
+                                    Function<JobStanding, Optional<Instant>> startedAt, Duration horizon, int maxEnds,
+                                    long maxWeighed, Duration exactWithin) {
         StartTimeEstimates run = new StartTimeEstimates(QuotaAdmission.restoreToDecideAdmissionsOnly(tree, settings, standings), expectedDuration);
         List<JobStanding> waiting = new ArrayList<>();
         PriorityQueue<Instant> wakeUps = new PriorityQueue<>();
@@ -125,6 +143,7 @@ public final class StartTimeEstimates {
             }
         }
         Instant end = now.plus(horizon);
+        Instant exactUntil = now.plus(exactWithin);
         run.decided(run.copy.reevaluate(now), now);
         boolean cut = false;
         while (!run.remaining.isEmpty()) {
@@ -133,6 +152,7 @@ public final class StartTimeEstimates {
             if (wakeUp != null && (next == null || !wakeUp.isAfter(next.at())) && !wakeUp.isAfter(end)) {
                 // A job given back may be admitted again from this moment: nothing else would make the core look.
                 run.decided(run.copy.reevaluate(wakeUps.poll()), wakeUp);
+                run.settle(wakeUp);
                 continue;
             }
             if (next == null || next.at().isAfter(end)) {
@@ -142,10 +162,20 @@ public final class StartTimeEstimates {
                 cut = true;
                 break;
             }
-            run.ends.poll();
-            run.endOf.remove(next.uid());
-            run.ended++;
-            run.decided(run.copy.release(next.uid(), next.at()), next.at());
+            Instant at = next.at();
+            if (at.isAfter(exactUntil)) {
+                // From here on a change owes a pass rather than runs one, and the gathered ends share one.
+                run.copy.deferPasses();
+            }
+            Instant gatherUntil = at.isAfter(exactUntil) ? at.plus(Duration.between(now, at).dividedBy(GATHERED_PER_LEAD)) : at;
+            do {
+                run.end(run.ends.poll());
+                at = next.at();
+                next = run.ends.peek();
+                wakeUp = wakeUps.peek();
+            } while (next != null && !next.at().isAfter(gatherUntil) && (wakeUp == null || wakeUp.isAfter(next.at()))
+                    && run.ended < maxEnds);
+            run.settle(at);
         }
         Map<String, Estimate> result = new LinkedHashMap<>();
         for (JobStanding standing : waiting) {
@@ -154,6 +184,20 @@ public final class StartTimeEstimates {
                     ? "more than " + run.ended + " jobs end before it; the estimate looks no further" : run.whyNot(standing, horizon))));
         }
         return result;
+    }
+
+    /** A job ends: what it held is released. */
+    private void end(End end) {
+        endOf.remove(end.uid());
+        ended++;
+        decided(copy.release(end.uid(), end.at()), end.at());
+    }
+
+    /** Runs the passes the changes owe, once passes are deferred, until one decides nothing that owes another. */
+    private void settle(Instant at) {
+        while (copy.owesPass()) {
+            decided(copy.flush(at), at);
+        }
     }
 
     /** A job that runs from {@code since}: it ends at its expected end, or never, for all the estimate can tell. */

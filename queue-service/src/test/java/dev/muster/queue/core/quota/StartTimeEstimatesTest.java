@@ -154,7 +154,8 @@ class StartTimeEstimatesTest {
 
     /**
      * With exact durations and nothing new arriving, each estimate is the start the core then actually gives: the
-     * core driven job end by job end, apart from the estimator.
+     * core driven job end by job end, apart from the estimator. A replay that gathers the ends beyond its first hour
+     * gives the same starts within that hour.
      */
     @Property(tries = 100)
     void theEstimateIsTheActualStartWhenNothingNewArrives(@ForAll long seed) {
@@ -174,14 +175,56 @@ class StartTimeEstimatesTest {
             record(actual.submit(job, now), now, started, exact, ends);
             now = now.plusSeconds(random.nextInt(5));
         }
-        Map<String, Estimate> estimates = StartTimeEstimates.of(actual.tree().orElseThrow(), QuotaSettings.defaults(),
-                all.stream().map(job -> actual.standing(job.uid()).orElseThrow()).toList(), now, job -> Optional.of(exact.get(job.uid())), HORIZON);
+        List<JobStanding> standings = all.stream().map(job -> actual.standing(job.uid()).orElseThrow()).toList();
+        Map<String, Estimate> endByEnd = StartTimeEstimates.of(actual.tree().orElseThrow(), QuotaSettings.defaults(), standings, now,
+                job -> Optional.of(exact.get(job.uid())), standing -> Optional.of(standing.admittedAt()), HORIZON, Integer.MAX_VALUE,
+                Long.MAX_VALUE, HORIZON);
+        Map<String, Estimate> gathered = StartTimeEstimates.of(actual.tree().orElseThrow(), QuotaSettings.defaults(), standings, now,
+                job -> Optional.of(exact.get(job.uid())), HORIZON);
         while (!ends.isEmpty()) {
             Map.Entry<Instant, String> end = ends.poll();
             Instant at = end.getKey().isBefore(now) ? now : end.getKey();
             record(actual.release(end.getValue(), at), at, started, exact, ends);
         }
-        estimates.forEach((uid, estimate) -> assertThat(estimate.start()).as("job %s", uid).isEqualTo(started.get(uid)));
+        endByEnd.forEach((uid, estimate) -> assertThat(estimate.start()).as("job %s", uid).isEqualTo(started.get(uid)));
+        Instant exactUntil = now.plus(StartTimeEstimates.EXACT_WITHIN);
+        gathered.forEach((uid, estimate) -> {
+            if (!started.get(uid).isAfter(exactUntil)) {
+                assertThat(estimate.start()).as("job %s, within the first hour", uid).isEqualTo(started.get(uid));
+            }
+        });
+    }
+
+    /**
+     * Beyond the first hour the ends close together are replayed as one pass: a queue of 400 jobs about two days deep
+     * is estimated in a few hundred passes, each start close to the one a replay end by end gives. Two slots make the
+     * worst case: a job started late by its gathering ends late, and the one after it in the same slot starts later still.
+     */
+    @Test
+    void aDeepQueueFarAheadIsEstimatedWithEndsGatheredCloseToTheReplayEndByEnd() {
+        Random random = new Random(7);
+        submit("team-a", "running-1", T0, Duration.ofMinutes(10));
+        submit("team-a", "running-2", T0, Duration.ofMinutes(25));
+        for (int i = 0; i < 400; i++) {
+            submit(i % 2 == 0 ? "team-a" : "team-b", "waiting-" + i, T0.plusSeconds(1 + i), Duration.ofMinutes(10 + random.nextInt(10)));
+        }
+        List<JobStanding> standings = jobs.stream().map(job -> quota.standing(job.uid()).orElseThrow()).toList();
+        Instant now = T0.plusSeconds(500);
+
+        Map<String, Estimate> endByEnd = StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(), standings, now,
+                job -> Optional.ofNullable(durations.get(job.uid())), standing -> Optional.of(standing.admittedAt()), Duration.ofDays(30),
+                Integer.MAX_VALUE, Long.MAX_VALUE, Duration.ofDays(30));
+        Map<String, Estimate> gathered = StartTimeEstimates.of(quota.tree().orElseThrow(), QuotaSettings.defaults(), standings, now,
+                job -> Optional.ofNullable(durations.get(job.uid())), Duration.ofDays(30));
+
+        assertThat(gathered).hasSameSizeAs(endByEnd).allSatisfy((uid, estimate) -> {
+            Instant exact = endByEnd.get(uid).start();
+            Duration lead = Duration.between(now, exact);
+            assertThat(Duration.between(exact, estimate.start()).abs()).as("job %s, %s ahead", uid, lead)
+                    .isLessThanOrEqualTo(lead.dividedBy(8));
+        });
+        assertThat(Duration.between(now, endByEnd.values().stream().map(Estimate::start).max(Instant::compareTo).orElseThrow()))
+                .as("the deepest job's wait").isGreaterThan(Duration.ofHours(40));
     }
 
     private static void record(List<QuotaDecision> decisions, Instant now, Map<String, Instant> started, Map<String, Duration> exact,
