@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,12 +46,7 @@ import dev.muster.model.event.PlacementTick;
 import dev.muster.model.inventory.ReservationSnapshot;
 import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
-import dev.muster.model.job.JobDependencies;
-import dev.muster.model.job.MemberJobs;
-import dev.muster.model.policy.FailoverPolicy;
 import dev.muster.model.reservation.Reservation;
-import dev.muster.model.reservation.ReservationOwner;
-import dev.muster.model.reservation.ReservationSpec;
 import dev.muster.model.resource.PodRequests;
 import dev.muster.model.time.GoDurations;
 import dev.muster.placement.core.binding.Decisions;
@@ -70,13 +64,6 @@ import dev.muster.placement.core.fit.Scoring;
 import dev.muster.placement.core.inventory.ClusterInventory;
 import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
 import dev.muster.placement.core.inventory.ClusterInventory.Promise;
-import dev.muster.placement.core.reservation.ReservationReleases;
-import dev.muster.placement.core.reservation.ReservationReleases.Held;
-import dev.muster.placement.core.reservation.ReservationReleases.Unused;
-import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 
 /**
  * Places each admitted job's whole gang on one member cluster. For each job: rank the clusters it fits now
@@ -102,22 +89,9 @@ public final class GangPlacer {
     private final PlacementSettings settings;
     private final Clock clock;
     private final Map<String, ClusterInventory> clusters = new TreeMap<>();
-    private final Map<String, Waiting> waiting = new LinkedHashMap<>();
-    private final Map<String, Attempt> attempts = new LinkedHashMap<>();
-    private final Map<String, String> bound = new LinkedHashMap<>();
-    private final Map<String, String> boundGroups = new LinkedHashMap<>();
-    /** Each bound job by UID, for the member writes still made for it (releasing what its pods do not use). */
-    private final Map<String, JobRef> boundJobs = new LinkedHashMap<>();
-    private final ReservationReleases releases;
-    /**
-     * Every tracked job's admission as its JSON text, bound ones included: a job that fails over is placed again
-     * from it, and the state log records it. Text, because placement holds one for every running job and a
-     * manifest parsed is about 13 KiB of objects, five times its text.
-     */
-    private final Map<String, String> admissions = new LinkedHashMap<>();
-    private final Map<String, Map<String, Instant>> exclusions = new LinkedHashMap<>();
-    private final Map<String, Integer> generations = new LinkedHashMap<>();
+    private final TrackedJobs jobs = new TrackedJobs();
     private final Evictions evictions;
+    private final StrandedReservations stranded;
     /**
      * Whether every member's inventory has been read whole: a service reading its inventory again from the beginning
      * knows a member only in part, and judging a gang never to fit from a part of it would reject the job for good.
@@ -127,31 +101,11 @@ public final class GangPlacer {
     /** The shapes of the GPU pods admitted lately, which fragmentation is scored against (rebuilt from new admissions after a restart). */
     private final WorkloadRecorder workload = WorkloadRecorder.standard();
 
-    /** A job that fits nowhere now, since {@code since}. */
-    private record Waiting(JobEvent admitted, Instant since, int tries, Instant notBefore, Map<String, String> reasons) {
-    }
-
-    /**
-     * A job being bound to one cluster; {@code failed} holds the clusters already tried for it and why they failed. The
-     * deadline is, while reserving, when the reservations must be confirmed by; while creating, when a creation that got
-     * no answer is asked for again (none while an answer is awaited). {@code unanswered} counts such creations.
-     */
-    private record Attempt(JobEvent admitted, String cluster, String reservationGroup, List<String> reservations, Map<String, String> plan,
-                           boolean reserving, Instant deadline, Map<String, String> failed, TopologyDomain domain, int unanswered) {
-
-        Attempt creating(Instant askAgainAt, int unansweredSoFar) {
-            return new Attempt(admitted, cluster, reservationGroup, reservations, plan, false, askAgainAt, failed, domain, unansweredSoFar);
-        }
-    }
-
-    /** The jobs whose state changed since the last {@link #drainState()}. */
-    private final Set<String> changed = new LinkedHashSet<>();
-
     public GangPlacer(PlacementSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         this.evictions = new Evictions(SOURCE, settings.evictionCheck(), settings.reservationTimeout());
-        this.releases = new ReservationReleases(settings.reservationTimeout());
+        this.stranded = new StrandedReservations(settings.reservationTimeout(), clusters, jobs, evictions);
     }
 
     /**
@@ -168,7 +122,7 @@ public final class GangPlacer {
      */
     public GangPlanner.Options fitNow(dev.muster.model.job.PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy) {
         String uid = job.getMetadata() == null ? null : job.getMetadata().getUid();
-        return GangPlanner.plan(job, policy, clusters.values(), uid == null ? Map.of() : exclusions.getOrDefault(uid, Map.of()),
+        return GangPlanner.plan(job, policy, clusters.values(), uid == null ? Map.of() : jobs.exclusions(uid),
                 clock.instant(), settings::fitMode, settings.topologyLevels(), scoredAgainst());
     }
 
@@ -185,7 +139,7 @@ public final class GangPlacer {
 
     /** The cluster each bound job is on. */
     public Map<String, String> bound() {
-        return Map.copyOf(bound);
+        return jobs.boundClusters();
     }
 
     private static Set<EventType> readEvents() {
@@ -212,14 +166,14 @@ public final class GangPlacer {
         }
         String uid = jobEvent.job().uid();
         if (jobEvent.data() instanceof JobAdmitted admitted) {
-            if (bound.containsKey(uid) || attempts.containsKey(uid) || waiting.containsKey(uid)) {
+            if (jobs.tracks(uid)) {
                 return Decisions.none();
             }
             if (admitted.job() == null) {
                 return new Decisions(List.of(jobEvent.followUp(SOURCE, jobEvent.job(), clock.instant(),
                         new PlacementFailed(Map.of(), "the admission carries no job manifest"))), List.of());
             }
-            admissions.put(uid, new String(EventSerde.serialize(jobEvent), StandardCharsets.UTF_8));
+            jobs.admitted(uid, new String(EventSerde.serialize(jobEvent), StandardCharsets.UTF_8));
             ClusterFit.needs(GangPod.of(admitted.job())).largestFirst().forEach(pod -> workload.record(pod.request()));
             return place(jobEvent, Map.of(), 0);
         }
@@ -237,7 +191,7 @@ public final class GangPlacer {
             Optional<FinishedCopies.FinishedCopy> finishedCopy = finishedCopies.deleted(uid);
             if (finishedCopy.isPresent()) {
                 // It ran to its end; its copy goes now, asked of the member until it is gone, however long the member is away.
-                changed.add(uid);
+                jobs.changed(uid);
                 return new Decisions(List.of(), List.of(evictions.start(finishedCopy.get().job(), finishedCopy.get().cluster(), jobEvent.id(), null,
                         clock.instant())));
             }
@@ -249,14 +203,14 @@ public final class GangPlacer {
                 // Deleted (or withdrawn) while it ran, and it ended meanwhile: its copy is still to go.
                 return Decisions.none();
             }
-            if (endedElsewhere(uid, finished.cluster())) {
+            if (jobs.endedElsewhere(uid, finished.cluster())) {
                 // A copy the job left behind (a failover's) ended, not the job: it runs, or is being created, where it is bound.
                 return Decisions.none();
             }
             evictions.forget(uid);
             Decisions boundFirst = boundBeforeItsAnswer(uid, finished.cluster());
-            String ranOn = bound.containsKey(uid) ? bound.get(uid) : finished.cluster();
-            JobRef job = boundJobs.getOrDefault(uid, jobEvent.job());
+            String ranOn = jobs.isBound(uid) ? jobs.boundTo(uid) : finished.cluster();
+            JobRef job = jobs.boundJob(uid) != null ? jobs.boundJob(uid) : jobEvent.job();
             Decisions forgotten = boundFirst.and(forget(uid));
             if (ranOn != null) {
                 finishedCopies.finished(job, ranOn);
@@ -275,27 +229,24 @@ public final class GangPlacer {
      */
     private Decisions failOver(JobRef job, FailoverTriggered failover) {
         String uid = job.uid();
-        String admission = admissions.get(uid);
-        if (admission == null || !failover.fromCluster().equals(bound.get(uid))) {
+        String admission = jobs.admission(uid);
+        if (admission == null || !failover.fromCluster().equals(jobs.boundTo(uid))) {
             return Decisions.none();
         }
         JobEvent admitted = readAdmission(admission);
-        bound.remove(uid);
-        boundGroups.remove(uid);
-        boundJobs.remove(uid);
+        jobs.unbind(uid);
         Optional.ofNullable(clusters.get(failover.fromCluster())).ifPresent(cluster -> cluster.release(uid));
-        exclusions.computeIfAbsent(uid, key -> new TreeMap<>()).put(failover.fromCluster(), clock.instant().plus(settings.failoverExclusion()));
-        generations.merge(uid, 1, Integer::sum);
-        changed.add(uid);
+        jobs.failedOver(uid, failover.fromCluster(), clock.instant().plus(settings.failoverExclusion()));
+        jobs.changed(uid);
         return place(admitted, Map.of(), 0);
     }
 
     /** Whether the job this placement tracks under the ref's uid, if any, is the one the ref names. */
     private boolean namesItsJob(JobRef ref) {
         String uid = ref.uid();
-        JobRef tracked = boundJobs.containsKey(uid) ? boundJobs.get(uid)
-                : attempts.containsKey(uid) ? attempts.get(uid).admitted().job()
-                : waiting.containsKey(uid) ? waiting.get(uid).admitted().job()
+        JobRef tracked = jobs.boundJob(uid) != null ? jobs.boundJob(uid)
+                : jobs.attempt(uid) != null ? jobs.attempt(uid).admitted().job()
+                : jobs.waiting(uid) != null ? jobs.waiting(uid).admitted().job()
                 : evictions.eviction(uid).map(eviction -> eviction.job())
                 .or(() -> finishedCopies.copy(uid).map(FinishedCopies.FinishedCopy::job)).orElse(null);
         return tracked == null || tracked.subject().equals(ref.subject());
@@ -314,21 +265,15 @@ public final class GangPlacer {
         if (evictions.eviction(uid).isPresent()) {
             return Decisions.none();
         }
-        Attempt attempt = attempts.get(uid);
-        String cluster = bound.containsKey(uid) ? bound.get(uid) : attempt != null ? attempt.cluster() : null;
+        Attempt attempt = jobs.attempt(uid);
+        String cluster = jobs.isBound(uid) ? jobs.boundTo(uid) : attempt != null ? attempt.cluster() : null;
         Decisions released = forget(uid);
         Instant now = clock.instant();
         if (cluster == null) {
             return reportUnplaced ? released.and(new Decisions(List.of(evictions.nothingToStop(event.job(), event.id(), now)), List.of())) : released;
         }
-        changed.add(uid);
+        jobs.changed(uid);
         return released.and(new Decisions(List.of(), List.of(evictions.start(event.job(), cluster, event.id(), by, now))));
-    }
-
-    /** Told apart from the same step of an earlier placement of the job (before a failover). */
-    private String step(String uid, String step) {
-        int generation = generations.getOrDefault(uid, 0);
-        return generation == 0 ? step : step + " after failover " + generation;
     }
 
     /**
@@ -336,21 +281,8 @@ public final class GangPlacer {
      * or placement restarted between the write and its answer): the binding is announced before the end, so no job ran
      * without one.
      */
-    /** Whether the job is bound to, or being created on, another cluster than the one a copy of it ended on. */
-    private boolean endedElsewhere(String uid, String cluster) {
-        if (cluster == null) {
-            return false;
-        }
-        String boundTo = bound.get(uid);
-        if (boundTo != null) {
-            return !boundTo.equals(cluster);
-        }
-        Attempt attempt = attempts.get(uid);
-        return attempt != null && !attempt.cluster().equals(cluster);
-    }
-
     private Decisions boundBeforeItsAnswer(String uid, String cluster) {
-        Attempt attempt = attempts.get(uid);
+        Attempt attempt = jobs.attempt(uid);
         if (attempt == null || attempt.reserving() || !attempt.cluster().equals(cluster)) {
             return Decisions.none();
         }
@@ -368,7 +300,7 @@ public final class GangPlacer {
         if (!reserve && !(command instanceof MemberCommand.CreateJob)) {
             return true;
         }
-        Attempt attempt = attempts.get(command.job().uid());
+        Attempt attempt = jobs.attempt(command.job().uid());
         return attempt != null && attempt.cluster().equals(command.cluster()) && attempt.reserving() == reserve
                 && (!reserve || attempt.reservations().containsAll(((MemberCommand.Reserve) command).reservations().stream()
                 .map(reservation -> reservation.getMetadata().getName()).toList()));
@@ -378,23 +310,21 @@ public final class GangPlacer {
     public Decisions result(MemberResult result) {
         if (evictions.eviction(result.job().uid()).isPresent()) {
             Decisions answered = evictions.answered(result, clock.instant());
-            changed.add(result.job().uid());
+            jobs.changed(result.job().uid());
             return answered;
         }
-        Attempt attempt = attempts.get(result.job().uid());
+        Attempt attempt = jobs.attempt(result.job().uid());
         if (attempt == null || !attempt.cluster().equals(result.cluster())) {
             return Decisions.none();
         }
         if (result instanceof MemberResult.JobCreated) {
-            attempts.remove(result.job().uid());
-            bound.put(result.job().uid(), attempt.cluster());
-            boundGroups.put(result.job().uid(), attempt.reservationGroup());
-            boundJobs.put(result.job().uid(), result.job());
-            changed.add(result.job().uid());
+            jobs.attemptEnds(result.job().uid());
+            jobs.bind(result.job().uid(), attempt.cluster(), attempt.reservationGroup(), result.job());
+            jobs.changed(result.job().uid());
             JobAdmitted admitted = (JobAdmitted) attempt.admitted().data();
             JobBound jobBound = JobBound.of(attempt.cluster(), attempt.reservationGroup(), JobDemand.of(admitted.job()).podCounts());
             return new Decisions(List.of(attempt.admitted().followUp(SOURCE, result.job(), clock.instant(), jobBound,
-                    step(result.job().uid(), "bound"))), List.of());
+                    jobs.step(result.job().uid(), "bound"))), List.of());
         }
         if (result instanceof MemberResult.Unanswered unanswered) {
             return unanswered(attempt, unanswered);
@@ -412,8 +342,8 @@ public final class GangPlacer {
     private Decisions unanswered(Attempt attempt, MemberResult.Unanswered unanswered) {
         String uid = attempt.admitted().job().uid();
         Instant now = clock.instant();
-        attempts.put(uid, attempt.creating(now.plus(CREATION_ASKED_AGAIN_AFTER), attempt.unanswered() + 1));
-        changed.add(uid);
+        jobs.attempts(attempt.creating(now.plus(CREATION_ASKED_AGAIN_AFTER), attempt.unanswered() + 1));
+        jobs.changed(uid);
         if (attempt.unanswered() > 0) {
             return Decisions.none();
         }
@@ -421,7 +351,7 @@ public final class GangPlacer {
         return new Decisions(List.of(attempt.admitted().followUp(SOURCE, attempt.admitted().job(), now, new PlacementFailed(
                 Map.of(attempt.cluster(), reason), "asking member cluster " + attempt.cluster() + " again until it answers: the copy may"
                         + " exist there, and one made elsewhere could run the job twice"),
-                step(uid, "unanswered on " + attempt.cluster() + " " + attempt.failed().size()))), List.of());
+                jobs.step(uid, "unanswered on " + attempt.cluster() + " " + attempt.failed().size()))), List.of());
     }
 
     /**
@@ -431,21 +361,21 @@ public final class GangPlacer {
     public Decisions tick() {
         Instant now = clock.instant();
         Decisions decisions = giveBack(now);
-        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+        for (Attempt attempt : jobs.attempts()) {
             if (attempt.reserving() && !now.isBefore(attempt.deadline())) {
                 decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
             }
         }
-        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+        for (Attempt attempt : jobs.attempts()) {
             if (!attempt.reserving() && attempt.deadline() != null && !now.isBefore(attempt.deadline())) {
-                attempts.put(attempt.admitted().job().uid(), attempt.creating(null, attempt.unanswered()));
+                jobs.attempts(attempt.creating(null, attempt.unanswered()));
                 decisions = decisions.and(new Decisions(List.of(), List.of(createJob(attempt.admitted(), attempt.cluster(),
                         attempt.reservationGroup(), attempt.domain()))));
             }
         }
         Decisions asks = evictions.due(now);
-        asks.commands().forEach(command -> changed.add(command.job().uid()));
-        return decisions.and(asks).and(sweepReservations(now)).and(releaseUnusedAfterGrace()).and(retryWaiting(now));
+        asks.commands().forEach(command -> jobs.changed(command.job().uid()));
+        return decisions.and(asks).and(stranded.sweep(now)).and(stranded.releaseUnusedAfterGrace(now)).and(retryWaiting(now));
     }
 
     private Decisions observe(MemberEventData data) {
@@ -462,21 +392,22 @@ public final class GangPlacer {
         } else if (data instanceof MemberEventData.PodReported pod) {
             cluster.observe(pod.pod());
             if (pod.pod().node() != null) {
-                Decisions stranded = Decisions.none();
+                Decisions released = Decisions.none();
                 for (ReservationSnapshot made : cluster.reservationsFor(pod.pod().key())) {
-                    stranded = stranded.and(releaseIfStranded(data.cluster(), made));
+                    released = released.and(stranded.releaseIfStranded(data.cluster(), made, clock.instant()));
                 }
-                return stranded.and(retryWaiting(clock.instant()));
+                return released.and(retryWaiting(clock.instant()));
             }
         } else if (data instanceof MemberEventData.PodRemoved pod) {
             cluster.podGone(pod.namespace(), pod.name());
         } else if (data instanceof MemberEventData.ReservationReported reservation) {
             cluster.observe(reservation.reservation());
             Decisions progress = reservationProgress(data.cluster(), reservation.reservation());
-            return progress.and(releaseIfStranded(data.cluster(), reservation.reservation())).and(retryWaiting(clock.instant()));
+            return progress.and(stranded.releaseIfStranded(data.cluster(), reservation.reservation(), clock.instant()))
+                    .and(retryWaiting(clock.instant()));
         } else if (data instanceof MemberEventData.ReservationRemoved reservation) {
             cluster.reservationGone(reservation.reservation());
-            releases.forget(new Held(data.cluster(), reservation.reservation()));
+            stranded.gone(data.cluster(), reservation.reservation());
         }
         return retryWaiting(clock.instant());
     }
@@ -490,23 +421,23 @@ public final class GangPlacer {
             return Decisions.none();
         }
         Decisions decisions = Decisions.none();
-        for (Attempt attempt : new ArrayList<>(attempts.values())) {
+        for (Attempt attempt : jobs.attempts()) {
             if (attempt.cluster().equals(cluster)) {
                 decisions = decisions.and(abandon(attempt, "the member left the fleet"));
             }
         }
         clusters.remove(cluster);
-        releases.memberLeft(cluster);
+        stranded.memberLeft(cluster);
         finishedCopies.memberLeft(cluster);
         Decisions stopped = evictions.memberLeft(cluster, clock.instant());
-        stopped.events().forEach(event -> changed.add(event.job().uid()));
+        stopped.events().forEach(event -> jobs.changed(event.job().uid()));
         return decisions.and(stopped).and(retryWaiting(clock.instant()));
     }
 
     /** A reservation of a gang being reserved changed: all Available means create the job; one Failed means try elsewhere. */
     private Decisions reservationProgress(String cluster, ReservationSnapshot reservation) {
-        for (Attempt attempt : new ArrayList<>(attempts.values())) {
-            if (!attempt.reserving() || !attempt.cluster().equals(cluster) || !attempt.reservations().contains(reservation.name())) {
+        for (Attempt attempt : jobs.attempts()) {
+            if (!attempt.reserving() || !attempt.reserved(cluster, reservation.name())) {
                 continue;
             }
             if (Reservation.FAILED.equals(reservation.phase())) {
@@ -516,93 +447,16 @@ public final class GangPlacer {
             boolean allAvailable = attempt.reservations().stream().allMatch(name -> inventory.reservation(name)
                     .map(ReservationSnapshot::isHolding).orElse(false));
             if (allAvailable) {
-                attempts.put(attempt.admitted().job().uid(), attempt.creating(null, 0));
-                changed.add(attempt.admitted().job().uid());
+                jobs.attempts(attempt.creating(null, 0));
+                jobs.changed(attempt.uid());
                 return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.domain())));
             }
         }
         return Decisions.none();
     }
 
-    /**
-     * Releases a reservation Muster made that holds capacity nobody will use. Of a job bound elsewhere, or bound to
-     * another placement (an earlier cluster or generation), or whose pod is bound without it to another node: at once.
-     * Of a bound job whose pod runs on its node without owning it (the scheduler writes the pod's binding and the
-     * reservation's owner one after the other), or of a job not being bound there at all (an attempt given up on whose
-     * release never reached the member, a job placement no longer tracks): after the reservation timeout. Otherwise the
-     * capacity counts twice, on the member and for placement, until the reservation's TTL. One not gone a reservation
-     * timeout after it was asked for is asked for again.
-     */
-    private Decisions releaseIfStranded(String clusterName, ReservationSnapshot reservation) {
-        String uid = reservation.fleetJobUid();
-        return releases.releaseIfUnused(new Held(clusterName, reservation.name()), unused(clusterName, reservation),
-                () -> boundJobs.getOrDefault(uid, jobRef(uid)), clock.instant());
-    }
-
-    private Unused unused(String clusterName, ReservationSnapshot reservation) {
-        String uid = reservation.fleetJobUid();
-        if (uid == null || Reservation.SUCCEEDED.equals(reservation.phase()) || Reservation.FAILED.equals(reservation.phase())) {
-            return Unused.NO;
-        }
-        String boundTo = bound.get(uid);
-        if (boundTo == null) {
-            Attempt attempt = attempts.get(uid);
-            boolean reservedFor = attempt != null && attempt.cluster().equals(clusterName) && attempt.reservations().contains(reservation.name());
-            return reservedFor || evictions.eviction(uid).isPresent() ? Unused.NO : Unused.AFTER_GRACE;
-        }
-        String group = boundGroups.get(uid);
-        if (!clusterName.equals(boundTo) || group == null || !reservation.name().startsWith(group + "-")) {
-            return Unused.NOW;
-        }
-        if (!reservation.isHolding() || !reservation.currentOwners().isEmpty() || reservation.podOwners().isEmpty()) {
-            return Unused.NO;
-        }
-        ClusterInventory inventory = clusters.get(clusterName);
-        boolean elsewhere = false;
-        for (String owner : reservation.podOwners()) {
-            Optional<String> node = inventory.boundNode(owner);
-            if (node.isEmpty()) {
-                return Unused.NO;
-            }
-            elsewhere |= !node.get().equals(reservation.node());
-        }
-        return elsewhere ? Unused.NOW : Unused.AFTER_GRACE;
-    }
-
     private Decisions release(String cluster, JobRef job, List<String> reservations) {
-        return releases.release(cluster, job, reservations, clock.instant());
-    }
-
-    /**
-     * Looks at every reservation the members show, once per reservation timeout, for ones nothing uses that no event
-     * brings up again: those left by a release that did not reach the member, or by a job placement forgot meanwhile.
-     */
-    private Decisions sweepReservations(Instant now) {
-        if (!releases.sweepDue(now)) {
-            return Decisions.none();
-        }
-        Decisions decisions = Decisions.none();
-        for (Map.Entry<String, ClusterInventory> cluster : clusters.entrySet()) {
-            for (ReservationSnapshot reservation : List.copyOf(cluster.getValue().reservations())) {
-                decisions = decisions.and(releaseIfStranded(cluster.getKey(), reservation));
-            }
-        }
-        return decisions;
-    }
-
-    /** Reservations whose pod runs on their node without them, looked at again once the grace is over. */
-    private Decisions releaseUnusedAfterGrace() {
-        Decisions decisions = Decisions.none();
-        for (Held held : releases.inGrace()) {
-            ClusterInventory inventory = clusters.get(held.cluster());
-            Optional<ReservationSnapshot> reservation = inventory == null ? Optional.empty() : inventory.reservation(held.name());
-            if (reservation.isEmpty()) {
-                releases.notShown(held);
-            } else {
-                decisions = decisions.and(releaseIfStranded(held.cluster(), reservation.get()));
-            }
-        }
-        return decisions;
+        return stranded.release(cluster, job, reservations, clock.instant());
     }
 
     /** Tries the job on the best cluster it fits now, skipping those already failed for it. */
@@ -612,7 +466,7 @@ public final class GangPlacer {
         Instant now = clock.instant();
         List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
         GangPlanner.Options options = GangPlanner.choose(admitted.job(), admitted.policy(), candidates,
-                exclusions.getOrDefault(job.uid(), Map.of()), now, settings::fitMode, settings.topologyLevels(), scoredAgainst());
+                jobs.exclusions(job.uid()), now, settings::fitMode, settings.topologyLevels(), scoredAgainst());
         Optional<Fits> best = options.best();
         if (best.isEmpty()) {
             Optional<String> never = inventoryWhole ? NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values())
@@ -621,37 +475,37 @@ public final class GangPlacer {
                 // Waiting would hold its quota for good: the job is told why, and its quota goes back.
                 forget(job.uid());
                 return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new JobRejected(List.of(never.get())),
-                        step(job.uid(), "never fits"))), List.of());
+                        jobs.step(job.uid(), "never fits"))), List.of());
             }
             Map<String, String> reasons = new TreeMap<>(options.reasons());
             reasons.putAll(failed);
-            Waiting previous = waiting.get(job.uid());
+            Waiting previous = jobs.waiting(job.uid());
             Instant since = previous == null ? now : previous.since();
-            waiting.put(job.uid(), new Waiting(admittedEvent, since, tries + 1, now.plus(backoff(tries)), reasons));
-            changed.add(job.uid());
+            jobs.waits(new Waiting(admittedEvent, since, tries + 1, now.plus(backoff(tries)), reasons));
+            jobs.changed(job.uid());
             if (previous != null && previous.reasons().equals(reasons)) {
                 return Decisions.none();
             }
             String message = clusters.isEmpty() ? NO_MEMBERS
                     : "no member cluster can take the whole gang now; placement tries again when their inventory changes";
             return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new PlacementFailed(reasons, message),
-                    step(job.uid(), "try " + (tries + 1) + " " + reasons))),
+                    jobs.step(job.uid(), "try " + (tries + 1) + " " + reasons))),
                     List.of());
         }
-        waiting.remove(job.uid());
+        jobs.stopsWaiting(job.uid());
         Fits fits = best.get();
         ClusterInventory cluster = clusters.get(fits.cluster());
         boolean reserve = cluster.member().map(member -> member.reservationSupported()).orElse(false) && !fits.plan().isEmpty();
-        String group = reserve ? reservationGroup(job, generations.getOrDefault(job.uid(), 0), failed.size()) : null;
+        String group = reserve ? MemberWrites.reservationGroup(job, jobs.generation(job.uid()), failed.size()) : null;
         List<Reservation> reservations = promise(cluster, admittedEvent, fits.plan(), group);
         List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
         TopologyDomain domain = domainOf(admittedEvent, cluster, fits.plan());
-        attempts.put(job.uid(), new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
+        jobs.attempts(new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
                 reserve ? now.plus(settings.reservationTimeout()) : null, failed, domain, 0));
-        changed.add(job.uid());
+        jobs.changed(job.uid());
         JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group,
                         fits.domain() == null ? null : fits.domain().toString()),
-                step(job.uid(), fits.cluster()));
+                jobs.step(job.uid(), fits.cluster()));
         MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
                 : createJob(admittedEvent, fits.cluster(), null, domain);
         return new Decisions(List.of(attempted), List.of(command));
@@ -667,12 +521,12 @@ public final class GangPlacer {
         List<Reservation> reservations = new ArrayList<>();
         for (GangPod pod : GangPod.of(((JobAdmitted) admittedEvent.data()).job())) {
             String node = plan.get(pod.name());
-            String reservationName = group != null ? group + "-" + pod.type().label() + "-" + pod.index() : null;
+            String reservationName = group != null ? MemberWrites.reservationName(group, pod) : null;
             if (node != null) {
                 planned.put(pod.name(), new PlannedPod(job.namespace(), pod.name(), node, PodRequests.onNode(pod.spec()), reservationName));
             }
             if (group != null) {
-                reservations.add(reservation(reservationName, job, pod, node));
+                reservations.add(MemberWrites.reservation(reservationName, job, pod, node, settings.reservationTtl()));
             }
         }
         cluster.promise(new Promise(job.uid(), planned));
@@ -682,31 +536,16 @@ public final class GangPlacer {
     /** What changed since the last call, per job UID: its record now, or null when it is no longer placement's concern. */
     public Map<String, PlacementRecord> drainState() {
         Map<String, PlacementRecord> records = new LinkedHashMap<>();
-        for (String uid : changed) {
+        for (String uid : jobs.drainChanged()) {
             records.put(uid, record(uid));
         }
-        changed.clear();
         return records;
     }
 
     private PlacementRecord record(String uid) {
-        String admission = admissions.get(uid);
-        Map<String, Instant> excluded = exclusions.getOrDefault(uid, Map.of());
-        int generation = generations.getOrDefault(uid, 0);
-        if (bound.containsKey(uid)) {
-            return new PlacementRecord(PlacementRecord.Stage.BOUND, admission, bound.get(uid), boundGroups.get(uid), null, null, null, null,
-                    null, 0, null, null, excluded, generation, null, null, null);
-        }
-        Attempt attempt = attempts.get(uid);
-        if (attempt != null) {
-            return new PlacementRecord(attempt.reserving() ? PlacementRecord.Stage.RESERVING : PlacementRecord.Stage.CREATING, admission,
-                    attempt.cluster(), attempt.reservationGroup(), attempt.reservations(), attempt.plan(), attempt.deadline(), attempt.failed(),
-                    null, 0, null, null, excluded, generation, null, null, attempt.domain());
-        }
-        Waiting job = waiting.get(uid);
-        if (job != null) {
-            return new PlacementRecord(PlacementRecord.Stage.WAITING, admission, null, null, null, null, null, null, job.since(), job.tries(),
-                    job.notBefore(), job.reasons(), excluded, generation, null, null, null);
+        PlacementRecord tracked = jobs.record(uid);
+        if (tracked != null) {
+            return tracked;
         }
         return evictions.eviction(uid).map(eviction -> new PlacementRecord(PlacementRecord.Stage.EVICTING, null, eviction.cluster(), null, null,
                         null, null, null, null, 0, null, null, null, 0, eviction, null, null))
@@ -722,32 +561,19 @@ public final class GangPlacer {
     public Decisions restore(Map<String, PlacementRecord> records) {
         List<MemberCommand> resume = new ArrayList<>();
         records.forEach((uid, record) -> {
-            if (record.admitted() != null) {
-                admissions.put(uid, record.admitted());
-            }
+            jobs.restore(uid, record);
             // A bound job's admission stays text until it fails over; only a job still being placed needs it read.
             JobEvent admitted = record.stage() == PlacementRecord.Stage.BOUND || record.admitted() == null ? null : readAdmission(record.admitted());
-            if (!record.excludedUntil().isEmpty()) {
-                exclusions.put(uid, new TreeMap<>(record.excludedUntil()));
-            }
-            if (record.generation() > 0) {
-                generations.put(uid, record.generation());
-            }
             switch (record.stage()) {
-                case BOUND -> {
-                    bound.put(uid, record.cluster());
-                    boundGroups.put(uid, record.reservationGroup());
-                    if (record.admitted() != null) {
-                        EventSerde.peekJob(record.admitted().getBytes(StandardCharsets.UTF_8)).ifPresent(job -> boundJobs.put(uid, job));
-                    }
-                }
-                case WAITING -> waiting.put(uid, new Waiting(admitted, record.since(), record.tries(), record.notBefore(), record.reasons()));
+                case BOUND -> jobs.bind(uid, record.cluster(), record.reservationGroup(), record.admitted() == null ? null
+                        : EventSerde.peekJob(record.admitted().getBytes(StandardCharsets.UTF_8)).orElse(null));
+                case WAITING -> jobs.restoreWaiting(uid, admitted, record);
                 case EVICTING -> resume.add(evictions.resume(record.eviction(), clock.instant()));
                 case FINISHED -> finishedCopies.finished(record.finished(), record.cluster());
                 default -> {
                     boolean reserving = record.stage() == PlacementRecord.Stage.RESERVING;
                     // A creation asked for again is asked for at once: the new owner does not know whether it was.
-                    attempts.put(uid, new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
+                    jobs.restoreAttempt(new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
                             reserving, reserving ? record.deadline() : null, record.failed(), record.domain(), 0));
                     ClusterInventory cluster = clusters.computeIfAbsent(record.cluster(), ClusterInventory::new);
                     List<Reservation> reservations = promise(cluster, admitted, record.plan(), record.reservationGroup());
@@ -771,64 +597,40 @@ public final class GangPlacer {
         String cluster = holdings.cluster();
         Decisions decisions = Decisions.none();
         for (String uid : holdings.jobs().keySet()) {
-            Attempt attempt = attempts.get(uid);
-            Waiting job = waiting.get(uid);
-            if (bound.containsKey(uid) || attempt != null && attempt.cluster().equals(cluster) || attempt == null && job == null
-                    || leftByFailover(uid, cluster)) {
+            Attempt attempt = jobs.attempt(uid);
+            Waiting job = jobs.waiting(uid);
+            if (jobs.isBound(uid) || attempt != null && attempt.cluster().equals(cluster) || attempt == null && job == null
+                    || jobs.leftByFailover(uid, cluster)) {
                 continue;
             }
             JobEvent admitted = attempt != null ? attempt.admitted() : job.admitted();
             if (attempt != null) {
-                attempts.remove(uid);
+                jobs.attemptEnds(uid);
                 clusters.get(attempt.cluster()).release(uid);
                 if (!attempt.reservations().isEmpty()) {
                     decisions = decisions.and(release(attempt.cluster(), admitted.job(), attempt.reservations()));
                 }
             }
-            waiting.remove(uid);
+            jobs.stopsWaiting(uid);
             List<String> reservedHere = holdings.reservationsOf(uid);
-            String group = reservedHere.isEmpty() ? null : groupOf(reservedHere.get(0));
-            bound.put(uid, cluster);
-            boundGroups.put(uid, group);
-            boundJobs.put(uid, admitted.job());
-            changed.add(uid);
+            String group = reservedHere.isEmpty() ? null : MemberWrites.groupOf(reservedHere.get(0));
+            jobs.bind(uid, cluster, group, admitted.job());
+            jobs.changed(uid);
             JobBound jobBound = JobBound.of(cluster, group, JobDemand.of(((JobAdmitted) admitted.data()).job()).podCounts());
             decisions = decisions.and(new Decisions(List.of(admitted.followUp(SOURCE, admitted.job(), clock.instant(), jobBound,
-                    step(uid, "bound"))), List.of()));
+                    jobs.step(uid, "bound"))), List.of()));
         }
         Map<String, List<String>> leaked = new TreeMap<>();
         holdings.reservations().forEach((name, uid) -> {
-            Attempt attempt = attempts.get(uid);
-            boolean inUse = attempt != null && attempt.cluster().equals(cluster) && attempt.reservations().contains(name)
-                    || cluster.equals(bound.get(uid)) && boundGroups.get(uid) != null && name.startsWith(boundGroups.get(uid) + "-");
-            if (!inUse) {
+            if (!jobs.usesReservation(uid, cluster, name)) {
                 leaked.computeIfAbsent(uid, key -> new ArrayList<>()).add(name);
             }
         });
         for (Map.Entry<String, List<String>> entry : leaked.entrySet()) {
-            JobRef owner = jobRef(entry.getKey());
+            JobRef owner = jobs.jobRef(entry.getKey());
             decisions = decisions.and(release(cluster, owner, entry.getValue()));
         }
         return decisions;
-    }
-
-    /**
-     * Whether the job failed over from this cluster: a copy of it found there is the one it left, which status sync purges
-     * as the failover's purge mode says, never a binding to adopt.
-     */
-    private boolean leftByFailover(String uid, String cluster) {
-        return exclusions.getOrDefault(uid, Map.of()).containsKey(cluster);
-    }
-
-    /** The job a UID names, as far as placement knows it; a placeholder for reservations of jobs it no longer tracks. */
-    private JobRef jobRef(String uid) {
-        Attempt attempt = attempts.get(uid);
-        if (attempt != null) {
-            return attempt.admitted().job();
-        }
-        Waiting job = waiting.get(uid);
-        // Named by its UID, which the reservations' label carries, so that an operator can tell whose they were.
-        return job != null ? job.admitted().job() : new JobRef("unknown", "uid-" + uid, uid);
     }
 
     private static JobEvent readAdmission(String json) {
@@ -842,15 +644,15 @@ public final class GangPlacer {
     /** Releases what the attempt holds on its cluster and tries the job on the next one. */
     private Decisions abandon(Attempt attempt, String reason) {
         JobRef job = attempt.admitted().job();
-        attempts.remove(job.uid());
-        changed.add(job.uid());
+        jobs.attemptEnds(job.uid());
+        jobs.changed(job.uid());
         clusters.get(attempt.cluster()).release(job.uid());
         Map<String, String> failed = new TreeMap<>(attempt.failed());
         failed.put(attempt.cluster(), reason);
         // The job is told that this cluster was given up on and why, whether or not the next one takes it.
         JobEvent gaveUp = attempt.admitted().followUp(SOURCE, job, clock.instant(), new PlacementFailed(Map.of(attempt.cluster(), reason),
                 "gave up on member cluster " + attempt.cluster() + (attempt.reservations().isEmpty() ? "" : " and released its reservations")
-                        + "; trying the next cluster"), step(job.uid(), "gave up on " + attempt.cluster() + " " + failed.size()));
+                        + "; trying the next cluster"), jobs.step(job.uid(), "gave up on " + attempt.cluster() + " " + failed.size()));
         Decisions release = attempt.reservations().isEmpty() ? Decisions.none() : release(attempt.cluster(), job, attempt.reservations());
         return new Decisions(List.of(gaveUp), List.of()).and(release).and(place(attempt.admitted(), failed, 0));
     }
@@ -858,17 +660,13 @@ public final class GangPlacer {
     /** Jobs admitted under quota that no cluster could take for {@code giveBackAfter} go back to their queue. */
     private Decisions giveBack(Instant now) {
         List<JobEvent> givenBack = new ArrayList<>();
-        for (Waiting job : new ArrayList<>(waiting.values())) {
+        for (Waiting job : jobs.waitingJobs()) {
             JobAdmitted admitted = (JobAdmitted) job.admitted().data();
             if (admitted.quotaLeaf() != null && !now.isBefore(job.since().plus(settings.giveBackAfter()))) {
-                waiting.remove(job.admitted().job().uid());
-                changed.add(job.admitted().job().uid());
+                String uid = job.uid();
                 String reason = "no member cluster could take it for " + GoDurations.format(settings.giveBackAfter()) + ": " + job.reasons();
-                String uid = job.admitted().job().uid();
-                givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), step(uid, "give back")));
-                admissions.remove(uid);
-                exclusions.remove(uid);
-                generations.remove(uid);
+                givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), jobs.step(uid, "give back")));
+                jobs.givenBack(uid);
             }
         }
         return new Decisions(givenBack, List.of());
@@ -876,8 +674,7 @@ public final class GangPlacer {
 
     private Decisions retryWaiting(Instant now) {
         Decisions decisions = Decisions.none();
-        for (Map.Entry<String, Waiting> entry : new ArrayList<>(waiting.entrySet())) {
-            Waiting job = entry.getValue();
+        for (Waiting job : jobs.waitingJobs()) {
             if (!now.isBefore(job.notBefore())) {
                 decisions = decisions.and(place(job.admitted(), Map.of(), job.tries()));
             }
@@ -886,31 +683,17 @@ public final class GangPlacer {
     }
 
     private Decisions forget(String uid) {
-        changed.add(uid);
-        admissions.remove(uid);
-        exclusions.remove(uid);
-        generations.remove(uid);
-        waiting.remove(uid);
-        bound.remove(uid);
-        boundGroups.remove(uid);
-        boundJobs.remove(uid);
+        Attempt attempt = jobs.forget(uid);
         clusters.values().forEach(cluster -> cluster.release(uid));
-        Attempt attempt = attempts.remove(uid);
         if (attempt != null && !attempt.reservations().isEmpty()) {
             return release(attempt.cluster(), attempt.admitted().job(), attempt.reservations());
         }
         return Decisions.none();
     }
 
-    /** The member copy, its pods confined to the topology domain, if the placement chose one. */
+    /** The member copy of the job's current placement, its pods confined to the topology domain, if the placement chose one. */
     private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup, TopologyDomain domain) {
-        JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
-        boolean propagate = admitted.policy() != null && admitted.policy().getSpec() != null
-                && Boolean.TRUE.equals(admitted.policy().getSpec().propagateDeps());
-        PyTorchJob copy = MemberJobs.forMember(admitted.job(), admittedEvent.job().uid(), reservationGroup,
-                generations.getOrDefault(admittedEvent.job().uid(), 0), FailoverPolicy.of(admitted.policy()), admittedEvent.time());
-        return new MemberCommand.CreateJob(cluster, admittedEvent.job(), domain == null ? copy : domain.confine(copy),
-                propagate ? JobDependencies.of(admitted.job()) : List.of());
+        return MemberWrites.createJob(admittedEvent, cluster, reservationGroup, domain, jobs.generation(admittedEvent.job().uid()));
     }
 
     /**
@@ -925,35 +708,6 @@ public final class GangPlacer {
         return TopologyRequest.of(admitted.job())
                 .flatMap(request -> DomainFit.of(request, settings.topologyLevels(), plan.values(), inventory.index()::node))
                 .orElse(null);
-    }
-
-    private Reservation reservation(String name, JobRef job, GangPod pod, String node) {
-        PodSpec spec = new PodSpecBuilder(pod.spec()).withNodeName(node).build();
-        PodTemplateSpec template = new PodTemplateSpec();
-        template.setSpec(spec);
-        Reservation reservation = new Reservation();
-        reservation.setMetadata(new ObjectMetaBuilder().withName(name)
-                .addToLabels(MemberJobs.MANAGED_BY, MemberJobs.MANAGED_BY_MUSTER).addToLabels(MemberJobs.FLEET_JOB_UID, job.uid()).build());
-        reservation.setSpec(new ReservationSpec(template, List.of(ReservationOwner.pod(job.namespace(), pod.name())),
-                GoDurations.format(settings.reservationTtl())));
-        return reservation;
-    }
-
-    /**
-     * Reservation names start with the job's name, a stable part of its UID and which placement of the job they are for
-     * (its generation, and how many clusters it gave up on before): a retry of one attempt finds its own, and no later
-     * attempt takes an earlier one's reservations, pinned to other nodes, for its own.
-     */
-    private static String reservationGroup(JobRef job, int generation, int attempt) {
-        String uid = job.uid().replaceAll("[^a-z0-9]", "");
-        return job.name() + "-" + uid.substring(0, Math.min(8, uid.length())) + "-" + generation + "-" + attempt;
-    }
-
-    /** The group a reservation's name belongs to: all of it but its last two parts, the replica type and index. */
-    private static String groupOf(String reservationName) {
-        int index = reservationName.lastIndexOf('-');
-        int type = index <= 0 ? -1 : reservationName.lastIndexOf('-', index - 1);
-        return type <= 0 ? reservationName : reservationName.substring(0, type);
     }
 
     /** The workload fragmentation is scored against, none when placement scores by best fit. */
