@@ -18,9 +18,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.muster.model.job.PyTorchJob;
-import dev.muster.model.job.TopologyDomain;
-import dev.muster.model.job.TopologyRequest;
-import dev.muster.placement.core.topology.DomainFit;
 import dev.muster.model.event.ConfigEvent;
 import dev.muster.model.event.EventSerde;
 import dev.muster.model.event.EventType;
@@ -30,24 +27,19 @@ import dev.muster.model.event.JobBound;
 import dev.muster.model.event.JobDeleted;
 import dev.muster.model.event.JobEvent;
 import dev.muster.model.event.JobFinished;
-import dev.muster.model.event.JobGivenBack;
 import dev.muster.model.event.JobPreempted;
 import dev.muster.model.event.JobWithdrawn;
 import dev.muster.model.event.JobRef;
-import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.MalformedEventException;
 import dev.muster.model.event.MemberEvent;
 import dev.muster.model.event.MemberEventData;
 import dev.muster.model.event.MemberWriteAnswered;
 import dev.muster.model.event.MusterEvent;
-import dev.muster.model.event.PlacementAttempted;
 import dev.muster.model.event.PlacementFailed;
 import dev.muster.model.event.PlacementTick;
 import dev.muster.model.inventory.ReservationSnapshot;
-import dev.muster.model.job.GangPod;
 import dev.muster.model.job.JobDemand;
 import dev.muster.model.reservation.Reservation;
-import dev.muster.model.resource.PodRequests;
 import dev.muster.model.time.GoDurations;
 import dev.muster.placement.core.binding.Decisions;
 import dev.muster.placement.core.binding.MemberCommand;
@@ -56,14 +48,7 @@ import dev.muster.placement.core.binding.MemberResult;
 import dev.muster.placement.core.binding.PlacementSettings;
 import dev.muster.placement.core.eviction.Evictions;
 import dev.muster.placement.core.eviction.FinishedCopies;
-import dev.muster.gangfit.Workload;
-import dev.muster.gangfit.WorkloadRecorder;
-import dev.muster.placement.core.fit.ClusterFit;
-import dev.muster.placement.core.fit.ClusterFit.Fits;
-import dev.muster.placement.core.fit.Scoring;
 import dev.muster.placement.core.inventory.ClusterInventory;
-import dev.muster.placement.core.inventory.ClusterInventory.PlannedPod;
-import dev.muster.placement.core.inventory.ClusterInventory.Promise;
 
 /**
  * Places each admitted job's whole gang on one member cluster. For each job: rank the clusters it fits now
@@ -92,20 +77,15 @@ public final class GangPlacer {
     private final TrackedJobs jobs = new TrackedJobs();
     private final Evictions evictions;
     private final StrandedReservations stranded;
-    /**
-     * Whether every member's inventory has been read whole: a service reading its inventory again from the beginning
-     * knows a member only in part, and judging a gang never to fit from a part of it would reject the job for good.
-     */
-    private boolean inventoryWhole = true;
+    private final GangAttempts attempts;
     private final FinishedCopies finishedCopies = new FinishedCopies();
-    /** The shapes of the GPU pods admitted lately, which fragmentation is scored against (rebuilt from new admissions after a restart). */
-    private final WorkloadRecorder workload = WorkloadRecorder.standard();
 
     public GangPlacer(PlacementSettings settings, Clock clock) {
         this.settings = settings;
         this.clock = clock;
         this.evictions = new Evictions(SOURCE, settings.evictionCheck(), settings.reservationTimeout());
         this.stranded = new StrandedReservations(settings.reservationTimeout(), clusters, jobs, evictions);
+        this.attempts = new GangAttempts(settings, clock, clusters, jobs, stranded);
     }
 
     /**
@@ -113,7 +93,7 @@ public final class GangPlacer {
      * never to fit. True from the start: a core fed every report in order knows them whole.
      */
     public void inventoryWhole(boolean whole) {
-        inventoryWhole = whole;
+        attempts.inventoryWhole(whole);
     }
 
     /**
@@ -121,9 +101,7 @@ public final class GangPlacer {
      * {@code kubectl muster explain} shows. Changes nothing.
      */
     public GangPlanner.Options fitNow(dev.muster.model.job.PyTorchJob job, dev.muster.model.policy.PropagationPolicy policy) {
-        String uid = job.getMetadata() == null ? null : job.getMetadata().getUid();
-        return GangPlanner.plan(job, policy, clusters.values(), uid == null ? Map.of() : jobs.exclusions(uid),
-                clock.instant(), settings::fitMode, settings.topologyLevels(), scoredAgainst());
+        return attempts.fitNow(job, policy);
     }
 
     /** The member's free GPUs on its Ready, schedulable nodes, as placement sees them (promises included); zero for an unknown member. */
@@ -174,8 +152,7 @@ public final class GangPlacer {
                         new PlacementFailed(Map.of(), "the admission carries no job manifest"))), List.of());
             }
             jobs.admitted(uid, new String(EventSerde.serialize(jobEvent), StandardCharsets.UTF_8));
-            ClusterFit.needs(GangPod.of(admitted.job())).largestFirst().forEach(pod -> workload.record(pod.request()));
-            return place(jobEvent, Map.of(), 0);
+            return attempts.admitted(jobEvent);
         }
         if (jobEvent.data() instanceof JobPreempted preempted) {
             return stop(jobEvent, preempted.by(), true);
@@ -211,7 +188,7 @@ public final class GangPlacer {
             Decisions boundFirst = boundBeforeItsAnswer(uid, finished.cluster());
             String ranOn = jobs.isBound(uid) ? jobs.boundTo(uid) : finished.cluster();
             JobRef job = jobs.boundJob(uid) != null ? jobs.boundJob(uid) : jobEvent.job();
-            Decisions forgotten = boundFirst.and(forget(uid));
+            Decisions forgotten = boundFirst.and(attempts.forget(uid));
             if (ranOn != null) {
                 finishedCopies.finished(job, ranOn);
             }
@@ -238,7 +215,7 @@ public final class GangPlacer {
         Optional.ofNullable(clusters.get(failover.fromCluster())).ifPresent(cluster -> cluster.release(uid));
         jobs.failedOver(uid, failover.fromCluster(), clock.instant().plus(settings.failoverExclusion()));
         jobs.changed(uid);
-        return place(admitted, Map.of(), 0);
+        return attempts.place(admitted, Map.of(), 0);
     }
 
     /** Whether the job this placement tracks under the ref's uid, if any, is the one the ref names. */
@@ -267,7 +244,7 @@ public final class GangPlacer {
         }
         Attempt attempt = jobs.attempt(uid);
         String cluster = jobs.isBound(uid) ? jobs.boundTo(uid) : attempt != null ? attempt.cluster() : null;
-        Decisions released = forget(uid);
+        Decisions released = attempts.forget(uid);
         Instant now = clock.instant();
         if (cluster == null) {
             return reportUnplaced ? released.and(new Decisions(List.of(evictions.nothingToStop(event.job(), event.id(), now)), List.of())) : released;
@@ -330,7 +307,7 @@ public final class GangPlacer {
             return unanswered(attempt, unanswered);
         }
         MemberResult.Failed failed = (MemberResult.Failed) result;
-        return abandon(attempt, failed.step() + " failed: " + failed.reason());
+        return attempts.abandon(attempt, failed.step() + " failed: " + failed.reason());
     }
 
     /**
@@ -360,22 +337,22 @@ public final class GangPlacer {
      */
     public Decisions tick() {
         Instant now = clock.instant();
-        Decisions decisions = giveBack(now);
+        Decisions decisions = attempts.giveBack(now);
         for (Attempt attempt : jobs.attempts()) {
             if (attempt.reserving() && !now.isBefore(attempt.deadline())) {
-                decisions = decisions.and(abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
+                decisions = decisions.and(attempts.abandon(attempt, "reservations not confirmed within " + GoDurations.format(settings.reservationTimeout())));
             }
         }
         for (Attempt attempt : jobs.attempts()) {
             if (!attempt.reserving() && attempt.deadline() != null && !now.isBefore(attempt.deadline())) {
                 jobs.attempts(attempt.creating(null, attempt.unanswered()));
-                decisions = decisions.and(new Decisions(List.of(), List.of(createJob(attempt.admitted(), attempt.cluster(),
+                decisions = decisions.and(new Decisions(List.of(), List.of(attempts.createJob(attempt.admitted(), attempt.cluster(),
                         attempt.reservationGroup(), attempt.domain()))));
             }
         }
         Decisions asks = evictions.due(now);
         asks.commands().forEach(command -> jobs.changed(command.job().uid()));
-        return decisions.and(asks).and(stranded.sweep(now)).and(stranded.releaseUnusedAfterGrace(now)).and(retryWaiting(now));
+        return decisions.and(asks).and(stranded.sweep(now)).and(stranded.releaseUnusedAfterGrace(now)).and(attempts.retryWaiting(now));
     }
 
     private Decisions observe(MemberEventData data) {
@@ -396,7 +373,7 @@ public final class GangPlacer {
                 for (ReservationSnapshot made : cluster.reservationsFor(pod.pod().key())) {
                     released = released.and(stranded.releaseIfStranded(data.cluster(), made, clock.instant()));
                 }
-                return released.and(retryWaiting(clock.instant()));
+                return released.and(attempts.retryWaiting(clock.instant()));
             }
         } else if (data instanceof MemberEventData.PodRemoved pod) {
             cluster.podGone(pod.namespace(), pod.name());
@@ -404,12 +381,12 @@ public final class GangPlacer {
             cluster.observe(reservation.reservation());
             Decisions progress = reservationProgress(data.cluster(), reservation.reservation());
             return progress.and(stranded.releaseIfStranded(data.cluster(), reservation.reservation(), clock.instant()))
-                    .and(retryWaiting(clock.instant()));
+                    .and(attempts.retryWaiting(clock.instant()));
         } else if (data instanceof MemberEventData.ReservationRemoved reservation) {
             cluster.reservationGone(reservation.reservation());
             stranded.gone(data.cluster(), reservation.reservation());
         }
-        return retryWaiting(clock.instant());
+        return attempts.retryWaiting(clock.instant());
     }
 
     /**
@@ -423,7 +400,7 @@ public final class GangPlacer {
         Decisions decisions = Decisions.none();
         for (Attempt attempt : jobs.attempts()) {
             if (attempt.cluster().equals(cluster)) {
-                decisions = decisions.and(abandon(attempt, "the member left the fleet"));
+                decisions = decisions.and(attempts.abandon(attempt, "the member left the fleet"));
             }
         }
         clusters.remove(cluster);
@@ -431,7 +408,7 @@ public final class GangPlacer {
         finishedCopies.memberLeft(cluster);
         Decisions stopped = evictions.memberLeft(cluster, clock.instant());
         stopped.events().forEach(event -> jobs.changed(event.job().uid()));
-        return decisions.and(stopped).and(retryWaiting(clock.instant()));
+        return decisions.and(stopped).and(attempts.retryWaiting(clock.instant()));
     }
 
     /** A reservation of a gang being reserved changed: all Available means create the job; one Failed means try elsewhere. */
@@ -441,7 +418,7 @@ public final class GangPlacer {
                 continue;
             }
             if (Reservation.FAILED.equals(reservation.phase())) {
-                return abandon(attempt, "reservation " + reservation.name() + " failed on the member");
+                return attempts.abandon(attempt, "reservation " + reservation.name() + " failed on the member");
             }
             ClusterInventory inventory = clusters.get(cluster);
             boolean allAvailable = attempt.reservations().stream().allMatch(name -> inventory.reservation(name)
@@ -449,88 +426,10 @@ public final class GangPlacer {
             if (allAvailable) {
                 jobs.attempts(attempt.creating(null, 0));
                 jobs.changed(attempt.uid());
-                return new Decisions(List.of(), List.of(createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.domain())));
+                return new Decisions(List.of(), List.of(attempts.createJob(attempt.admitted(), cluster, attempt.reservationGroup(), attempt.domain())));
             }
         }
         return Decisions.none();
-    }
-
-    private Decisions release(String cluster, JobRef job, List<String> reservations) {
-        return stranded.release(cluster, job, reservations, clock.instant());
-    }
-
-    /** Tries the job on the best cluster it fits now, skipping those already failed for it. */
-    private Decisions place(JobEvent admittedEvent, Map<String, String> failed, int tries) {
-        JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
-        JobRef job = admittedEvent.job();
-        Instant now = clock.instant();
-        List<ClusterInventory> candidates = clusters.values().stream().filter(cluster -> !failed.containsKey(cluster.cluster())).toList();
-        GangPlanner.Options options = GangPlanner.choose(admitted.job(), admitted.policy(), candidates,
-                jobs.exclusions(job.uid()), now, settings::fitMode, settings.topologyLevels(), scoredAgainst());
-        Optional<Fits> best = options.best();
-        if (best.isEmpty()) {
-            Optional<String> never = inventoryWhole ? NeverFits.reason(admitted.job(), GangPlanner.affinity(admitted.policy()), clusters.values())
-                    : Optional.empty();
-            if (never.isPresent()) {
-                // Waiting would hold its quota for good: the job is told why, and its quota goes back.
-                forget(job.uid());
-                return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new JobRejected(List.of(never.get())),
-                        jobs.step(job.uid(), "never fits"))), List.of());
-            }
-            Map<String, String> reasons = new TreeMap<>(options.reasons());
-            reasons.putAll(failed);
-            Waiting previous = jobs.waiting(job.uid());
-            Instant since = previous == null ? now : previous.since();
-            jobs.waits(new Waiting(admittedEvent, since, tries + 1, now.plus(backoff(tries)), reasons));
-            jobs.changed(job.uid());
-            if (previous != null && previous.reasons().equals(reasons)) {
-                return Decisions.none();
-            }
-            String message = clusters.isEmpty() ? NO_MEMBERS
-                    : "no member cluster can take the whole gang now; placement tries again when their inventory changes";
-            return new Decisions(List.of(admittedEvent.followUp(SOURCE, job, now, new PlacementFailed(reasons, message),
-                    jobs.step(job.uid(), "try " + (tries + 1) + " " + reasons))),
-                    List.of());
-        }
-        jobs.stopsWaiting(job.uid());
-        Fits fits = best.get();
-        ClusterInventory cluster = clusters.get(fits.cluster());
-        boolean reserve = cluster.member().map(member -> member.reservationSupported()).orElse(false) && !fits.plan().isEmpty();
-        String group = reserve ? MemberWrites.reservationGroup(job, jobs.generation(job.uid()), failed.size()) : null;
-        List<Reservation> reservations = promise(cluster, admittedEvent, fits.plan(), group);
-        List<String> names = reservations.stream().map(reservation -> reservation.getMetadata().getName()).toList();
-        TopologyDomain domain = domainOf(admittedEvent, cluster, fits.plan());
-        jobs.attempts(new Attempt(admittedEvent, fits.cluster(), group, names, fits.plan(), reserve,
-                reserve ? now.plus(settings.reservationTimeout()) : null, failed, domain, 0));
-        jobs.changed(job.uid());
-        JobEvent attempted = admittedEvent.followUp(SOURCE, job, now, new PlacementAttempted(fits.cluster(), group,
-                        fits.domain() == null ? null : fits.domain().toString()),
-                jobs.step(job.uid(), fits.cluster()));
-        MemberCommand command = reserve ? new MemberCommand.Reserve(fits.cluster(), job, reservations)
-                : createJob(admittedEvent, fits.cluster(), null, domain);
-        return new Decisions(List.of(attempted), List.of(command));
-    }
-
-    /**
-     * Holds the plan's capacity on the cluster until the member shows it, and builds the reservations that
-     * hold it there when {@code group} names them (one per pod, pinned to its node, owned by that pod).
-     */
-    private List<Reservation> promise(ClusterInventory cluster, JobEvent admittedEvent, Map<String, String> plan, String group) {
-        JobRef job = admittedEvent.job();
-        Map<String, PlannedPod> planned = new LinkedHashMap<>();
-        List<Reservation> reservations = new ArrayList<>();
-        for (GangPod pod : GangPod.of(((JobAdmitted) admittedEvent.data()).job())) {
-            String node = plan.get(pod.name());
-            String reservationName = group != null ? MemberWrites.reservationName(group, pod) : null;
-            if (node != null) {
-                planned.put(pod.name(), new PlannedPod(job.namespace(), pod.name(), node, PodRequests.onNode(pod.spec()), reservationName));
-            }
-            if (group != null) {
-                reservations.add(MemberWrites.reservation(reservationName, job, pod, node, settings.reservationTtl()));
-            }
-        }
-        cluster.promise(new Promise(job.uid(), planned));
-        return reservations;
     }
 
     /** What changed since the last call, per job UID: its record now, or null when it is no longer placement's concern. */
@@ -576,9 +475,9 @@ public final class GangPlacer {
                     jobs.restoreAttempt(new Attempt(admitted, record.cluster(), record.reservationGroup(), record.reservations(), record.plan(),
                             reserving, reserving ? record.deadline() : null, record.failed(), record.domain(), 0));
                     ClusterInventory cluster = clusters.computeIfAbsent(record.cluster(), ClusterInventory::new);
-                    List<Reservation> reservations = promise(cluster, admitted, record.plan(), record.reservationGroup());
+                    List<Reservation> reservations = attempts.promise(cluster, admitted, record.plan(), record.reservationGroup());
                     resume.add(reserving ? new MemberCommand.Reserve(record.cluster(), admitted.job(), reservations)
-                            : createJob(admitted, record.cluster(), record.reservationGroup(), record.domain()));
+                            : attempts.createJob(admitted, record.cluster(), record.reservationGroup(), record.domain()));
                 }
             }
         });
@@ -608,7 +507,7 @@ public final class GangPlacer {
                 jobs.attemptEnds(uid);
                 clusters.get(attempt.cluster()).release(uid);
                 if (!attempt.reservations().isEmpty()) {
-                    decisions = decisions.and(release(attempt.cluster(), admitted.job(), attempt.reservations()));
+                    decisions = decisions.and(attempts.release(attempt.cluster(), admitted.job(), attempt.reservations()));
                 }
             }
             jobs.stopsWaiting(uid);
@@ -628,7 +527,7 @@ public final class GangPlacer {
         });
         for (Map.Entry<String, List<String>> entry : leaked.entrySet()) {
             JobRef owner = jobs.jobRef(entry.getKey());
-            decisions = decisions.and(release(cluster, owner, entry.getValue()));
+            decisions = decisions.and(attempts.release(cluster, owner, entry.getValue()));
         }
         return decisions;
     }
@@ -639,84 +538,5 @@ public final class GangPlacer {
         } catch (MalformedEventException e) {
             throw new IllegalStateException("placement state holds an unreadable admission: " + e.getMessage(), e);
         }
-    }
-
-    /** Releases what the attempt holds on its cluster and tries the job on the next one. */
-    private Decisions abandon(Attempt attempt, String reason) {
-        JobRef job = attempt.admitted().job();
-        jobs.attemptEnds(job.uid());
-        jobs.changed(job.uid());
-        clusters.get(attempt.cluster()).release(job.uid());
-        Map<String, String> failed = new TreeMap<>(attempt.failed());
-        failed.put(attempt.cluster(), reason);
-        // The job is told that this cluster was given up on and why, whether or not the next one takes it.
-        JobEvent gaveUp = attempt.admitted().followUp(SOURCE, job, clock.instant(), new PlacementFailed(Map.of(attempt.cluster(), reason),
-                "gave up on member cluster " + attempt.cluster() + (attempt.reservations().isEmpty() ? "" : " and released its reservations")
-                        + "; trying the next cluster"), jobs.step(job.uid(), "gave up on " + attempt.cluster() + " " + failed.size()));
-        Decisions release = attempt.reservations().isEmpty() ? Decisions.none() : release(attempt.cluster(), job, attempt.reservations());
-        return new Decisions(List.of(gaveUp), List.of()).and(release).and(place(attempt.admitted(), failed, 0));
-    }
-
-    /** Jobs admitted under quota that no cluster could take for {@code giveBackAfter} go back to their queue. */
-    private Decisions giveBack(Instant now) {
-        List<JobEvent> givenBack = new ArrayList<>();
-        for (Waiting job : jobs.waitingJobs()) {
-            JobAdmitted admitted = (JobAdmitted) job.admitted().data();
-            if (admitted.quotaLeaf() != null && !now.isBefore(job.since().plus(settings.giveBackAfter()))) {
-                String uid = job.uid();
-                String reason = "no member cluster could take it for " + GoDurations.format(settings.giveBackAfter()) + ": " + job.reasons();
-                givenBack.add(job.admitted().followUp(SOURCE, job.admitted().job(), now, new JobGivenBack(reason), jobs.step(uid, "give back")));
-                jobs.givenBack(uid);
-            }
-        }
-        return new Decisions(givenBack, List.of());
-    }
-
-    private Decisions retryWaiting(Instant now) {
-        Decisions decisions = Decisions.none();
-        for (Waiting job : jobs.waitingJobs()) {
-            if (!now.isBefore(job.notBefore())) {
-                decisions = decisions.and(place(job.admitted(), Map.of(), job.tries()));
-            }
-        }
-        return decisions;
-    }
-
-    private Decisions forget(String uid) {
-        Attempt attempt = jobs.forget(uid);
-        clusters.values().forEach(cluster -> cluster.release(uid));
-        if (attempt != null && !attempt.reservations().isEmpty()) {
-            return release(attempt.cluster(), attempt.admitted().job(), attempt.reservations());
-        }
-        return Decisions.none();
-    }
-
-    /** The member copy of the job's current placement, its pods confined to the topology domain, if the placement chose one. */
-    private MemberCommand createJob(JobEvent admittedEvent, String cluster, String reservationGroup, TopologyDomain domain) {
-        return MemberWrites.createJob(admittedEvent, cluster, reservationGroup, domain, jobs.generation(admittedEvent.job().uid()));
-    }
-
-    /**
-     * The topology domain that holds every pod of the plan, when the job asks for one. Kept with the attempt: a new owner
-     * that creates the copy before it has read the member's nodes again confines it all the same.
-     */
-    private TopologyDomain domainOf(JobEvent admittedEvent, ClusterInventory inventory, Map<String, String> plan) {
-        JobAdmitted admitted = (JobAdmitted) admittedEvent.data();
-        if (plan.isEmpty()) {
-            return null;
-        }
-        return TopologyRequest.of(admitted.job())
-                .flatMap(request -> DomainFit.of(request, settings.topologyLevels(), plan.values(), inventory.index()::node))
-                .orElse(null);
-    }
-
-    /** The workload fragmentation is scored against, none when placement scores by best fit. */
-    private Workload scoredAgainst() {
-        return settings.scoring() == Scoring.FRAGMENTATION ? workload.workload() : Workload.NONE;
-    }
-
-    private Duration backoff(int tries) {
-        Duration wait = settings.retryBackoff().multipliedBy(1L << Math.min(tries, 20));
-        return wait.compareTo(settings.maxRetryBackoff()) > 0 ? settings.maxRetryBackoff() : wait;
     }
 }
