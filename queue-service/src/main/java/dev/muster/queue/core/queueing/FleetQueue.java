@@ -296,7 +296,6 @@ public final class FleetQueue {
         return drained;
     }
 
-    /** The jobs tracked now, for metrics and explanations. */
     /**
      * The jobs with an object on the fleet API that are not deleted yet (applied there, or shown there by status sync):
      * each must still have its object there, and one that has not was deleted while nobody watched (the queue down, its
@@ -311,6 +310,7 @@ public final class FleetQueue {
         return List.copyOf(fleetApiJobs.values());
     }
 
+    /** The jobs tracked now, for metrics and explanations. */
     public Collection<TrackedJob> jobs() {
         return List.copyOf(jobs.values());
     }
