@@ -36,6 +36,8 @@ public final class ResourceList {
     private static final String[] NO_NAMES = new String[0];
     private static final BigDecimal[] NO_AMOUNTS = new BigDecimal[0];
     private static final ResourceList EMPTY = new ResourceList(NO_NAMES, NO_AMOUNTS);
+    /** Up to how many names a lookup scans rather than searches. */
+    private static final int SCANNED = 8;
 
     /** The names, sorted as {@link String#compareTo} sorts them, each once. */
     private final String[] names;
@@ -110,8 +112,15 @@ public final class ResourceList {
         return name;
     }
 
-    /** Where the name sits in {@link #names}, or -1. Names are few and mostly the same constants: a scan beats a search. */
+    /**
+     * Where the name sits in {@link #names}, or -1. Names are mostly few, where a scan beats a search; a list of many (a
+     * manifest may name thousands) is searched, so that walking one list's names through another stays n log n.
+     */
     private int indexOf(String name) {
+        if (names.length > SCANNED) {
+            int index = Arrays.binarySearch(names, name);
+            return index < 0 ? -1 : index;
+        }
         for (int i = 0; i < names.length; i++) {
             String named = names[i];
             if (named == name || named.equals(name)) {

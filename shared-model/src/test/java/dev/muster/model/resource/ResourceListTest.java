@@ -76,4 +76,26 @@ class ResourceListTest {
                 .isInstanceOf(InvalidResourceException.class)
                 .hasMessage("cpu: cannot parse quantity \"two\"");
     }
+
+    /** A manifest may name thousands of resources: lists of many names are searched, and read as lists of few are. */
+    @Test
+    void aListOfThousandsOfNamesReadsAndAddsAsAListOfFew() {
+        Map<String, String> many = new java.util.HashMap<>();
+        for (int i = 0; i < 5_000; i++) {
+            many.put("example.com/r" + i, Integer.toString(i + 1));
+        }
+        ResourceList big = ResourceList.parse(many);
+        ResourceList sum = big.plus(list("cpu", "2", "example.com/r7", "1"));
+
+        assertThat(big.amount("example.com/r4999")).isEqualByComparingTo("5000");
+        assertThat(big.amount(new String("example.com/r0"))).as("found by its text, not its instance").isEqualByComparingTo("1");
+        assertThat(big.amount("example.com/r5000")).isEqualByComparingTo("0");
+        assertThat(big.names("cpu")).isFalse();
+        assertThat(sum.amount("example.com/r7")).isEqualByComparingTo("9");
+        assertThat(sum.amount("cpu")).isEqualByComparingTo("2");
+        assertThat(sum.names()).hasSize(5_001).contains("example.com/r123", "cpu");
+        assertThat(big.fitsWithin(sum)).isTrue();
+        assertThat(sum.exceeding(big)).containsExactly("example.com/r7");
+        assertThat(sum.minus(list("cpu", "2", "example.com/r7", "1"))).isEqualTo(big.plus(list("cpu", "0")));
+    }
 }

@@ -85,8 +85,7 @@ final class GangAttempts {
         return place(admittedEvent, Map.of(), 0);
     }
 
-    /** Releases these reservations of the job on the cluster. */
-    Decisions release(String cluster, JobRef job, List<String> reservations) {
+    private Decisions release(String cluster, JobRef job, List<String> reservations) {
         return stranded.release(cluster, job, reservations, clock.instant());
     }
 

@@ -507,7 +507,7 @@ public final class GangPlacer {
                 jobs.attemptEnds(uid);
                 clusters.get(attempt.cluster()).release(uid);
                 if (!attempt.reservations().isEmpty()) {
-                    decisions = decisions.and(attempts.release(attempt.cluster(), admitted.job(), attempt.reservations()));
+                    decisions = decisions.and(stranded.release(attempt.cluster(), admitted.job(), attempt.reservations(), clock.instant()));
                 }
             }
             jobs.stopsWaiting(uid);
@@ -527,7 +527,7 @@ public final class GangPlacer {
         });
         for (Map.Entry<String, List<String>> entry : leaked.entrySet()) {
             JobRef owner = jobs.jobRef(entry.getKey());
-            decisions = decisions.and(attempts.release(cluster, owner, entry.getValue()));
+            decisions = decisions.and(stranded.release(cluster, owner, entry.getValue(), clock.instant()));
         }
         return decisions;
     }
