@@ -105,11 +105,15 @@ public final class ResourceList {
         }
     }
 
+    /**
+     * The name as every list holds it: one instance per name (interned, as literals such as {@link ResourceNames#GPU}
+     * are), so that a lookup, done for each resource of each job a pass weighs, mostly matches on identity.
+     */
     private static String requireName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("resource name must not be blank");
         }
-        return name;
+        return name.intern();
     }
 
     /**
@@ -122,12 +126,31 @@ public final class ResourceList {
             return index < 0 ? -1 : index;
         }
         for (int i = 0; i < names.length; i++) {
-            String named = names[i];
-            if (named == name || named.equals(name)) {
+            if (names[i] == name) {
+                return i;
+            }
+        }
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
                 return i;
             }
         }
         return -1;
+    }
+
+    /** How many names the list has: with {@link #nameAt} and {@link #amountAt}, a walk over every entry without a lookup. */
+    public int size() {
+        return names.length;
+    }
+
+    /** The name at this index, in name order. */
+    public String nameAt(int index) {
+        return names[index];
+    }
+
+    /** The amount of the name at this index. */
+    public BigDecimal amountAt(int index) {
+        return amounts[index];
     }
 
     /** The amount of the named resource; zero when absent. */

@@ -52,8 +52,17 @@ final class Holds {
 
     /** What is held at the node of the resource; zero when nothing is. */
     BigDecimal heldAt(String node, String resource) {
-        AtNode at = nodes.get(node);
-        return at == null ? BigDecimal.ZERO : at.held.getOrDefault(resource, BigDecimal.ZERO);
+        return heldAt(at(node), resource);
+    }
+
+    /** What is held at the node; null when nothing ever was in this evaluation. Looked up once for each node a verdict weighs. */
+    AtNode at(String node) {
+        return nodes.get(node);
+    }
+
+    /** What is held at the node {@link #at} returned of the resource; zero when nothing is. */
+    static BigDecimal heldAt(AtNode at, String resource) {
+        return at == null ? BigDecimal.ZERO : at.held(resource);
     }
 
     /** The first {@link #STARVING_NAMED} distinct starving jobs capacity is held for at the node, in the order they held it. */
@@ -73,19 +82,56 @@ final class Holds {
         return at == null ? Set.of() : at.reclaimers;
     }
 
-    private static final class AtNode {
+    static final class AtNode {
 
-        private final Map<String, BigDecimal> held = new HashMap<>();
+        // A node holds a few resources (those of the charges held there): scanned, which beats hashing the name for each
+        // of the thousands of verdicts an evaluation under overload checks.
+        private String[] heldNames = new String[4];
+        private BigDecimal[] heldAmounts = new BigDecimal[4];
+        private int heldCount;
         private final List<String> starvingNamed = new ArrayList<>(STARVING_NAMED);
         private final Set<String> reclaimers = new LinkedHashSet<>();
         private int version;
 
         void add(ResourceList charge, boolean negate) {
             version++;
-            for (String resource : charge.names()) {
-                BigDecimal amount = charge.amount(resource);
-                held.merge(resource, negate ? amount.negate() : amount, BigDecimal::add);
+            for (int i = 0; i < charge.size(); i++) {
+                BigDecimal amount = charge.amountAt(i);
+                add(charge.nameAt(i), negate ? amount.negate() : amount);
             }
+        }
+
+        private void add(String resource, BigDecimal amount) {
+            int index = indexOf(resource);
+            if (index >= 0) {
+                heldAmounts[index] = heldAmounts[index].add(amount);
+                return;
+            }
+            if (heldCount == heldNames.length) {
+                heldNames = java.util.Arrays.copyOf(heldNames, heldCount * 2);
+                heldAmounts = java.util.Arrays.copyOf(heldAmounts, heldCount * 2);
+            }
+            heldNames[heldCount] = resource;
+            heldAmounts[heldCount++] = amount;
+        }
+
+        BigDecimal held(String resource) {
+            int index = indexOf(resource);
+            return index < 0 ? BigDecimal.ZERO : heldAmounts[index];
+        }
+
+        private int indexOf(String resource) {
+            for (int i = 0; i < heldCount; i++) {
+                if (heldNames[i] == resource) {
+                    return i;
+                }
+            }
+            for (int i = 0; i < heldCount; i++) {
+                if (heldNames[i].equals(resource)) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         void nameStarving(QuotaJob job) {

@@ -126,27 +126,28 @@ final class PassMemo {
         private final String blocker;
         private String message;
 
-        private Verdict(Shortfall limit, boolean neverFits, boolean atLeaf, boolean numbersOutOfDate) {
+        private Verdict(Shortfall limit, boolean neverFits, boolean atLeaf, boolean numbersOutOfDate, String blocker) {
             this.limit = limit;
             this.neverFits = neverFits;
             this.atLeaf = atLeaf;
             this.numbersOutOfDate = numbersOutOfDate;
-            this.blocker = neverFits ? null : limit.blocker();
+            this.blocker = blocker;
         }
 
         /** The job can never be admitted under this tree: its demand is above a max on its path. */
         static Verdict never(Shortfall limit) {
-            return new Verdict(limit, true, true, false);
+            return new Verdict(limit, true, true, false, null);
         }
 
         /** The job does not fit now; {@code atLeaf}: its own leaf refuses it, so nothing above it can change that. */
         static Verdict limit(Shortfall limit, boolean atLeaf) {
-            return new Verdict(limit, false, atLeaf, false);
+            return new Verdict(limit, false, atLeaf, false, limit.blocker());
         }
 
         /** The same limit refuses the job, with more held or used there since: its reason and numbers must be worked out again. */
         Verdict withNumbersOutOfDate() {
-            return new Verdict(limit, false, atLeaf, true);
+            // The same limit, so the same words: under overload this runs for most jobs each pass weighs.
+            return new Verdict(limit, false, atLeaf, true, blocker);
         }
 
         boolean neverFits() {

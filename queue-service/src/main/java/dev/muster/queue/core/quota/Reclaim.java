@@ -56,10 +56,11 @@ final class Reclaim {
         if (!guaranteesSomeOf(leaf, demand)) {
             return false;
         }
-        for (Node node : path.subList(0, path.size() - 1)) {
-            for (String resource : node.min().names()) {
-                BigDecimal need = demand.amount(resource);
-                if (need.signum() > 0 && guaranteedUse(node, resource).add(need).compareTo(node.min().amount(resource)) > 0) {
+        for (int at = 0; at < path.size() - 1; at++) {
+            ResourceList min = path.get(at).min();
+            for (int i = 0; i < min.size(); i++) {
+                BigDecimal need = demand.amount(min.nameAt(i));
+                if (need.signum() > 0 && guaranteedUse(path.get(at), min.nameAt(i)).add(need).compareTo(min.amountAt(i)) > 0) {
                     return false;
                 }
             }
@@ -109,8 +110,8 @@ final class Reclaim {
         }
         BigDecimal total = BigDecimal.ZERO;
         for (String name : node.children()) {
-            Node child = tree.node(name).orElseThrow();
-            BigDecimal childMin = child.min().names(resource) ? child.min().amount(resource) : BigDecimal.ZERO;
+            // amount is zero for a resource the child's min does not name: it is guaranteed none of it.
+            BigDecimal childMin = tree.node(name).orElseThrow().min().amount(resource);
             total = total.add(usage(used, name).amount(resource).min(childMin));
         }
         return total;
@@ -144,16 +145,28 @@ final class Reclaim {
      * capacity they free is another reclaimer's.
      */
     List<Admission> victimsFor(List<Node> path, QuotaJob job, Collection<Admission> admitted) {
-        Set<String> onPath = path.stream().map(Node::name).collect(Collectors.toSet());
         Set<String> guaranteed = guaranteedResources(path.get(0), job);
+        // Under overload a reclaim looks for victims for a few jobs after each pass, and nearly always finds the job short
+        // of nothing its leaf guarantees: answered before anything is gathered.
+        if (!shortOfSomeGuaranteed(path, job, guaranteed)) {
+            return List.of();
+        }
+        Set<String> onPath = path.stream().map(Node::name).collect(Collectors.toSet());
         Map<String, Set<String>> borrowing = borrowingBranches(path, onPath, job, guaranteed);
         if (borrowing.isEmpty()) {
             return List.of();
         }
         // Taken in victim order until the job fits: from a heap, as under overload a thousand borrow and a few are taken.
         PriorityQueue<Admission> eligible = new PriorityQueue<>(VICTIM_ORDER);
+        // Whether a job borrows through those branches depends on its leaf, and then on what it is charged: thousands of
+        // admitted jobs share a few leaves, whose paths are walked once each.
+        Map<String, Set<String>> borrowedByLeaf = new HashMap<>();
         for (Admission admission : admitted) {
-            if (!admission.stopping() && borrowsThrough(admission, onPath, borrowing)) {
+            if (admission.stopping()) {
+                continue;
+            }
+            Set<String> resources = borrowedByLeaf.computeIfAbsent(admission.leaf(), leaf -> borrowedThrough(leaf, onPath, borrowing));
+            if (chargedSomeOf(admission, resources)) {
                 eligible.add(admission);
             }
         }
@@ -170,6 +183,23 @@ final class Reclaim {
             }
         }
         return Shortfall.fitsUnderMax(path, job.charge(), simulated) ? chosen : List.of();
+    }
+
+    /** Whether some node of the path has too little left of a resource the job asks for and its leaf guarantees. */
+    private boolean shortOfSomeGuaranteed(List<Node> path, QuotaJob job, Set<String> guaranteed) {
+        ResourceList charge = job.charge();
+        for (Node ancestor : path) {
+            ResourceList ancestorUsed = usage(used, ancestor.name());
+            ResourceList max = ancestor.max();
+            for (int i = 0; i < max.size(); i++) {
+                BigDecimal need = charge.amount(max.nameAt(i));
+                if (need.signum() > 0 && guaranteed.contains(max.nameAt(i))
+                        && ancestorUsed.amount(max.nameAt(i)).add(need).compareTo(max.amountAt(i)) > 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -212,20 +242,21 @@ final class Reclaim {
         return branches;
     }
 
-    /** Whether the admitted job is under one of those branches and charged some of a resource it borrows. */
-    private boolean borrowsThrough(Admission admission, Set<String> onPath, Map<String, Set<String>> borrowing) {
-        for (String node : tree.node(admission.leaf()).orElseThrow().path()) {
+    /** The resources the jobs of the leaf borrow through those branches (the branch of the leaf's path, if any, names them); none when it is under none. */
+    private Set<String> borrowedThrough(String leaf, Set<String> onPath, Map<String, Set<String>> borrowing) {
+        for (String node : tree.node(leaf).orElseThrow().path()) {
             if (!onPath.contains(node)) {
-                Set<String> resources = borrowing.get(node);
-                if (resources == null) {
-                    return false;
-                }
-                for (String resource : resources) {
-                    if (admission.job().charge().amount(resource).signum() > 0) {
-                        return true;
-                    }
-                }
-                return false;
+                return borrowing.getOrDefault(node, Set.of());
+            }
+        }
+        return Set.of();
+    }
+
+    /** Whether the admitted job is charged some of one of these resources. */
+    private static boolean chargedSomeOf(Admission admission, Set<String> resources) {
+        for (String resource : resources) {
+            if (admission.job().charge().amount(resource).signum() > 0) {
+                return true;
             }
         }
         return false;

@@ -249,7 +249,8 @@ final class Reclaims {
     /** The reclaimer the victim was waited for by no longer waits for it; the last one gone, it is admitted if it fits. */
     void victimGone(String victim, Instant now, List<QuotaDecision> decisions) {
         QuotaTree tree = ledger.tree();
-        for (Wait wait : List.copyOf(ledger.waits())) {
+        // Only reclaimers wait for victims: under overload they are a few among thousands of waiting jobs.
+        for (Wait wait : ledger.reclaimers()) {
             if (wait.reclaiming().contains(victim)) {
                 List<String> left = new ArrayList<>(wait.reclaiming());
                 left.remove(victim);

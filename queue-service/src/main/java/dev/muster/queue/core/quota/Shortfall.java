@@ -49,7 +49,10 @@ record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, B
                 continue;
             }
             ResourceList nodeUsed = usage.getOrDefault(node.name(), ResourceList.empty());
-            for (String resource : node.max().names()) {
+            Holds.AtNode heldThere = holds.at(node.name());
+            ResourceList max = node.max();
+            for (int i = 0; i < max.size(); i++) {
+                String resource = max.nameAt(i);
                 if (last && resource.equals(until.resource())) {
                     return Optional.empty();
                 }
@@ -58,9 +61,10 @@ record Shortfall(Node node, String resource, BigDecimal used, BigDecimal held, B
                     continue;
                 }
                 BigDecimal inUse = nodeUsed.amount(resource);
-                BigDecimal onHold = holds.heldAt(node.name(), resource);
-                if (inUse.add(onHold).add(need).compareTo(node.max().amount(resource)) > 0) {
-                    return Optional.of(new Shortfall(node, resource, inUse, onHold, node.max().amount(resource), need,
+                BigDecimal onHold = Holds.heldAt(heldThere, resource);
+                BigDecimal limit = max.amountAt(i);
+                if ((onHold.signum() == 0 ? inUse : inUse.add(onHold)).add(need).compareTo(limit) > 0) {
+                    return Optional.of(new Shortfall(node, resource, inUse, onHold, limit, need,
                             List.copyOf(holds.starvingNamedAt(node.name())), snapshot(holds.reclaimersAt(node.name()))));
                 }
             }
