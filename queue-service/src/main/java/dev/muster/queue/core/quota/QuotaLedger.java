@@ -241,7 +241,7 @@ final class QuotaLedger {
     }
 
     void charge(QuotaJob job, String leaf) {
-        ResourceList charge = job.charge();
+        ResourceList charge = chargeOf(job);
         for (Node node : tree.pathToRoot(tree.node(leaf).orElseThrow())) {
             used.merge(node.name(), charge, ResourceList::plus);
         }

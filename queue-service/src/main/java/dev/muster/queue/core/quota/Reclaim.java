@@ -252,10 +252,10 @@ final class Reclaim {
         return Set.of();
     }
 
-    /** Whether the admitted job is charged some of one of these resources. */
+    /** Whether the admitted job is charged some of one of these resources (guaranteed ones: its demand's, not the job it counts as). */
     private static boolean chargedSomeOf(Admission admission, Set<String> resources) {
         for (String resource : resources) {
-            if (admission.job().charge().amount(resource).signum() > 0) {
+            if (admission.job().demand().amount(resource).signum() > 0) {
                 return true;
             }
         }
