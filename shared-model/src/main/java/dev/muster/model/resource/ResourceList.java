@@ -105,15 +105,11 @@ public final class ResourceList {
         }
     }
 
-    /**
-     * The name as every list holds it: one instance per name (interned, as literals such as {@link ResourceNames#GPU}
-     * are), so that a lookup, done for each resource of each job a pass weighs, mostly matches on identity.
-     */
     private static String requireName(String name) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("resource name must not be blank");
         }
-        return name.intern();
+        return name;
     }
 
     /**
@@ -126,12 +122,8 @@ public final class ResourceList {
             return index < 0 ? -1 : index;
         }
         for (int i = 0; i < names.length; i++) {
-            if (names[i] == name) {
-                return i;
-            }
-        }
-        for (int i = 0; i < names.length; i++) {
-            if (names[i].equals(name)) {
+            String named = names[i];
+            if (named == name || named.equals(name)) {
                 return i;
             }
         }

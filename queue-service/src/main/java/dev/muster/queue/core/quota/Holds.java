@@ -122,11 +122,6 @@ final class Holds {
 
         private int indexOf(String resource) {
             for (int i = 0; i < heldCount; i++) {
-                if (heldNames[i] == resource) {
-                    return i;
-                }
-            }
-            for (int i = 0; i < heldCount; i++) {
                 if (heldNames[i].equals(resource)) {
                     return i;
                 }

@@ -187,19 +187,32 @@ final class Reclaim {
 
     /** Whether some node of the path has too little left of a resource the job asks for and its leaf guarantees. */
     private boolean shortOfSomeGuaranteed(List<Node> path, QuotaJob job, Set<String> guaranteed) {
-        ResourceList charge = job.charge();
         for (Node ancestor : path) {
-            ResourceList ancestorUsed = usage(used, ancestor.name());
-            ResourceList max = ancestor.max();
-            for (int i = 0; i < max.size(); i++) {
-                BigDecimal need = charge.amount(max.nameAt(i));
-                if (need.signum() > 0 && guaranteed.contains(max.nameAt(i))
-                        && ancestorUsed.amount(max.nameAt(i)).add(need).compareTo(max.amountAt(i)) > 0) {
-                    return true;
-                }
+            if (!lacking(ancestor, job, guaranteed, used).isEmpty()) {
+                return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The resources the job asks for and its leaf guarantees of which the node has too little left with this usage: what
+     * the job may take back through the node's other children. Guaranteed resources are never the job count, so the
+     * job's demand says what it needs of them.
+     */
+    private static List<String> lacking(Node node, QuotaJob job, Set<String> guaranteed, Map<String, ResourceList> usage) {
+        List<String> lacking = List.of();
+        ResourceList nodeUsed = usage(usage, node.name());
+        ResourceList max = node.max();
+        for (int i = 0; i < max.size(); i++) {
+            String resource = max.nameAt(i);
+            BigDecimal need = job.demand().amount(resource);
+            if (need.signum() > 0 && guaranteed.contains(resource) && nodeUsed.amount(resource).add(need).compareTo(max.amountAt(i)) > 0) {
+                lacking = lacking.isEmpty() ? new ArrayList<>() : lacking;
+                lacking.add(resource);
+            }
+        }
+        return lacking;
     }
 
     /**
@@ -209,21 +222,11 @@ final class Reclaim {
      */
     private Map<String, Set<String>> borrowingBranches(List<Node> path, Set<String> onPath, QuotaJob job, Set<String> guaranteed) {
         Map<String, Set<String>> branches = new HashMap<>();
-        ResourceList charge = job.charge();
         for (Node ancestor : path) {
             // Where the job is short of no resource its leaf guarantees, no child borrows from it: under overload most
             // guaranteed jobs that wait are short of what starving jobs hold, not of what others borrow.
-            List<String> lacking = null;
-            ResourceList ancestorUsed = usage(used, ancestor.name());
-            for (String resource : ancestor.max().names()) {
-                BigDecimal need = charge.amount(resource);
-                if (guaranteed.contains(resource) && need.signum() > 0
-                        && ancestorUsed.amount(resource).add(need).compareTo(ancestor.max().amount(resource)) > 0) {
-                    lacking = lacking == null ? new ArrayList<>() : lacking;
-                    lacking.add(resource);
-                }
-            }
-            if (lacking == null) {
+            List<String> lacking = lacking(ancestor, job, guaranteed, used);
+            if (lacking.isEmpty()) {
                 continue;
             }
             for (String child : ancestor.children()) {
@@ -277,15 +280,10 @@ final class Reclaim {
             }
             Node ancestorNode = tree.node(ancestor).orElseThrow();
             Node branchNode = tree.node(branch).orElseThrow();
-            ResourceList ancestorUsed = usage(usage, ancestor);
             ResourceList branchUsed = usage(usage, branch);
-            for (String resource : ancestorNode.max().names()) {
-                BigDecimal need = job.charge().amount(resource);
-                boolean lacking = guaranteed.contains(resource) && need.signum() > 0
-                        && ancestorUsed.amount(resource).add(need).compareTo(ancestorNode.max().amount(resource)) > 0;
-                boolean borrowing = branchUsed.amount(resource).compareTo(branchNode.min().amount(resource)) > 0
-                        && admission.job().charge().amount(resource).signum() > 0;
-                if (lacking && borrowing) {
+            for (String resource : lacking(ancestorNode, job, guaranteed, usage)) {
+                if (branchUsed.amount(resource).compareTo(branchNode.min().amount(resource)) > 0
+                        && admission.job().demand().amount(resource).signum() > 0) {
                     return Optional.of(branchNode);
                 }
             }
