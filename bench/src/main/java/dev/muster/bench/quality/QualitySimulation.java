@@ -33,6 +33,7 @@ import dev.muster.gangfit.WorkloadRecorder;
 import dev.muster.placement.core.fit.ClusterFit;
 import dev.muster.placement.core.gang.GangPlanner;
 import dev.muster.placement.core.inventory.ClusterInventory;
+import dev.muster.placement.core.shard.ShardRing;
 import dev.muster.placement.core.topology.TopologyLevels;
 import dev.muster.queue.core.quota.QuotaAdmission;
 import dev.muster.queue.core.quota.QuotaDecision;
@@ -162,6 +163,11 @@ final class QualitySimulation {
     private QuotaObserver observer = QuotaObserver.NONE;
     private long progressEvery = Long.MAX_VALUE;
     private long arrived;
+    /** Placement split over shards, or null for one placement instance that tries each admission at once. */
+    private ShardedPlanning<JobState> sharded;
+    /** Admissions since the shards last decided: with shards, the admissions of one simulated second are decided together. */
+    private final Set<JobState> newlyAdmitted = new LinkedHashSet<>();
+    private boolean newlyAdmittedScheduled;
     private long lastPass = Long.MIN_VALUE / 2;
     private long end;
 
@@ -246,6 +252,20 @@ final class QualitySimulation {
         return this;
     }
 
+    /**
+     * Placement split over the ring's shards, each deciding on its own thread ({@link ShardedPlanning}): the admissions of a
+     * simulated second are decided together when the second's other events are done, rather than each at once.
+     */
+    QualitySimulation shardedOver(ShardRing ring) {
+        this.sharded = new ShardedPlanning<>(ring, views.values());
+        return this;
+    }
+
+    /** What the shards did, once {@link #run} has run with {@link #shardedOver}. */
+    ShardedPlanning.Counts shardCounts() {
+        return sharded.counts();
+    }
+
     /** Runs the whole stream, then up to {@code drain} more for what still waits or runs. */
     SimulationResult run() {
         for (SimulatedJob job : jobs) {
@@ -260,6 +280,11 @@ final class QualitySimulation {
             Event event = events.poll();
             now = event.time();
             event.action().run();
+        }
+        if (sharded != null) {
+            sharded.close();
+            placementCalls = sharded.counts().decisions();
+            placementCpuNanos = sharded.counts().cpuNanos();
         }
         return SimulationResult.of(policy, jobs, states.values().stream().filter(state -> !state.job.isLocal())
                         .map(state -> new SimulationResult.JobOutcome(state.job, state.firstStart)).toList(),
@@ -300,7 +325,11 @@ final class QualitySimulation {
                 state.placingSince = now;
                 state.triedEpoch = -1;
                 placing.add(state);
-                tryToPlace(state, new HashSet<>());
+                if (sharded == null) {
+                    tryToPlace(state, new HashSet<>());
+                } else {
+                    placeLater(state);
+                }
             } else if (decision instanceof QuotaDecision.Preempted preempted) {
                 preempt(states.get(preempted.job().uid()));
             }
@@ -334,6 +363,10 @@ final class QualitySimulation {
     private void pass() {
         passRequested = false;
         lastPass = now;
+        if (sharded != null) {
+            placeSharded(placing.stream().filter(state -> state.triedEpoch != capacityEpoch).toList());
+            return;
+        }
         // Within a pass capacity only shrinks, so a gang that fit nowhere rules out every later one of the same shape.
         Set<PyTorchJob> fitNowhere = new HashSet<>();
         for (JobState state : new ArrayList<>(placing)) {
@@ -364,22 +397,52 @@ final class QualitySimulation {
         }
     }
 
+    private void placeLater(JobState state) {
+        newlyAdmitted.add(state);
+        if (!newlyAdmittedScheduled) {
+            newlyAdmittedScheduled = true;
+            at(now, () -> {
+                newlyAdmittedScheduled = false;
+                // One preempted meanwhile is back in the queue; one placed again by a pass is placed.
+                List<JobState> admitted = newlyAdmitted.stream().filter(waiting -> waiting.stage == Stage.PLACING && waiting.triedEpoch == -1).toList();
+                newlyAdmitted.clear();
+                placeSharded(admitted);
+            });
+        }
+    }
+
+    /** The gangs decided on by the shards at once, each round the ring from its home shard; one that fit nowhere waits. */
+    private void placeSharded(List<JobState> waiting) {
+        if (waiting.isEmpty()) {
+            return;
+        }
+        List<ShardedPlanning.Attempt<JobState>> attempts = new ArrayList<>(waiting.size());
+        waiting.forEach(state -> attempts.add(new ShardedPlanning.Attempt<>(state, state.job.uid(), spec(state.job), state.excludedUntil)));
+        Workload scored = policy.scoresFragmentation() ? workload.workload() : Workload.NONE;
+        for (ShardedPlanning.Outcome<JobState> outcome : sharded.place(attempts, instant(), policy.mode(), TopologyLevels.DEFAULT, scored,
+                (attempt, fits) -> promise(attempt.job().job, fits))) {
+            if (outcome.placed()) {
+                decide(outcome.attempt().job(), outcome.fits(), true);
+            } else {
+                outcome.attempt().job().triedEpoch = capacityEpoch;
+            }
+        }
+    }
+
     private void decide(JobState state, ClusterFit.Fits fits) {
-        placing.remove(state);
+        decide(state, fits, false);
+    }
+
+    private void decide(JobState state, ClusterFit.Fits fits, boolean promised) {
+        if (!placing.remove(state)) {
+            throw new IllegalStateException(state.job.uid() + " was bound twice: placed while it was not waiting for placement");
+        }
         placements++;
         state.cluster = fits.cluster();
         state.planned = List.copyOf(fits.plan().values());
         int attempt = ++state.attempt;
-        rackLocality.placed(fits.plan(), views.get(fits.cluster()));
-        if (!fits.plan().isEmpty()) {
-            // Placement holds its plan in its inventory until the member shows the pods, so later decisions do not count it free.
-            Map<String, ClusterInventory.PlannedPod> pods = new LinkedHashMap<>();
-            int i = 0;
-            for (String node : fits.plan().values()) {
-                String name = podName(state.job, i++);
-                pods.put(name, new ClusterInventory.PlannedPod(state.job.tenant(), name, node, workerRequest(state.job), null));
-            }
-            views.get(fits.cluster()).promise(new ClusterInventory.Promise(state.job.uid(), pods));
+        if (!promised) {
+            promise(state.job, fits);
         }
         if (policy.reserves()) {
             state.stage = Stage.RESERVING;
@@ -387,6 +450,25 @@ final class QualitySimulation {
         } else {
             state.stage = Stage.CREATING;
             after(settings.createDelay(), () -> create(state, attempt));
+        }
+    }
+
+    /**
+     * Placement holds its plan in its inventory until the member shows the pods, so later decisions do not count it free.
+     * Touches the chosen member's view only (and the rack count, which is synchronized), so shards may promise at once on
+     * their own members.
+     */
+    private void promise(SimulatedJob job, ClusterFit.Fits fits) {
+        // Read before the promise changes the member's index, which the decision has just built.
+        rackLocality.placed(fits.plan(), views.get(fits.cluster()));
+        if (!fits.plan().isEmpty()) {
+            Map<String, ClusterInventory.PlannedPod> pods = new LinkedHashMap<>();
+            int i = 0;
+            for (String node : fits.plan().values()) {
+                String name = podName(job, i++);
+                pods.put(name, new ClusterInventory.PlannedPod(job.tenant(), name, node, workerRequest(job), null));
+            }
+            views.get(fits.cluster()).promise(new ClusterInventory.Promise(job.uid(), pods));
         }
     }
 

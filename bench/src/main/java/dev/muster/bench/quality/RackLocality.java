@@ -27,7 +27,7 @@ final class RackLocality {
     }
 
     /** A gang placed on {@code cluster} as {@code plan} says (pod to node). */
-    void placed(Map<String, String> plan, ClusterInventory cluster) {
+    synchronized void placed(Map<String, String> plan, ClusterInventory cluster) {
         if (plan.size() < 2) {
             return;
         }
@@ -41,11 +41,11 @@ final class RackLocality {
         withinOneRack += racks.size() == 1 ? 1 : 0;
     }
 
-    long multiPod() {
+    synchronized long multiPod() {
         return multiPod;
     }
 
-    long withinOneRack() {
+    synchronized long withinOneRack() {
         return withinOneRack;
     }
 }

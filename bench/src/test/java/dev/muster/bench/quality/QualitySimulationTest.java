@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+
+import dev.muster.placement.core.shard.ShardRing;
 
 /** The simulator tells the policies apart the way a user of each would see it, on fleets small enough to reason about. */
 class QualitySimulationTest {
@@ -102,5 +105,54 @@ class QualitySimulationTest {
             assertThat(result.misplacements()).as(policy.label()).isZero();
             assertThat(result.started()).as(policy.label()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aGangNoneOfItsHomeShardsMembersFitsIsOfferedToTheNextShardAndPlacedThere() {
+        ShardRing ring = new ShardRing(2);
+        String small = IntStream.range(0, 100).mapToObj(i -> "member-" + i).filter(name -> ring.ownerOf(name) == 0).findFirst().orElseThrow();
+        String large = IntStream.range(0, 100).mapToObj(i -> "member-" + i).filter(name -> ring.ownerOf(name) == 1).findFirst().orElseThrow();
+        int homedAtSmall = IntStream.range(0, 100).filter(id -> ring.homeOf("job-" + id) == 0).findFirst().orElseThrow();
+        List<TraceInputs.Node> nodes = new ArrayList<>(nodes(small, 1, 4));
+        nodes.addAll(nodes(large, 1, 8));
+        List<SimulatedJob> jobs = List.of(new SimulatedJob(homedAtSmall, 0, 600, "team", 1, EIGHT_GPUS, -1));
+
+        QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+                ONE_TENANT, jobs).shardedOver(ring);
+        SimulationResult result = simulation.run();
+
+        ShardedPlanning.Counts counts = simulation.shardCounts();
+        assertThat(result.started()).isEqualTo(1);
+        assertThat(counts.placedByShard()).containsExactly(0, 1);
+        assertThat(counts.placedAtHome()).isZero();
+        assertThat(counts.offers()).isEqualTo(1);
+        // Tried at home, where the 4-GPU member cannot hold it, then on the next shard's 8-GPU member.
+        assertThat(counts.decisionsByShard()).containsExactly(1, 1);
+    }
+
+    @Test
+    void shardsPlaceEveryGangOnceOnTheirOwnMembersAndTheFleetRunsAsWithOneInstance() {
+        List<TraceInputs.Node> nodes = new ArrayList<>();
+        IntStream.range(0, 8).forEach(member -> nodes.addAll(nodes("member-" + member, 4, 8)));
+        // 400 gangs of 1 to 4 eight-GPU workers over 20 minutes on 256 GPUs: a full fleet, so many gangs wait and go round the ring.
+        List<SimulatedJob> jobs = IntStream.range(0, 400).mapToObj(id -> new SimulatedJob(id, id * 3L, 900, "team", 1 + id % 4, EIGHT_GPUS, -1))
+                .toList();
+
+        SimulationResult single = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+                ONE_TENANT, jobs).shardedOver(ShardRing.single()).run();
+        QualitySimulation sharded = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+                ONE_TENANT, jobs).shardedOver(new ShardRing(4));
+        SimulationResult four = sharded.run();
+
+        ShardedPlanning.Counts counts = sharded.shardCounts();
+        assertThat(four.started()).isEqualTo(400).isEqualTo(single.started());
+        assertThat(four.misplacements()).isZero();
+        assertThat(counts.placed()).isEqualTo(four.placements());
+        assertThat(counts.offers()).as("gangs that waited went round the ring").isPositive();
+        for (int shard = 0; shard < 4; shard++) {
+            assertThat(counts.placedByShard()[shard] > 0).as("shard %d placed gangs", shard).isEqualTo(counts.membersByShard()[shard] > 0);
+        }
+        // The same gangs wait for the same full fleet: sharding changes where they go, not how long the fleet keeps them waiting.
+        assertThat(four.meanAllocation()).isCloseTo(single.meanAllocation(), org.assertj.core.data.Offset.offset(0.05));
     }
 }
