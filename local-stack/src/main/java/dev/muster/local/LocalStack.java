@@ -121,13 +121,16 @@ public final class LocalStack implements AutoCloseable {
         simulator = AdminServer.start(members, settings.simulatorPort(), List.of(new ServicesAdmin(supervisor)));
         started.add(simulator);
         started.add(supervisor);
+        // Side by side: none waits for another to be ready, and booting one after the other took twice as long.
         for (MusterService service : MusterService.values()) {
             progress.accept("starting " + service.artifact() + " on port " + port(service) + ", log " + settings.log(service));
-            ServiceProcess process = ServiceProcess.start(settings.jar(service), properties(service), port(service),
-                    settings.log(service), settings.serviceStart());
+            ServiceProcess process = ServiceProcess.launch(settings.jar(service), properties(service), port(service), settings.log(service));
             services.put(service, process);
             started.add(() -> process.stop(SERVICE_STOP));
-            supervisor.supervise(service, process);
+        }
+        for (MusterService service : MusterService.values()) {
+            services.get(service).awaitReady(settings.serviceStart());
+            supervisor.supervise(service, services.get(service));
         }
         writeEndpoints();
     }

@@ -29,6 +29,12 @@ public final class ServiceProcess implements AutoCloseable {
      * 256 MiB, ten thousand running jobs (the end-to-end benchmark's run) left it collecting without pause.
      */
     private static final String MAX_HEAP = "-Xmx512m";
+    /**
+     * More JVM options for every service started, space-separated, from this system property. The build sets it for its
+     * tests only (the C1 compiler alone: a service a test starts lives seconds to minutes, and boots faster without C2
+     * competing for two cores); {@code ./muster up} and the benchmarks run the services with the JVM's defaults.
+     */
+    public static final String JVM_OPTIONS_PROPERTY = "muster.service.jvm-options";
     /** Processes started and not yet seen to exit: the JVM that started them takes them along when it ends. */
     private static final Set<Process> RUNNING = ConcurrentHashMap.newKeySet();
 
@@ -62,11 +68,21 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the service with these system properties on the given HTTP port, its output in {@code log}, and waits until it is ready. */
     public static ServiceProcess start(Path jar, Map<String, String> properties, int port, Path log, Duration timeout) throws IOException {
+        ServiceProcess service = launch(jar, properties, port, log);
+        service.awaitReady(timeout);
+        return service;
+    }
+
+    /**
+     * Starts the service as {@link #start} does but returns at once, so that several services boot side by side; call
+     * {@link #awaitReady} before using it.
+     */
+    public static ServiceProcess launch(Path jar, Map<String, String> properties, int port, Path log) throws IOException {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " does not exist: package the service first (mvn package)");
         }
         ServiceProcess service = new ServiceProcess(jar, properties, port, log);
-        service.startAgain(timeout);
+        service.spawn(Map.of());
         return service;
     }
 
@@ -90,11 +106,24 @@ public final class ServiceProcess implements AutoCloseable {
      * the service's own settings again.
      */
     public void startAgain(Duration timeout, Map<String, String> forThisRun) throws IOException {
+        Process started = spawn(forThisRun);
+        awaitReady(timeout);
+        if (restartTimeout != null) {
+            restartWhenItExits(started);
+        }
+    }
+
+    private Process spawn(Map<String, String> forThisRun) throws IOException {
         Map<String, String> settings = new java.util.LinkedHashMap<>(properties);
         settings.putAll(forThisRun);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add(MAX_HEAP);
+        for (String option : System.getProperty(JVM_OPTIONS_PROPERTY, "").trim().split("\\s+")) {
+            if (!option.isEmpty()) {
+                command.add(option);
+            }
+        }
         command.add("-Dquarkus.http.port=" + port);
         settings.forEach((name, value) -> command.add("-D" + name + "=" + value));
         command.add("-jar");
@@ -103,10 +132,7 @@ public final class ServiceProcess implements AutoCloseable {
         Process started = process;
         RUNNING.add(started);
         started.onExit().thenRun(() -> RUNNING.remove(started));
-        awaitReady(timeout);
-        if (restartTimeout != null) {
-            restartWhenItExits(started);
-        }
+        return started;
     }
 
     /**
@@ -225,7 +251,8 @@ public final class ServiceProcess implements AutoCloseable {
         }
     }
 
-    private void awaitReady(Duration timeout) {
+    /** Waits until the service says it is ready; fails at once if it exits, and at the deadline if it is not ready by then. */
+    public void awaitReady(Duration timeout) {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready")).timeout(Duration.ofSeconds(2)).build();
         Instant deadline = Instant.now().plus(timeout);
