@@ -43,11 +43,11 @@ final class Charts {
         // Up to the last sample where anything still runs or waits, and a little more.
         long end = Math.max(1, results.stream().flatMap(result -> result.samples().stream())
                 .filter(sample -> sample.gpuAllocation() > 0.005 || sample.waiting() > 0)
-                .mapToLong(QualitySimulation.Sample::time).max().orElse(1) * 21 / 20);
+                .mapToLong(FleetSample::time).max().orElse(1) * 21 / 20);
         panel(graphics, results, TOP, end, "GPU allocation (% of the fleet's GPUs)", sample -> sample.gpuAllocation() * 100, 100);
-        double maxWaiting = results.stream().flatMap(result -> result.samples().stream()).mapToDouble(QualitySimulation.Sample::waiting).max().orElse(1);
+        double maxWaiting = results.stream().flatMap(result -> result.samples().stream()).mapToDouble(FleetSample::waiting).max().orElse(1);
         panel(graphics, results, TOP + PANEL_HEIGHT, end, "Muster jobs waiting (queued, placing, pending on a member)",
-                QualitySimulation.Sample::waiting, Math.max(1, maxWaiting));
+                FleetSample::waiting, Math.max(1, maxWaiting));
         graphics.dispose();
         try {
             Files.createDirectories(png.toAbsolutePath().getParent());
@@ -58,7 +58,7 @@ final class Charts {
     }
 
     private static void panel(Graphics2D graphics, List<SimulationResult> results, int top, long end, String label,
-                              ToDoubleFunction<QualitySimulation.Sample> value, double max) {
+                              ToDoubleFunction<FleetSample> value, double max) {
         int plotTop = top + 30;
         int plotHeight = PANEL_HEIGHT - 30 - BOTTOM;
         int plotWidth = WIDTH - LEFT - RIGHT;
@@ -86,7 +86,7 @@ final class Charts {
             graphics.setColor(COLORS[i % COLORS.length]);
             int previousX = -1;
             int previousY = -1;
-            for (QualitySimulation.Sample sample : result.samples()) {
+            for (FleetSample sample : result.samples()) {
                 if (sample.time() > end) {
                     break;
                 }

@@ -48,7 +48,7 @@ public final class FairSharingQuality {
                 "preempt", "Jain", "contended", "quota cpu");
         for (Order order : Order.values()) {
             long begin = System.nanoTime();
-            SimulationResult result = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults()
+            SimulationResult result = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults()
                     .withFairSharing(order.fair, order.preempting), inputs.nodes(), inputs.tenants(), inputs.jobs()).run();
             Fairness fairness = Fairness.of(result.samples(), weights, inputs.lastArrival());
             System.out.printf(Locale.ROOT, "%-24s %8.1f%% %8ds %8ds %8d %9.3f %10d %9.0fµs   (simulated in %.0f s)%n", order.label, result.meanAllocation() * 100,

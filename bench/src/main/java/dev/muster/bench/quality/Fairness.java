@@ -15,11 +15,11 @@ record Fairness(double meanJainIndex, int contendedSamples, Map<String, Double> 
      * @param weights each tenant's weight (here its guaranteed share of the fleet)
      * @param until   the last sample time counted (the last arrival: the drain after it says little of sharing)
      */
-    static Fairness of(List<QualitySimulation.Sample> samples, Map<String, Double> weights, long until) {
+    static Fairness of(List<FleetSample> samples, Map<String, Double> weights, long until) {
         double sum = 0;
         int counted = 0;
         Map<String, Double> shareSums = new TreeMap<>();
-        for (QualitySimulation.Sample sample : samples) {
+        for (FleetSample sample : samples) {
             if (sample.time() > until || sample.contending().size() < 2) {
                 continue;
             }

@@ -33,14 +33,14 @@ record IdleGpus(long free, long fragmented, long admittedFit, long quotaHeldFit,
      * The mean of each share over the samples at which jobs wait, as a share of the fleet's GPUs, e.g. {@code idle while
      * jobs wait: 11.8 % of the GPUs: 4.1 % where no waiting pod fits, ...}; empty when no sample has jobs waiting.
      */
-    static String describe(List<QualitySimulation.Sample> samples, long fleetGpus) {
+    static String describe(List<FleetSample> samples, long fleetGpus) {
         double free = 0;
         double fragmented = 0;
         double admitted = 0;
         double held = 0;
         double stranded = 0;
         int counted = 0;
-        for (QualitySimulation.Sample sample : samples) {
+        for (FleetSample sample : samples) {
             if (sample.waiting() > 0 && sample.idle() != null) {
                 free += sample.idle().free();
                 fragmented += sample.idle().fragmented();

@@ -64,7 +64,7 @@ public final class PlacementAtScale {
         }
         long cpuBefore = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
         long wallBefore = System.nanoTime();
-        SimulationResult result = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes, tenants,
+        SimulationResult result = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults(), nodes, tenants,
                 jobs).reportingProgress(line -> System.out.printf(Locale.ROOT, "  %s, %.0f s so far%n", line,
                         (System.nanoTime() - wallBefore) / 1e9)).run();
         double cpuSeconds = (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpuBefore) / 1e9;
@@ -87,7 +87,7 @@ public final class PlacementAtScale {
                 "refused", "unrun", "CPU s by shard (members)"));
         for (String count : shardCounts.split(",")) {
             ShardRing ring = new ShardRing(Integer.parseInt(count.trim()));
-            QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+            QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults(), nodes,
                     tenants, jobs).shardedOver(ring);
             long wallBefore = System.nanoTime();
             SimulationResult result = simulation.reportingProgress(line -> System.out.printf(Locale.ROOT, "  %d shards: %s, %.0f s so far%n",

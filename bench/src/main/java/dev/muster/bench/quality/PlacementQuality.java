@@ -37,7 +37,7 @@ public final class PlacementQuality {
                 .collect(Collectors.joining(","))).split(","));
         for (PlacementPolicy policy : Arrays.stream(PlacementPolicy.values()).filter(policy -> chosen.contains(policy.label())).toList()) {
             long begin = System.nanoTime();
-            SimulationResult result = new QualitySimulation(policy, QualitySimulation.Settings.defaults(), nodes, tenants, jobs).run();
+            SimulationResult result = new QualitySimulation(policy, SimulationSettings.defaults(), nodes, tenants, jobs).run();
             System.out.printf(Locale.ROOT, "  %s simulated in %.1f s%n", policy.label(), (System.nanoTime() - begin) / 1e9);
             results.add(result);
         }

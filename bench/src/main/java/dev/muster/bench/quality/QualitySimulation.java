@@ -21,12 +21,6 @@ import dev.muster.model.inventory.MemberSnapshot;
 import dev.muster.model.inventory.NodeSnapshot;
 import dev.muster.model.inventory.PodSnapshot;
 import dev.muster.model.job.PyTorchJob;
-import dev.muster.model.job.TopologyRequest;
-import dev.muster.model.json.Manifests;
-import dev.muster.bench.quota.QuotaTrees;
-import dev.muster.model.quota.ElasticQuotaTree;
-import dev.muster.queue.core.quota.FairSharing;
-import dev.muster.model.resource.ResourceList;
 import dev.muster.model.resource.ResourceNames;
 import dev.muster.gangfit.Workload;
 import dev.muster.gangfit.WorkloadRecorder;
@@ -53,52 +47,6 @@ import dev.muster.queue.core.quota.QuotaTree;
  * the gang's capacity at once or refuses, and the job is placed again before anything was created.
  */
 final class QualitySimulation {
-
-    /** The timings of the fleet around the decisions. */
-    record Settings(Duration inventoryLag, Duration createDelay, Duration reserveDelay, Duration pendingTimeout,
-                    Duration failoverExclusion, Duration refusedExclusion, Duration retryInterval, Duration sampleInterval, Duration drain,
-                    boolean fairSharing, boolean fairPreemption, TopologyRequest topology) {
-
-        /**
-         * Inventory 5 s behind the members; a job created 2 s after its decision, a reservation tried 1 s after;
-         * failover after the seed policy's 30 s toleration, its member avoided for 5 min (1 min after a refused
-         * reservation); waiting gangs retried at most every 5 s (a new admission is tried at once); a sample
-         * every 10 min; 2 days after the last arrival for what still waits.
-         */
-        static Settings defaults() {
-            return new Settings(Duration.ofSeconds(5), Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofSeconds(30),
-                    Duration.ofMinutes(5), Duration.ofMinutes(1), Duration.ofSeconds(5), Duration.ofMinutes(10), Duration.ofDays(2), true, false, null);
-        }
-
-        /**
-         * The same, with the quota core's fair sharing between tenants on (the default) or disabled (priority, then
-         * submission), and with fair-sharing preemption or without (the default).
-         */
-        Settings withFairSharing(boolean on, boolean preempting) {
-            return new Settings(inventoryLag, createDelay, reserveDelay, pendingTimeout, failoverExclusion, refusedExclusion, retryInterval,
-                    sampleInterval, drain, on, on && preempting, topology);
-        }
-
-        /** The same, every gang asking for this topology (null: none); the members' nodes are in racks either way. */
-        Settings withTopology(TopologyRequest asked) {
-            return new Settings(inventoryLag, createDelay, reserveDelay, pendingTimeout, failoverExclusion, refusedExclusion, retryInterval,
-                    sampleInterval, drain, fairSharing, fairPreemption, asked);
-        }
-    }
-
-    /**
-     * One sample of the fleet over time.
-     *
-     * @param gpusByTenant the GPUs each tenant's admitted jobs are charged
-     * @param contending   the tenants with jobs waiting in the queue
-     * @param placing      the Muster jobs quota admitted that have waited {@link #STUCK} or longer for a member with room (of
-     *                     the {@code waiting}): not a gang on its way from its admission to its member
-     * @param idle         the fleet's free GPUs, and of them those no waiting pod fits on, those a pod of an admitted gang
-     *                     waiting for a member fits on (the whole gang does not), and those only pods of jobs quota holds back fit on
-     */
-    record Sample(long time, double gpuAllocation, int waiting, int placing, int running, Map<String, Long> gpusByTenant, Set<String> contending,
-                  IdleGpus idle) {
-    }
 
     /** How long an admitted gang waits for a member before a sample counts it as waiting for room rather than on its way. */
     static final Duration STUCK = Duration.ofMinutes(1);
@@ -133,11 +81,10 @@ final class QualitySimulation {
         }
     }
 
-    private static final String NAMESPACE_OF_LOCAL = "member-local";
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
     private final PlacementPolicy policy;
-    private final Settings settings;
+    private final SimulationSettings settings;
     private final List<SimulatedJob> jobs;
     private final Map<String, MemberCluster> members = new LinkedHashMap<>();
     private final List<MemberCluster> memberList = new ArrayList<>();
@@ -150,8 +97,8 @@ final class QualitySimulation {
     private final PriorityQueue<Event> events = new PriorityQueue<>();
     /** The GPU worker shapes admitted so far, which fragmentation is scored against under {@link PlacementPolicy#FRAGMENTATION}. */
     private final WorkloadRecorder workload = WorkloadRecorder.standard();
-    private final Map<SimulatedJob.PodShape, Map<Integer, PyTorchJob>> specs = new HashMap<>();
-    private final List<Sample> samples = new ArrayList<>();
+    private final GangManifests gangs;
+    private final List<FleetSample> samples = new ArrayList<>();
     private final RackLocality rackLocality = new RackLocality();
     private final long fleetGpus;
     private long sequence;
@@ -181,11 +128,12 @@ final class QualitySimulation {
     private long reservationRefusals;
     private long preemptions;
 
-    QualitySimulation(PlacementPolicy policy, Settings settings, List<TraceInputs.Node> nodes, List<TraceInputs.Tenant> tenants,
+    QualitySimulation(PlacementPolicy policy, SimulationSettings settings, List<TraceInputs.Node> nodes, List<TraceInputs.Tenant> tenants,
                       List<SimulatedJob> jobs) {
         this.policy = policy;
         this.settings = settings;
         this.jobs = jobs;
+        this.gangs = new GangManifests(settings.topology());
         Map<String, List<TraceInputs.Node>> byCluster = new LinkedHashMap<>();
         nodes.forEach(node -> byCluster.computeIfAbsent(node.cluster(), ignored -> new ArrayList<>()).add(node));
         long cpu = 0;
@@ -200,7 +148,7 @@ final class QualitySimulation {
             int position = 0;
             for (TraceInputs.Node node : cluster.getValue()) {
                 view.observe(new NodeSnapshot(node.name(), Map.of(TopologyLevels.RACK, RackLocality.rack(position++)), List.of(),
-                        request(node.cpuMilli(), node.memoryMib(), node.gpu())
+                        SimulatedJob.resources(node.cpuMilli(), node.memoryMib(), node.gpu())
                         .with(ResourceNames.PODS, BigDecimal.valueOf(110)), true, false));
                 cpu += node.cpuMilli();
                 memory += node.memoryMib();
@@ -210,7 +158,7 @@ final class QualitySimulation {
         }
         this.fleetGpus = gpus;
         this.tenantNames = tenants.stream().map(TraceInputs.Tenant::name).toList();
-        this.quota = new QuotaAdmission(QuotaTree.of(tree(tenants, cpu, memory, gpus, settings)), QuotaSettings.defaults());
+        this.quota = new QuotaAdmission(QuotaTree.of(TenantQuotaTree.of(tenants, cpu, memory, gpus, settings)), QuotaSettings.defaults());
     }
 
     /** How many multi-node gangs were placed inside one rack, once {@link #run} has run. */
@@ -306,7 +254,7 @@ final class QualitySimulation {
             bindOrWait(state, member);
             return;
         }
-        QuotaJob quotaJob = new QuotaJob(job.uid(), job.tenant(), job.uid(), demand(job), 0, Instant.EPOCH.plusSeconds(job.arrival()), job.id());
+        QuotaJob quotaJob = new QuotaJob(job.uid(), job.tenant(), job.uid(), job.demand(), 0, Instant.EPOCH.plusSeconds(job.arrival()), job.id());
         decide(() -> quota.submit(quotaJob, instant()));
         observer.arrived(quota, quotaJob, instant());
     }
@@ -319,7 +267,7 @@ final class QualitySimulation {
                 observer.admitted(admitted.job().uid(), instant());
                 JobState state = states.get(admitted.job().uid());
                 for (int worker = 0; worker < state.job.workers(); worker++) {
-                    workload.record(workerRequest(state.job));
+                    workload.record(state.job.workerRequest());
                 }
                 state.stage = Stage.PLACING;
                 state.placingSince = now;
@@ -378,12 +326,12 @@ final class QualitySimulation {
 
     private void tryToPlace(JobState state, Set<PyTorchJob> fitNowhere) {
         boolean unrestricted = state.excludedUntil.values().stream().noneMatch(until -> until.isAfter(instant()));
-        if (unrestricted && fitNowhere.contains(spec(state.job))) {
+        if (unrestricted && fitNowhere.contains(gangs.of(state.job))) {
             state.triedEpoch = capacityEpoch;
             return;
         }
         long begin = CPU.getCurrentThreadCpuTime();
-        GangPlanner.Options options = GangPlanner.choose(spec(state.job), null, views.values(), state.excludedUntil, instant(),
+        GangPlanner.Options options = GangPlanner.choose(gangs.of(state.job), null, views.values(), state.excludedUntil, instant(),
                 cluster -> policy.mode(), TopologyLevels.DEFAULT, policy.scoresFragmentation() ? workload.workload() : Workload.NONE);
         placementCpuNanos += CPU.getCurrentThreadCpuTime() - begin;
         placementCalls++;
@@ -392,7 +340,7 @@ final class QualitySimulation {
         } else {
             state.triedEpoch = capacityEpoch;
             if (unrestricted) {
-                fitNowhere.add(spec(state.job));
+                fitNowhere.add(gangs.of(state.job));
             }
         }
     }
@@ -417,7 +365,7 @@ final class QualitySimulation {
             return;
         }
         List<ShardedPlanning.Attempt<JobState>> attempts = new ArrayList<>(waiting.size());
-        waiting.forEach(state -> attempts.add(new ShardedPlanning.Attempt<>(state, state.job.uid(), spec(state.job), state.excludedUntil)));
+        waiting.forEach(state -> attempts.add(new ShardedPlanning.Attempt<>(state, state.job.uid(), gangs.of(state.job), state.excludedUntil)));
         Workload scored = policy.scoresFragmentation() ? workload.workload() : Workload.NONE;
         for (ShardedPlanning.Outcome<JobState> outcome : sharded.place(attempts, instant(), policy.mode(), TopologyLevels.DEFAULT, scored,
                 (attempt, fits) -> promise(attempt.job().job, fits))) {
@@ -465,8 +413,8 @@ final class QualitySimulation {
             Map<String, ClusterInventory.PlannedPod> pods = new LinkedHashMap<>();
             int i = 0;
             for (String node : fits.plan().values()) {
-                String name = podName(job, i++);
-                pods.put(name, new ClusterInventory.PlannedPod(job.tenant(), name, node, workerRequest(job), null));
+                String name = job.podName(i++);
+                pods.put(name, new ClusterInventory.PlannedPod(job.tenant(), name, node, job.workerRequest(), null));
             }
             views.get(fits.cluster()).promise(new ClusterInventory.Promise(job.uid(), pods));
         }
@@ -614,7 +562,7 @@ final class QualitySimulation {
         MemberCluster member = members.get(state.cluster);
         List<PodSnapshot> pods = new ArrayList<>();
         for (int i = 0; i < state.nodes.length; i++) {
-            pods.add(new PodSnapshot(namespace(job), podName(job, i), member.nodeName(state.nodes[i]), workerRequest(job), false));
+            pods.add(new PodSnapshot(job.namespace(), job.podName(i), member.nodeName(state.nodes[i]), job.workerRequest(), false));
         }
         ClusterInventory view = views.get(member.name());
         after(settings.inventoryLag(), () -> {
@@ -628,7 +576,7 @@ final class QualitySimulation {
         ClusterInventory view = views.get(state.cluster);
         after(settings.inventoryLag(), () -> {
             for (int i = 0; i < nodes.length; i++) {
-                view.podGone(namespace(job), podName(job, i));
+                view.podGone(job.namespace(), job.podName(i));
             }
             capacityChanged();
         });
@@ -671,7 +619,7 @@ final class QualitySimulation {
         IdleGpus idle = IdleGpus.of(memberList, admittedShapes, heldShapes);
         Map<String, Long> gpusByTenant = new java.util.TreeMap<>();
         tenantNames.forEach(tenant -> gpusByTenant.put(tenant, quota.usage(tenant).amount(ResourceNames.GPU).longValue()));
-        samples.add(new Sample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, placing, running, gpusByTenant, contending, idle));
+        samples.add(new FleetSample(now, fleetGpus == 0 ? 0 : (double) used / fleetGpus, waiting, placing, running, gpusByTenant, contending, idle));
         // Sampling stops with the last job: nothing else is left to happen.
         if (now + settings.sampleInterval().toSeconds() <= end && !events.isEmpty()) {
             after(settings.sampleInterval(), this::sample);
@@ -690,76 +638,5 @@ final class QualitySimulation {
 
     private Instant instant() {
         return Instant.EPOCH.plusSeconds(now);
-    }
-
-    private static String namespace(SimulatedJob job) {
-        return job.isLocal() ? NAMESPACE_OF_LOCAL : job.tenant();
-    }
-
-    private static String podName(SimulatedJob job, int index) {
-        return job.uid() + "-worker-" + index;
-    }
-
-    private static ResourceList request(long cpuMilli, long memoryMib, long gpu) {
-        return ResourceList.of(ResourceNames.CPU, BigDecimal.valueOf(cpuMilli, 3))
-                .with(ResourceNames.MEMORY, BigDecimal.valueOf(memoryMib * 1024 * 1024))
-                .with(ResourceNames.GPU, BigDecimal.valueOf(gpu));
-    }
-
-    private static ResourceList workerRequest(SimulatedJob job) {
-        return request(job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()).with(ResourceNames.PODS, BigDecimal.ONE);
-    }
-
-    private static ResourceList demand(SimulatedJob job) {
-        return request(job.worker().cpuMilli(), job.worker().memoryMib(), job.worker().gpu()).times(job.workers());
-    }
-
-    /** The job as placement sees it: a PyTorchJob of {@code workers} identical workers (one per shape and size, reused). */
-    private PyTorchJob spec(SimulatedJob job) {
-        return specs.computeIfAbsent(job.worker(), ignored -> new HashMap<>()).computeIfAbsent(job.workers(), workers -> Manifests.read("""
-                apiVersion: kubeflow.org/v1
-                kind: PyTorchJob
-                metadata: {name: gang, namespace: default, uid: gang}
-                spec:
-                  pytorchReplicaSpecs:
-                    Worker:
-                      replicas: %d
-                      template:
-                        metadata: {annotations: {%s}}
-                        spec: {containers: [{name: pytorch, image: pytorch, resources: {requests: {cpu: %dm, memory: %dMi, nvidia.com/gpu: "%d"}}}]}
-                """.formatted(workers, settings.topology() == null ? "" : (settings.topology().required() ? TopologyRequest.REQUIRED
-                        : TopologyRequest.PREFERRED) + ": " + settings.topology().level(), job.worker().cpuMilli(), job.worker().memoryMib(),
-                job.worker().gpu()), PyTorchJob.class));
-    }
-
-    /**
-     * Root: the whole fleet. One leaf per tenant: its share of the fleet guaranteed ({@code min}), the whole fleet to
-     * borrow up to; under fair sharing, what they borrow is shared in the ratio of their guarantees (weights).
-     */
-    private static ElasticQuotaTree tree(List<TraceInputs.Tenant> tenants, long cpuMilli, long memoryMib, long gpus, Settings settings) {
-        String fleet = "{cpu: %dm, memory: %dMi, nvidia.com/gpu: \"%d\", kube-queue/max-jobs: \"1000000000\"}".formatted(cpuMilli, memoryMib, gpus);
-        StringBuilder yaml = new StringBuilder("""
-                    name: root
-                    min: %s
-                    max: %s
-                    children:
-                """.formatted(fleet, fleet));
-        for (TraceInputs.Tenant tenant : tenants) {
-            yaml.append("    - name: ").append(tenant.name()).append('\n')
-                    .append("      namespaces: [").append(tenant.name()).append("]\n")
-                    // Rounded down, so the guarantees never add up to more than the fleet.
-                    .append("      min: {cpu: ").append((long) Math.floor(cpuMilli * tenant.share())).append("m, memory: ")
-                    .append((long) Math.floor(memoryMib * tenant.share())).append("Mi, nvidia.com/gpu: \"").append((long) Math.floor(gpus * tenant.share()))
-                    .append("\"}\n")
-                    .append("      max: ").append(fleet).append('\n');
-        }
-        String weights = tenants.stream().map(tenant -> tenant.name() + "=" + BigDecimal.valueOf(tenant.share() * 100)
-                .setScale(2, java.math.RoundingMode.HALF_UP).max(new BigDecimal("0.01")).toPlainString()).collect(java.util.stream.Collectors.joining(", "));
-        Map<String, String> annotations = new java.util.TreeMap<>(Map.of(FairSharing.ANNOTATION, settings.fairSharing() ? FairSharing.DOMINANT_RESOURCE
-                : FairSharing.DISABLED, FairSharing.WEIGHTS_ANNOTATION, weights));
-        if (settings.fairPreemption()) {
-            annotations.put(FairSharing.PREEMPTION_ANNOTATION, FairSharing.LESS_THAN_OR_EQUAL_TO_FINAL_SHARE);
-        }
-        return QuotaTrees.withRoot(annotations, yaml.toString());
     }
 }

@@ -1,5 +1,10 @@
 package dev.muster.bench.quality;
 
+import java.math.BigDecimal;
+
+import dev.muster.model.resource.ResourceList;
+import dev.muster.model.resource.ResourceNames;
+
 /**
  * One job of the simulated stream: a gang of identical workers.
  *
@@ -23,5 +28,31 @@ record SimulatedJob(int id, long arrival, long duration, String tenant, int work
 
     String uid() {
         return "job-" + id;
+    }
+
+    /** Where its pods run: its tenant's namespace, or one namespace for every member-local job. */
+    String namespace() {
+        return isLocal() ? "member-local" : tenant;
+    }
+
+    String podName(int index) {
+        return uid() + "-worker-" + index;
+    }
+
+    /** What one worker's pod asks of a node. */
+    ResourceList workerRequest() {
+        return resources(worker.cpuMilli(), worker.memoryMib(), worker.gpu()).with(ResourceNames.PODS, BigDecimal.ONE);
+    }
+
+    /** What the whole gang asks of its quota. */
+    ResourceList demand() {
+        return resources(worker.cpuMilli(), worker.memoryMib(), worker.gpu()).times(workers);
+    }
+
+    /** CPU, memory and GPUs as Kubernetes counts them. */
+    static ResourceList resources(long cpuMilli, long memoryMib, long gpu) {
+        return ResourceList.of(ResourceNames.CPU, BigDecimal.valueOf(cpuMilli, 3))
+                .with(ResourceNames.MEMORY, BigDecimal.valueOf(memoryMib * 1024 * 1024))
+                .with(ResourceNames.GPU, BigDecimal.valueOf(gpu));
     }
 }

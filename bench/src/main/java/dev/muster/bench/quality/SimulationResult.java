@@ -19,7 +19,7 @@ import java.util.TreeMap;
 record SimulationResult(PlacementPolicy policy, int jobs, int started, int neverRan, double meanAllocation, long placements,
                         long misplacements, long refusals, long preemptions, long waitingReports, Map<String, Waits> waitsByTenant, Waits allWaits,
                         double placementMicrosPerCall, long placementCalls, double quotaMicrosPerCall, long quotaCalls,
-                        List<QualitySimulation.Sample> samples) {
+                        List<FleetSample> samples) {
 
     /** Queue waits (submission to start) of the jobs that started, in seconds. */
     record Waits(int count, long p50, long p95) {
@@ -43,7 +43,7 @@ record SimulationResult(PlacementPolicy policy, int jobs, int started, int never
     }
 
     static SimulationResult of(PlacementPolicy policy, List<SimulatedJob> stream, List<JobOutcome> outcomes,
-                               List<QualitySimulation.Sample> samples, long lastArrival, long placements, long misplacements, long refusals,
+                               List<FleetSample> samples, long lastArrival, long placements, long misplacements, long refusals,
                                long preemptions, long waitingReports, long placementCalls, long placementCpuNanos, long quotaCalls,
                                long quotaCpuNanos) {
         Map<String, List<Long>> byTenant = new TreeMap<>();
@@ -59,7 +59,7 @@ record SimulationResult(PlacementPolicy policy, int jobs, int started, int never
         }
         Map<String, Waits> waits = new TreeMap<>();
         byTenant.forEach((tenant, list) -> waits.put(tenant, Waits.of(list)));
-        double allocation = samples.stream().filter(sample -> sample.time() <= lastArrival).mapToDouble(QualitySimulation.Sample::gpuAllocation)
+        double allocation = samples.stream().filter(sample -> sample.time() <= lastArrival).mapToDouble(FleetSample::gpuAllocation)
                 .average().orElse(0);
         return new SimulationResult(policy, outcomes.size(), started, outcomes.size() - started, allocation, placements, misplacements, refusals,
                 preemptions, waitingReports, waits, Waits.of(all), placementCalls == 0 ? 0 : placementCpuNanos / 1000.0 / placementCalls, placementCalls,
@@ -94,7 +94,7 @@ record SimulationResult(PlacementPolicy policy, int jobs, int started, int never
     static String timeSeriesCsv(List<SimulationResult> results) {
         StringBuilder text = new StringBuilder("policy,time_s,gpu_allocation,jobs_waiting,jobs_running\n");
         for (SimulationResult result : results) {
-            for (QualitySimulation.Sample sample : result.samples()) {
+            for (FleetSample sample : result.samples()) {
                 text.append(String.format(Locale.ROOT, "%s,%d,%.4f,%d,%d%n", result.policy().label(), sample.time(), sample.gpuAllocation(),
                         sample.waiting(), sample.running()));
             }

@@ -69,7 +69,7 @@ public final class StartTimeAccuracy implements QualitySimulation.QuotaObserver 
         long musterJobs = inputs.jobs().stream().filter(job -> !job.isLocal()).count();
         StartTimeAccuracy accuracy = new StartTimeAccuracy(inputs.jobs(), Math.max(1, musterJobs / samples));
         long begin = System.nanoTime();
-        new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), inputs.nodes(), inputs.tenants(),
+        new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults(), inputs.nodes(), inputs.tenants(),
                 inputs.jobs()).observing(accuracy).reportingProgress(System.out::println).run();
         System.out.printf(Locale.ROOT, "%n%s: %d estimates at %d sampled arrivals that waited, %.0f ms per replay, simulated in %.0f s%n",
                 inputs.title(), accuracy.replays, accuracy.replays / 2, accuracy.replayNanos / 1e6 / Math.max(1, accuracy.replays),

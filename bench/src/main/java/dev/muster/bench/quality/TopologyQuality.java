@@ -31,7 +31,7 @@ public final class TopologyQuality {
                 new TopologyRequest(TopologyLevels.RACK, true)}) {
             String label = asked == null ? "nothing" : (asked.required() ? "a rack, required" : "a rack, preferred");
             long begin = System.nanoTime();
-            QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults()
+            QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults()
                     .withTopology(asked), inputs.nodes(), inputs.tenants(), inputs.jobs());
             SimulationResult result = simulation.run();
             RackLocality racks = simulation.rackLocality();

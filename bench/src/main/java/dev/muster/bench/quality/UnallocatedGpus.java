@@ -24,13 +24,13 @@ record UnallocatedGpus(Share whileWaiting, Share whilePlacing, Share otherwise) 
     }
 
     /** Over the samples up to the last arrival: the drain after it is the stream ending, not the policy. */
-    static UnallocatedGpus of(List<QualitySimulation.Sample> samples, long lastArrival) {
-        List<QualitySimulation.Sample> waiting = samples.stream().filter(sample -> sample.time() <= lastArrival && sample.waiting() > 0).toList();
+    static UnallocatedGpus of(List<FleetSample> samples, long lastArrival) {
+        List<FleetSample> waiting = samples.stream().filter(sample -> sample.time() <= lastArrival && sample.waiting() > 0).toList();
         return new UnallocatedGpus(share(waiting), share(waiting.stream().filter(sample -> sample.placing() > 0).toList()),
                 share(waiting.stream().filter(sample -> sample.placing() == 0).toList()));
     }
 
-    private static Share share(List<QualitySimulation.Sample> samples) {
+    private static Share share(List<FleetSample> samples) {
         return new Share(samples.stream().mapToDouble(sample -> 1 - sample.gpuAllocation()).average().orElse(0), samples.size());
     }
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class FairnessTest {
 
-    private static QualitySimulation.Sample sample(long time, Map<String, Long> gpus, Set<String> contending) {
-        return new QualitySimulation.Sample(time, 0.5, 10, 0, 10, gpus, contending, null);
+    private static FleetSample sample(long time, Map<String, Long> gpus, Set<String> contending) {
+        return new FleetSample(time, 0.5, 10, 0, 10, gpus, contending, null);
     }
 
     @Test

@@ -26,7 +26,7 @@ class QualitySimulationTest {
     }
 
     private static SimulationResult run(PlacementPolicy policy, List<TraceInputs.Node> nodes, List<SimulatedJob> jobs) {
-        return new QualitySimulation(policy, QualitySimulation.Settings.defaults(), nodes, ONE_TENANT, jobs).run();
+        return new QualitySimulation(policy, SimulationSettings.defaults(), nodes, ONE_TENANT, jobs).run();
     }
 
     @Test
@@ -117,7 +117,7 @@ class QualitySimulationTest {
         nodes.addAll(nodes(large, 1, 8));
         List<SimulatedJob> jobs = List.of(new SimulatedJob(homedAtSmall, 0, 600, "team", 1, EIGHT_GPUS, -1));
 
-        QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+        QualitySimulation simulation = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults(), nodes,
                 ONE_TENANT, jobs).shardedOver(ring);
         SimulationResult result = simulation.run();
 
@@ -138,9 +138,9 @@ class QualitySimulationTest {
         List<SimulatedJob> jobs = IntStream.range(0, 400).mapToObj(id -> new SimulatedJob(id, id * 3L, 900, "team", 1 + id % 4, EIGHT_GPUS, -1))
                 .toList();
 
-        SimulationResult single = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+        SimulationResult single = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults(), nodes,
                 ONE_TENANT, jobs).shardedOver(ShardRing.single()).run();
-        QualitySimulation sharded = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, QualitySimulation.Settings.defaults(), nodes,
+        QualitySimulation sharded = new QualitySimulation(PlacementPolicy.NODE_FIT_RESERVATION, SimulationSettings.defaults(), nodes,
                 ONE_TENANT, jobs).shardedOver(new ShardRing(4));
         SimulationResult four = sharded.run();
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class UnallocatedGpusTest {
 
-    private static QualitySimulation.Sample sample(long time, double allocation, int waiting, int placing) {
-        return new QualitySimulation.Sample(time, allocation, waiting, placing, 0, Map.of(), Set.of(), null);
+    private static FleetSample sample(long time, double allocation, int waiting, int placing) {
+        return new FleetSample(time, allocation, waiting, placing, 0, Map.of(), Set.of(), null);
     }
 
     @Test

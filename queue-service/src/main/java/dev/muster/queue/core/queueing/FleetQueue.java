@@ -24,8 +24,6 @@ import dev.muster.model.event.JobEventData;
 import dev.muster.model.event.JobEvicted;
 import dev.muster.model.event.JobFinished;
 import dev.muster.model.event.JobGivenBack;
-import dev.muster.model.event.JobPreempted;
-import dev.muster.model.event.JobQueued;
 import dev.muster.model.event.JobRef;
 import dev.muster.model.event.JobRejected;
 import dev.muster.model.event.JobShown;
@@ -81,20 +79,15 @@ public final class FleetQueue {
     private final QuotaSettings settings;
     /** The waiting jobs' start-time estimates, worked out at most every 10 s: the views ask for them one job at a time. */
     private final StartTimes startTimes;
-    /** Which estimates the waiting jobs were told: one that moved enough is told again on a tick. */
-    private final EstimateNotices notices = new EstimateNotices();
     private final Clock clock;
     private final Map<String, TrackedJob> jobs = new LinkedHashMap<>();
     private final java.util.Set<String> finished = new java.util.HashSet<>();
     private final JobNames names = new JobNames();
-    /**
-     * The jobs with an object on the fleet API that are not deleted yet, by UID: those applied there, and those submitted
-     * on Kafka once status sync has shown them there.
-     */
-    private final Map<String, FleetApiJob> fleetApiJobs = new LinkedHashMap<>();
     private final Map<String, byte[]> pendingState = new LinkedHashMap<>();
+    private final FleetApiObjects fleetApiObjects = new FleetApiObjects(pendingState);
     private final AppliedAgain appliedAgain = new AppliedAgain(pendingState);
     private final ConfigurationInForce configuration = new ConfigurationInForce(pendingState);
+    private final DecisionEvents decisionEvents;
     /** The jobs whose binding is in the state topic, to remove with them. */
     private final java.util.Set<String> recordedBindings = new java.util.HashSet<>();
     private QuotaAdmission quota;
@@ -109,6 +102,7 @@ public final class FleetQueue {
         this.clock = clock;
         this.quota = new QuotaAdmission(null, settings);
         this.startTimes = new StartTimes(settings, java.time.Duration.ofSeconds(10));
+        this.decisionEvents = new DecisionEvents(jobs, startTimes);
     }
 
     /**
@@ -143,16 +137,13 @@ public final class FleetQueue {
             if (record.value() == null) {
                 continue;
             }
-            if (queue.configuration.restore(record) || queue.appliedAgain.restore(record)) {
+            if (queue.configuration.restore(record) || queue.appliedAgain.restore(record) || queue.fleetApiObjects.restore(record)) {
                 continue;
             }
             if (QueueState.FINISHED.holds(record.key())) {
                 queue.finished.add(QueueState.FINISHED.read(record.value()).uid());
             } else if (QueueState.NAMES.holds(record.key())) {
                 queue.names.claim(QueueState.NAMES.read(record.value()));
-            } else if (QueueState.FLEET_API_JOBS.holds(record.key())) {
-                FleetApiJob job = QueueState.FLEET_API_JOBS.read(record.value());
-                queue.fleetApiJobs.put(job.uid(), job);
             } else if (QueueState.BOUND.holds(record.key())) {
                 bindings.put(record.key().substring(QueueState.BOUND.key("").length()), QueueState.BOUND.read(record.value()));
             } else if (QueueState.JOBS.holds(record.key())) {
@@ -228,7 +219,7 @@ public final class FleetQueue {
             };
             out.addAll(toEvents(decisions, event, now));
             if (config.type() == EventType.QUEUE_TICK) {
-                out.addAll(estimatesMoved(event, now));
+                out.addAll(decisionEvents.estimatesMoved(quota, event, now));
             }
         } else if (event instanceof JobEvent job) {
             if (job.data() instanceof JobSubmitted submitted) {
@@ -302,12 +293,12 @@ public final class FleetQueue {
      * deletion event lost with the process).
      */
     public List<JobRef> fleetApiJobs() {
-        return fleetApiJobs.values().stream().map(FleetApiJob::ref).toList();
+        return fleetApiObjects.refs();
     }
 
     /** {@link #fleetApiJobs()}, each with the object a Kafka job was first shown with. */
     public List<FleetApiJob> fleetApiObjects() {
-        return List.copyOf(fleetApiJobs.values());
+        return fleetApiObjects.objects();
     }
 
     /** The jobs tracked now, for metrics and explanations. */
@@ -374,10 +365,7 @@ public final class FleetQueue {
         names.claim(event.job());
         pendingState.put(QueueState.NAMES.key(uid), QueueState.encode(event.job()));
         if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
-            // Applied there: the object is the job, its UID the job's.
-            FleetApiJob applied = FleetApiJob.of(event.job(), uid);
-            fleetApiJobs.put(uid, applied);
-            pendingState.put(QueueState.FLEET_API_JOBS.key(uid), QueueState.encode(applied));
+            fleetApiObjects.applied(event.job());
         }
         if (job == null) {
             throw new RejectedEventException(event.job(), List.of("data.job: is required"));
@@ -424,8 +412,7 @@ public final class FleetQueue {
             return Optional.empty();
         }
         return names.holderOfName(event.job().subject()).filter(holder -> !holder.uid().equals(event.job().uid()))
-                .filter(holder -> Optional.ofNullable(fleetApiJobs.get(holder.uid())).map(FleetApiJob::objectUid)
-                        .filter(objectUid -> !objectUid.equals(event.job().uid())).isPresent());
+                .filter(holder -> fleetApiObjects.objectUid(holder.uid()).filter(objectUid -> !objectUid.equals(event.job().uid())).isPresent());
     }
 
     /**
@@ -435,17 +422,12 @@ public final class FleetQueue {
      * (the two come on different topics, and a queue reading its backlog after a restart reads them in any order; a long
      * storm lost 93 deletions so). If it was deleted before, its object is gone, and the deletion the check for missed
      * deletions then sends clears it.
-     * <p>
-     * The first object it is shown with is the job's: status sync writes another only when that one is gone (its submission
-     * read again after a restart), so one found later means the first was deleted, perhaps while nobody watched.
+     * The first object it is shown with is the job's ({@link FleetApiObjects#shown}).
      */
     private void shown(JobRef job, String objectUid) {
         boolean heldByAnother = names.holder(job.uid()).map(holder -> !holder.subject().equals(job.subject())).orElse(false);
-        FleetApiJob known = fleetApiJobs.get(job.uid());
-        if (!heldByAnother && (known == null || known.objectUid() == null && objectUid != null)) {
-            FleetApiJob shownJob = FleetApiJob.of(job, objectUid);
-            fleetApiJobs.put(job.uid(), shownJob);
-            pendingState.put(QueueState.FLEET_API_JOBS.key(job.uid()), QueueState.encode(shownJob));
+        if (!heldByAnother) {
+            fleetApiObjects.shown(job, objectUid);
         }
     }
 
@@ -467,9 +449,7 @@ public final class FleetQueue {
             if (FleetJobs.INGRESS_SOURCE.equals(event.source())) {
                 // An object the fleet API no longer has, of a job the queue does not hold (deleted before status sync's
                 // report of it was read): nothing is left to look for.
-                if (fleetApiJobs.remove(uid) != null) {
-                    pendingState.put(QueueState.FLEET_API_JOBS.key(uid), null);
-                }
+                fleetApiObjects.deleted(uid);
                 return;
             }
             throw new RejectedEventException(event.job(), List.of("deletion refused: Muster has no job " + event.job().subject()
@@ -477,9 +457,7 @@ public final class FleetQueue {
         }
         pendingState.put(QueueState.NAMES.key(uid), null);
         pendingState.put(QueueState.FINISHED.key(uid), null);
-        if (fleetApiJobs.remove(uid) != null) {
-            pendingState.put(QueueState.FLEET_API_JOBS.key(uid), null);
-        }
+        fleetApiObjects.deleted(uid);
         if (jobs.containsKey(uid) && quota.withdraw(uid)) {
             // Its pods may take their grace period to end: its quota is released once placement has stopped it.
             out.add(followUp(event, jobs.get(uid).ref(), now, new JobWithdrawn("deleted; its quota is released once it has stopped on its member")));
@@ -538,45 +516,11 @@ public final class FleetQueue {
     // --- decisions to events and state ------------------------------------------------------------------------
 
     private List<MusterEvent> toEvents(List<QuotaDecision> decisions, MusterEvent cause, Instant now) {
-        List<MusterEvent> events = new ArrayList<>(decisions.size());
-        for (QuotaDecision decision : decisions) {
-            TrackedJob tracked = jobs.get(decision.job().uid());
-            if (tracked == null) {
-                continue;
-            }
-            if (decision instanceof QuotaDecision.Admitted admitted) {
-                startTimes.admitted(tracked.ref().uid());
-                events.add(followUp(cause, tracked.ref(), now, new JobAdmitted(tracked.job().job(), tracked.policy(), admitted.leaf(), tracked.demand(),
-                        admitted.job().priority(), quota.tree().flatMap(tree -> tree.node(admitted.leaf())).map(QuotaTree.Node::queue).orElse(null))));
-            } else if (decision instanceof QuotaDecision.Waiting waiting) {
-                Instant estimate = startTimes.estimatedStart(tracked.ref().uid());
-                notices.told(tracked.ref().uid(), estimate, now);
-                events.add(followUp(cause, tracked.ref(), now, new JobQueued(waiting.queue(), waiting.reason(), waiting.message(),
-                        waiting.position() == 0 ? null : waiting.position(), tracked.demand(), waiting.job().priority(),
-                        tracked.job().job().getSpec().priorityClassName().orElse(null), estimate)));
-            } else if (decision instanceof QuotaDecision.Preempted preempted) {
-                events.add(followUp(cause, tracked.ref(), now, new JobPreempted(preempted.by().ref(), preempted.by().uid(), preempted.message())));
-            }
-        }
-        return events;
-    }
-
-    /** The waiting jobs whose start-time estimate moved enough since they were told, told again: on ticks only. */
-    private List<MusterEvent> estimatesMoved(MusterEvent cause, Instant now) {
-        List<MusterEvent> events = new ArrayList<>();
-        for (EstimateNotices.Notice notice : notices.sweep(quota, startTimes::estimatedStart, startTimes.computedAt(), now)) {
-            TrackedJob tracked = jobs.get(notice.uid());
-            if (tracked != null) {
-                events.add(followUp(cause, tracked.ref(), now, new JobQueued(notice.queue(), notice.standing().reason(),
-                        notice.standing().message(), notice.position(), tracked.demand(), notice.standing().job().priority(),
-                        tracked.job().job().getSpec().priorityClassName().orElse(null), notice.estimate())));
-            }
-        }
-        return events;
+        return decisionEvents.of(decisions, quota, cause, now);
     }
 
     private static JobEvent followUp(MusterEvent cause, JobRef job, Instant now, JobEventData data) {
-        return JobEvent.causedBy(cause, SOURCE, job, now, data);
+        return DecisionEvents.followUp(cause, job, now, data);
     }
 
     /** Persists the standing of every job whose standing the quota core changed, and of jobs that left. */

@@ -6,14 +6,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 
 import dev.muster.model.event.FailoverTriggered;
 import dev.muster.model.event.JobBound;
@@ -58,9 +56,8 @@ public final class JobMirror {
     private final MirrorSettings settings;
     private final CopyIndex copies = new CopyIndex();
     private final CopyPods pods = new CopyPods();
-    private final Map<String, Boolean> reachable = new TreeMap<>();
-    private final Map<String, Set<String>> notReadyNodes = new TreeMap<>();
-    private final Set<String> removedClusters = new HashSet<>();
+    private final CopyReports reports = new CopyReports(pods);
+    private final MemberConditions members = new MemberConditions();
     private final JobsRead read = new JobsRead();
     /**
      * The jobs whose judgement can change with time alone (a toleration running, a purge to ask again): the only
@@ -118,7 +115,7 @@ public final class JobMirror {
 
     private boolean lostUnexplained(TrackedCopy tracked) {
         return !tracked.departed && !tracked.preempted && !tracked.finishedReported && !tracked.remembered && tracked.purgeAskedAt == null
-                && !read.deletionRead(tracked.copy.job().uid()) && !removedClusters.contains(tracked.copy.cluster()) && !read.stopCovers(tracked.copy);
+                && !read.deletionRead(tracked.copy.job().uid()) && !members.isRemoved(tracked.copy.cluster()) && !read.stopCovers(tracked.copy);
     }
 
     /**
@@ -151,7 +148,7 @@ public final class JobMirror {
             if (!entry.getKey().cluster().equals(cluster) || !tracked.remembered || tracked.departed || tracked.deletedOnMemberAt != null) {
                 continue;
             }
-            if (read.deletionRead(entry.getKey().uid()) || removedClusters.contains(cluster)) {
+            if (read.deletionRead(entry.getKey().uid()) || members.isRemoved(cluster)) {
                 untrack(entry.getKey());
             } else {
                 tracked.deletedOnMemberAt = clock.instant();
@@ -194,11 +191,7 @@ public final class JobMirror {
 
     /** Whether a member's API answers. */
     public MirrorDecisions memberObserved(String cluster, boolean isReachable) {
-        if (isReachable) {
-            removedClusters.remove(cluster);
-        }
-        Boolean previous = reachable.put(cluster, isReachable);
-        if (Objects.equals(previous, isReachable)) {
+        if (!members.reachability(cluster, isReachable)) {
             return MirrorDecisions.none();
         }
         if (isReachable) {
@@ -217,18 +210,14 @@ public final class JobMirror {
      * fail over as their policies say); their copies there cannot be purged by Muster and are forgotten.
      */
     public MirrorDecisions memberRemoved(String cluster) {
-        removedClusters.add(cluster);
+        members.removed(cluster);
         pods.clusterRemoved(cluster);
-        notReadyNodes.remove(cluster);
-        reachable.put(cluster, false);
         return evaluateCluster(cluster);
     }
 
     /** A node's readiness on a member. */
     public MirrorDecisions nodeObserved(String cluster, String node, boolean ready) {
-        Set<String> notReady = notReadyNodes.computeIfAbsent(cluster, name -> new HashSet<>());
-        boolean changed = ready ? notReady.remove(node) : notReady.add(node);
-        return changed ? evaluateCluster(cluster) : MirrorDecisions.none();
+        return members.node(cluster, node, ready) ? evaluateCluster(cluster) : MirrorDecisions.none();
     }
 
     /** A node is gone from a member: its pods are gone or going with it. */
@@ -429,7 +418,7 @@ public final class JobMirror {
      * the member shows it, or lists its jobs without it.
      */
     private boolean judged(TrackedCopy tracked) {
-        return !tracked.remembered || tracked.departed || tracked.deletedOnMemberAt != null || Boolean.FALSE.equals(reachable.get(tracked.copy.cluster()));
+        return !tracked.remembered || tracked.departed || tracked.deletedOnMemberAt != null || members.isKnownUnreachable(tracked.copy.cluster());
     }
 
     /** A copy the job has left (failed over from, or placed again since): purged as its purge mode says. */
@@ -450,30 +439,11 @@ public final class JobMirror {
         return purge(tracked, now, newer.map(other -> "the job was placed again, on " + other.copy.cluster()).orElse("the job failed over"));
     }
 
+    /** The job's current copy: what the fleet is told of it, then whether it finished, or fails over after its toleration. */
     private MirrorDecisions evaluateCurrent(TrackedCopy tracked, Instant now) {
         MemberCopy copy = tracked.copy;
-        boolean isReachable = reachable.getOrDefault(copy.cluster(), true);
-        List<JobEvent> events = new ArrayList<>();
-        List<FleetStatus> statuses = new ArrayList<>();
-        String state = isReachable ? copy.state() : "Unknown";
-        String reason = isReachable ? copy.condition().map(condition -> condition.reason()).orElse("NotStarted") : "MemberUnreachable";
-        // A copy gone from its member has nothing more to report: only its loss is judged.
-        if (tracked.deletedOnMemberAt == null && !Objects.equals(tracked.reportedState, state + "|" + reason)) {
-            tracked.reportedState = state + "|" + reason;
-            String message = isReachable ? copy.condition().map(condition -> condition.message()).orElse("waiting for the member's training operator")
-                    : tracked.remembered ? "member " + copy.cluster() + " does not answer, and has not since status sync started"
-                    : "member " + copy.cluster() + " does not answer; the job's last known state was " + copy.state();
-            events.add(JobEvent.observed(SOURCE, copy.job(), now, new MemberStatusChanged(copy.cluster(), state, reason, message,
-                    isReachable ? copy.status() : null), copy.copyUid() + "|" + state + "|" + reason + "|" + transitionTime(copy)));
-        }
-        if (isReachable) {
-            events.addAll(restarts(tracked, state, now));
-        }
-        if (isReachable && !copy.status().conditions().isEmpty() && !Objects.equals(tracked.writtenStatus, copy.status())) {
-            tracked.writtenStatus = copy.status();
-            statuses.add(new FleetStatus(copy.job(), copy.cluster(), copy.status(), tracked.observedAt));
-        }
-        MirrorDecisions decisions = new MirrorDecisions(events, statuses, List.of());
+        boolean isReachable = members.isReachable(copy.cluster());
+        MirrorDecisions decisions = reports.of(tracked, isReachable, now);
         Optional<FailoverPolicy> failover = copy.failover().filter(policy -> policy.purgeMode() != PurgeMode.NEVER);
         boolean failoverLeft = failover.isPresent() && copy.generation() < settings.maxFailovers();
         if (isReachable && copy.status().isFinished() && !tracked.finishedReported && ("Succeeded".equals(copy.state()) || !failoverLeft)) {
@@ -490,27 +460,6 @@ public final class JobMirror {
             return decisions;
         }
         return decisions.and(judgeHealth(tracked, failoverLeft ? failover : Optional.empty(), isReachable, now));
-    }
-
-    /**
-     * A container of the copy's pods restarted in place (restart policy {@code OnFailure}): reported, as it is no
-     * failure of the job. Counts seen when status sync first sees a pod are where it starts counting from.
-     */
-    private List<JobEvent> restarts(TrackedCopy tracked, String state, Instant now) {
-        List<JobEvent> events = new ArrayList<>();
-        for (MemberPod pod : podsOf(tracked.copy)) {
-            Integer seen = tracked.restarts.put(pod.name(), pod.restarts());
-            if (seen != null && pod.restarts() > seen) {
-                events.add(JobEvent.observed(SOURCE, tracked.copy.job(), now, new MemberStatusChanged(tracked.copy.cluster(), state, "PodRestarted",
-                        "pod " + pod.name() + " restarted in place (" + pod.restarts() + " restarts in all)", null),
-                        tracked.copy.copyUid() + "|" + pod.name() + "|restarts|" + pod.restarts()));
-            }
-        }
-        return events;
-    }
-
-    private List<MemberPod> podsOf(MemberCopy copy) {
-        return pods.of(MemberJobName.of(copy));
     }
 
     /** What the state topic keeps of the copy: it while a member cut off could leave it to judge, else nothing. */
@@ -530,10 +479,10 @@ public final class JobMirror {
 
     private MirrorDecisions judgeHealth(TrackedCopy tracked, Optional<FailoverPolicy> failover, boolean isReachable, Instant now) {
         MemberCopy copy = tracked.copy;
-        Collection<MemberPod> ofCopy = podsOf(copy);
+        Collection<MemberPod> ofCopy = pods.of(MemberJobName.of(copy));
         Optional<Health.Problem> problem = tracked.deletedOnMemberAt != null
                 ? Optional.of(new Health.Problem("CopyDeleted", "the job's copy on " + copy.cluster() + " was deleted there, not by Muster"))
-                : Health.problem(copy, ofCopy, isReachable, notReadyNodes.getOrDefault(copy.cluster(), Set.of()));
+                : Health.problem(copy, ofCopy, isReachable, members.notReadyNodes(copy.cluster()));
         if (problem.isEmpty()) {
             tracked.unhealthySince = null;
             tracked.problemReported = false;
@@ -571,7 +520,7 @@ public final class JobMirror {
 
     /** Asks for the copy's deletion, again after {@code purgeRetry} while the member still shows it. */
     private MirrorDecisions purge(TrackedCopy tracked, Instant now, String reason) {
-        if (removedClusters.contains(tracked.copy.cluster())) {
+        if (members.isRemoved(tracked.copy.cluster())) {
             untrack(CopyKey.of(tracked));
             return MirrorDecisions.none();
         }
@@ -586,9 +535,5 @@ public final class JobMirror {
 
     private static MirrorDecisions events(JobEvent event) {
         return new MirrorDecisions(List.of(event), List.of(), List.of());
-    }
-
-    private static String transitionTime(MemberCopy copy) {
-        return copy.condition().map(condition -> condition.lastTransitionTime()).orElse("");
     }
 }
