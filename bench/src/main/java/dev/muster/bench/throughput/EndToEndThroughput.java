@@ -45,13 +45,16 @@ import io.fabric8.kubernetes.client.KubernetesClientTimeoutException;
  * Muster end to end through Kafka, side by side with Kafka itself. Starts the local stack (a real broker, the
  * three services as processes, simulated members), then for each rate submits jobs on the submissions topic
  * and waits for their {@code dev.muster.job.bound} events; on the same broker, with the same message size and
- * transaction settings, a relay of three trivial hops carries the same load. Prints both and their ratio, how long
+ * transaction settings, a relay of three trivial hops carries the same load, then as much as it can (its ceiling: the most
+ * these two cores and this broker relay of this message). Prints both, their ratios at each rate and Muster's most
+ * bound against the relay's ceiling, how long
  * after a step's last binding the fleet API shows its last job Running (status sync's mirror keeping pace, or not),
  * and the CPU each process spent per bound job until then (what says how far a bigger machine, or members on other
  * machines, would go).
  * <pre>
  * java -cp bench/target/bench.jar dev.muster.bench.throughput.EndToEndThroughput [--rates 25,50,100,200,400] [--seconds 20]
  *      [--warmup-rate 10] [--warmup-seconds 150] [--pipelines muster,relay] [--transactions tuned|default] [--quota-tree true]
+ *      [--ceiling-messages 20000]
  * </pre>
  * Run from the repository root after {@code ./mvnw -B -ntp install -DskipTests}: it runs the packaged services.
  */
@@ -62,6 +65,8 @@ public final class EndToEndThroughput {
     private static final Duration PATIENCE = Duration.ofSeconds(60);
     /** How long the fleet view may trail a step's last binding before the step is reported without it. */
     private static final Duration FLEET_PATIENCE = Duration.ofSeconds(180);
+    /** An offered rate no pipeline here reaches: records are produced as fast as the producer takes them. */
+    private static final double FULL_SPEED = 1e9;
     /** This JVM in the CPU table: what it spends is the simulated members', the fleet API's and the load generator's. */
     private static final String MEMBERS_AND_LOAD = "members, fleet API and load";
     /**
@@ -88,6 +93,7 @@ public final class EndToEndThroughput {
         int seconds = Integer.parseInt(options.getOrDefault("seconds", "20"));
         double warmupRate = Double.parseDouble(options.getOrDefault("warmup-rate", "10"));
         int warmupSeconds = Integer.parseInt(options.getOrDefault("warmup-seconds", "150"));
+        int ceilingMessages = Integer.parseInt(options.getOrDefault("ceiling-messages", "20000"));
         Path home = Files.createDirectories(Path.of(options.getOrDefault("home", "bench/target/end-to-end")));
         Path fleet = home.resolve("fleet.yaml");
         // Three members with room for every job of the run (nodeRoom). Plain members
@@ -145,6 +151,7 @@ public final class EndToEndThroughput {
             List<Map<String, Double>> cpuPerJob = new ArrayList<>();
             List<Duration> fleetLag = new ArrayList<>();
             List<Map<String, Double>> fleetRequests = new ArrayList<>();
+            LoadPhase.Figures ceiling;
             ProcessCpu cpu = stack == null ? null : new ProcessCpu(processes(stack));
             Map<String, Object> relayTuning = new HashMap<>(tuning);
             try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -186,9 +193,13 @@ public final class EndToEndThroughput {
                     relay.add(messages);
                     System.out.println(row(jobs, messages));
                 }
+                System.out.printf(Locale.ROOT, "The relay at full speed: %d messages%n", ceilingMessages);
+                ceiling = LoadPhase.run(producer, bootstrap, TrivialRelay.TOPICS.get(0), TrivialRelay.TOPICS.get(3), FULL_SPEED, ceilingMessages,
+                        id -> payload(seed, id), value -> true, PATIENCE, "relay-full-");
             }
             System.out.println();
             System.out.println(table(muster, relay, fleetLag));
+            System.out.println(ceilingLine(muster, ceiling));
             if (stack != null) {
                 System.out.println(cpuTable(muster, cpuPerJob));
                 System.out.println(FleetRequests.table(muster.stream().map(LoadPhase.Figures::offeredRate).toList(), fleetRequests));
@@ -283,6 +294,16 @@ public final class EndToEndThroughput {
                     messages.p99Millis(), jobs.throughput() / messages.throughput(), jobs.p99Millis() / messages.p99Millis()));
         }
         return text.toString();
+    }
+
+    /** The relay's ceiling, and Muster's most bound against it: the throughput ratio at saturation. */
+    static String ceilingLine(List<LoadPhase.Figures> muster, LoadPhase.Figures ceiling) {
+        String relay = String.format(Locale.ROOT, "Kafka's three-hop relay at full speed: %.0f msgs/s (%d/%d through, p50 %.0f ms, p99 %.0f ms).",
+                ceiling.throughput(), ceiling.arrived(), ceiling.sent(), ceiling.p50Millis(), ceiling.p99Millis());
+        return muster.stream().filter(jobs -> jobs.arrived() > 0).max(java.util.Comparator.comparingDouble(LoadPhase.Figures::throughput))
+                .map(most -> relay + String.format(Locale.ROOT, " Muster's most bound: %.1f jobs/s (%.0f/s offered), %.3f of the relay's ceiling.",
+                        most.throughput(), most.offeredRate(), most.throughput() / ceiling.throughput()))
+                .orElse(relay);
     }
 
     private static String lag(Duration lag) {

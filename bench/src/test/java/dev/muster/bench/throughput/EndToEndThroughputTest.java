@@ -32,6 +32,18 @@ class EndToEndThroughputTest {
         assertThat(Long.parseLong(room.get("pods")) * 60).isGreaterThanOrEqualTo((long) JobDemand.of(seed).pods() * jobs);
     }
 
+    @Test
+    void theMostMusterBoundInAnyStepIsSetAgainstTheRelaysFullSpeed() {
+        List<LoadPhase.Figures> steps = List.of(new LoadPhase.Figures(50, 1_000, 1_000, 49.5, 300, 500, 600),
+                new LoadPhase.Figures(200, 4_000, 4_000, 140.0, 4_000, 7_000, 7_400), new LoadPhase.Figures(400, 8_000, 8_000, 130.0, 14_000, 20_000, 21_000));
+        LoadPhase.Figures ceiling = new LoadPhase.Figures(1e9, 20_000, 20_000, 3_500.0, 900, 1_800, 2_000);
+
+        assertThat(EndToEndThroughput.ceilingLine(steps, ceiling)).isEqualTo("Kafka's three-hop relay at full speed: 3500 msgs/s (20000/20000 through,"
+                + " p50 900 ms, p99 2000 ms). Muster's most bound: 140.0 jobs/s (200/s offered), 0.040 of the relay's ceiling.");
+        // A run of the relay alone says only the relay's part.
+        assertThat(EndToEndThroughput.ceilingLine(List.of(LoadPhase.Figures.NONE), ceiling)).endsWith("p99 2000 ms).");
+    }
+
     /** The flow map nodeRoom writes into the fleet spec, read back. */
     private static Map<String, String> allocatable(String flow) {
         Map<String, String> values = new java.util.HashMap<>();
