@@ -22,7 +22,7 @@ final class QueueDemands {
 
     static final QueueDemands NONE = new QueueDemands();
 
-    private final Map<ResourceList, Integer> counts = new IdentityHashMap<>();
+    private final Map<ResourceList, int[]> counts = new IdentityHashMap<>();
     /** By UID, in the order they came. */
     private final Set<String> untold = new LinkedHashSet<>();
     /** The jobs given back by placement, by UID: a pass need not reach one told so while its backoff lasts. */
@@ -39,29 +39,44 @@ final class QueueDemands {
     private final Map<String, java.util.Optional<BigDecimal>> leastAsked = new java.util.HashMap<>();
 
     void add(Wait wait) {
-        if (counts.merge(wait.job().demand(), 1, Integer::sum) == 1) {
+        int[] count = counts.computeIfAbsent(wait.job().demand(), demand -> new int[1]);
+        if (count[0]++ == 0) {
             demandsChanged();
         }
-        Set<String> kept = keptIn(wait);
-        if (kept != null) {
-            kept.add(wait.job().uid());
-        } else if (!plainlyRefused(wait)) {
-            toldOtherwise++;
-        }
+        sort(wait, true);
     }
 
     /** @return whether no job is left */
     boolean remove(Wait wait) {
-        if (counts.computeIfPresent(wait.job().demand(), (demand, count) -> count == 1 ? null : count - 1) == null) {
+        int[] count = counts.get(wait.job().demand());
+        if (--count[0] == 0) {
+            counts.remove(wait.job().demand());
             demandsChanged();
         }
+        sort(wait, false);
+        return counts.isEmpty();
+    }
+
+    /**
+     * The same job of the same demand told anew: only where it is kept or counted moves. Its demand stays asked, so what
+     * was worked out from the demands holds (a queue of one job told anew would otherwise look like a new queue).
+     */
+    void retold(Wait previous, Wait current) {
+        sort(previous, false);
+        sort(current, true);
+    }
+
+    private void sort(Wait wait, boolean in) {
         Set<String> kept = keptIn(wait);
         if (kept != null) {
-            kept.remove(wait.job().uid());
+            if (in) {
+                kept.add(wait.job().uid());
+            } else {
+                kept.remove(wait.job().uid());
+            }
         } else if (!plainlyRefused(wait)) {
-            toldOtherwise--;
+            toldOtherwise += in ? 1 : -1;
         }
-        return counts.isEmpty();
     }
 
     /** Where a job told as this one is kept by UID: never told, given back, or reclaiming; null for any other, only counted. */

@@ -431,9 +431,13 @@ final class QueuePass {
             return index - removed + 1;
         }
 
-        /** 1-based position in the queue of a job the walk has not reached, counting only jobs still waiting. */
+        /**
+         * 1-based position in the queue of a job the walk has not reached, counting only jobs still waiting. Counted from
+         * the tail, as a map's part counts by walking it: the jobs a pass tells here are mostly new, near the tail of queues
+         * thousands long under overload.
+         */
         int positionOf(QuotaJob job) {
-            return queue.headMap(job, false).size() + 1;
+            return queue.size() - queue.tailMap(job, true).size() + 1;
         }
 
         /** The head was admitted: it left the queue, and the walk goes on after it. */

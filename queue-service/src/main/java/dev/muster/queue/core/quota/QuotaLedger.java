@@ -9,9 +9,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import dev.muster.model.resource.ResourceList;
 import dev.muster.queue.core.quota.QuotaTree.Node;
@@ -35,6 +37,8 @@ final class QuotaLedger {
 
     private QuotaTree tree;
     private final Map<String, ResourceList> used = new HashMap<>();
+    /** See {@link #reclaimInputs}. */
+    private long reclaimInputs;
     private final Map<String, Admission> admitted = new LinkedHashMap<>();
     private final Map<String, Wait> waiting = new LinkedHashMap<>();
     /**
@@ -44,6 +48,8 @@ final class QuotaLedger {
     private final Map<String, NavigableMap<QuotaJob, Wait>> queues = new HashMap<>();
     /** The waiting jobs that reclaim capacity and wait for their victims to stop, by UID: few, and every pass holds for them. */
     private final Set<String> reclaimers = new LinkedHashSet<>();
+    /** The admitted jobs by leaf, in {@link Reclaim#VICTIM_ORDER}: a reclaim takes the first few of the borrowing leaves'. */
+    private final Map<String, NavigableSet<Admission>> admittedByLeaf = new HashMap<>();
     /** The admitted jobs being preempted, by UID. */
     private final Set<String> preempting = new LinkedHashSet<>();
     private final Set<String> changed = new LinkedHashSet<>();
@@ -100,6 +106,7 @@ final class QuotaLedger {
 
     /** Puts a new tree (or none) in force: usage is charged again under it and every waiting job finds its leaf again. */
     void replaceTree(QuotaTree newTree) {
+        reclaimInputs++;
         tree = newTree;
         used.clear();
         if (newTree != null) {
@@ -108,6 +115,14 @@ final class QuotaLedger {
         for (Wait wait : List.copyOf(waiting.values())) {
             putWaiting(wait.job().uid(), wait.inLeaf(leafOf(wait.job())));
         }
+    }
+
+    /**
+     * Counts the changes of what a reclaim's search for victims reads: the tree, usage, the admitted jobs (and which are
+     * being stopped) and the reclaimers waiting for victims. While it stays, a job that found no victims finds none again.
+     */
+    long reclaimInputs() {
+        return reclaimInputs;
     }
 
     /** What each node and its subtree use now; every change of a node's usage makes a new list. */
@@ -160,14 +175,21 @@ final class QuotaLedger {
         if (!wait.equals(previous)) {
             journal(uid);
         }
-        if (previous != null) {
-            forgetDemand(previous);
+        if (previous != null && Objects.equals(previous.leaf(), wait.leaf()) && previous.job().demand() == wait.job().demand()) {
+            demandsWaiting.get(queueKey(wait)).retold(previous, wait);
+        } else {
+            if (previous != null) {
+                forgetDemand(previous);
+            }
+            demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
         }
-        demandsWaiting.computeIfAbsent(queueKey(wait), key -> new QueueDemands()).add(wait);
         if (wait.reclaiming().isEmpty()) {
-            reclaimers.remove(uid);
+            if (reclaimers.remove(uid)) {
+                reclaimInputs++;
+            }
         } else {
             reclaimers.add(uid);
+            reclaimInputs++;
         }
         if (previous == null || !Objects.equals(previous.leaf(), wait.leaf())) {
             if (previous != null) {
@@ -182,7 +204,9 @@ final class QuotaLedger {
 
     Wait removeWaiting(String uid) {
         Wait removed = waiting.remove(uid);
-        reclaimers.remove(uid);
+        if (reclaimers.remove(uid)) {
+            reclaimInputs++;
+        }
         if (removed != null) {
             journal(uid);
             leaveQueue(removed);
@@ -212,7 +236,12 @@ final class QuotaLedger {
 
     /** Records the admission; charging it is {@link #charge}'s. */
     void putAdmitted(String uid, Admission admission) {
-        admitted.put(uid, admission);
+        Admission previous = admitted.put(uid, admission);
+        if (previous != null) {
+            leaveLeaf(previous);
+        }
+        admittedByLeaf.computeIfAbsent(admission.leaf(), leaf -> new TreeSet<>(Reclaim.VICTIM_ORDER)).add(admission);
+        reclaimInputs++;
         if (admission.preempting()) {
             preempting.add(uid);
         } else {
@@ -224,10 +253,25 @@ final class QuotaLedger {
     Admission removeAdmitted(String uid) {
         Admission removed = admitted.remove(uid);
         if (removed != null) {
+            leaveLeaf(removed);
+            reclaimInputs++;
             preempting.remove(uid);
             journal(uid);
         }
         return removed;
+    }
+
+    private void leaveLeaf(Admission admission) {
+        NavigableSet<Admission> ofLeaf = admittedByLeaf.get(admission.leaf());
+        ofLeaf.remove(admission);
+        if (ofLeaf.isEmpty()) {
+            admittedByLeaf.remove(admission.leaf());
+        }
+    }
+
+    /** The admitted jobs of each leaf, in {@link Reclaim#VICTIM_ORDER}, by leaf name. */
+    Map<String, NavigableSet<Admission>> admittedByLeaf() {
+        return Collections.unmodifiableMap(admittedByLeaf);
     }
 
     /** The admitted jobs being preempted, in the order they were first preempted: few beside the admitted, which every reclaim weighs. */
@@ -241,6 +285,7 @@ final class QuotaLedger {
     }
 
     void charge(QuotaJob job, String leaf) {
+        reclaimInputs++;
         ResourceList charge = chargeOf(job);
         for (Node node : tree.pathToRoot(tree.node(leaf).orElseThrow())) {
             used.merge(node.name(), charge, ResourceList::plus);
@@ -248,6 +293,7 @@ final class QuotaLedger {
     }
 
     void uncharge(QuotaJob job, String leaf) {
+        reclaimInputs++;
         uncharge(tree, job, leaf, used);
     }
 

@@ -6,11 +6,14 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 import dev.muster.model.resource.ResourceList;
@@ -23,13 +26,17 @@ import dev.muster.queue.core.quota.QuotaTree.Node;
  */
 final class Reclaim {
 
-    /** Lowest priority first, then the most recently admitted, then the most recently submitted. */
-    private static final Comparator<Admission> VICTIM_ORDER = (one, other) -> {
+    /** Lowest priority first, then the most recently admitted, then the most recently submitted (then by UID: one order on every replay). */
+    static final Comparator<Admission> VICTIM_ORDER = (one, other) -> {
         if (one.job().priority() != other.job().priority()) {
             return Integer.compare(one.job().priority(), other.job().priority());
         }
         int byAdmission = other.admittedAt().compareTo(one.admittedAt());
-        return byAdmission != 0 ? byAdmission : Long.compare(other.job().sequence(), one.job().sequence());
+        if (byAdmission != 0) {
+            return byAdmission;
+        }
+        int bySubmission = Long.compare(other.job().sequence(), one.job().sequence());
+        return bySubmission != 0 ? bySubmission : one.job().uid().compareTo(other.job().uid());
     };
 
     private final QuotaTree tree;
@@ -145,6 +152,72 @@ final class Reclaim {
      * capacity they free is another reclaimer's.
      */
     List<Admission> victimsFor(List<Node> path, QuotaJob job, Collection<Admission> admitted) {
+        return victimsFor(path, job, (onPath, borrowing) -> {
+            PriorityQueue<Admission> eligible = new PriorityQueue<>(VICTIM_ORDER);
+            // Whether a job borrows through those branches depends on its leaf, and then on what it is charged: thousands of
+            // admitted jobs share a few leaves, whose paths are walked once each.
+            Map<String, Set<String>> borrowedByLeaf = new HashMap<>();
+            for (Admission admission : admitted) {
+                Set<String> resources = borrowedByLeaf.computeIfAbsent(admission.leaf(), leaf -> borrowedThrough(leaf, onPath, borrowing));
+                if (!admission.stopping() && chargedSomeOf(admission, resources)) {
+                    eligible.add(admission);
+                }
+            }
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return !eligible.isEmpty();
+                }
+
+                @Override
+                public Admission next() {
+                    return eligible.remove();
+                }
+            };
+        });
+    }
+
+    /**
+     * The same victims, taken from the admitted jobs of each leaf kept in {@link #VICTIM_ORDER}: the borrowing leaves'
+     * are merged lazily, so that a reclaim that takes a few of a thousand borrowers looks at a few.
+     */
+    List<Admission> victimsFor(List<Node> path, QuotaJob job, Map<String, ? extends NavigableSet<Admission>> admittedByLeaf) {
+        return victimsFor(path, job, (onPath, borrowing) -> {
+            PriorityQueue<LeafVictims> heads = new PriorityQueue<>();
+            admittedByLeaf.forEach((leaf, admissions) -> {
+                Set<String> resources = borrowedThrough(leaf, onPath, borrowing);
+                if (!resources.isEmpty()) {
+                    new LeafVictims(admissions.iterator(), resources).queueIn(heads);
+                }
+            });
+            return new Iterator<>() {
+                @Override
+                public boolean hasNext() {
+                    return !heads.isEmpty();
+                }
+
+                @Override
+                public Admission next() {
+                    LeafVictims first = heads.remove();
+                    Admission head = first.head;
+                    first.queueIn(heads);
+                    return head;
+                }
+            };
+        });
+    }
+
+    /**
+     * The fewest admitted jobs, lowest priority and newest first, whose removal lets the job fit, taken only from
+     * sibling subtrees that use more than their own min of a resource the job is short of and its leaf guarantees;
+     * none when even all of them would not be enough. Jobs already being preempted are not taken again: the
+     * capacity they free is another reclaimer's.
+     *
+     * @param eligible the admitted jobs under the borrowing branches charged some of what they borrow and not being
+     *                 stopped, in victim order, from the waiting job's path's node names and the borrowing branches
+     */
+    private List<Admission> victimsFor(List<Node> path, QuotaJob job,
+                                       BiFunction<Set<String>, Map<String, Set<String>>, Iterator<Admission>> eligible) {
         Set<String> guaranteed = guaranteedResources(path.get(0), job);
         // Under overload a reclaim looks for victims for a few jobs after each pass, and nearly always finds the job short
         // of nothing its leaf guarantees: answered before anything is gathered.
@@ -156,33 +229,50 @@ final class Reclaim {
         if (borrowing.isEmpty()) {
             return List.of();
         }
-        // Taken in victim order until the job fits: from a heap, as under overload a thousand borrow and a few are taken.
-        PriorityQueue<Admission> eligible = new PriorityQueue<>(VICTIM_ORDER);
-        // Whether a job borrows through those branches depends on its leaf, and then on what it is charged: thousands of
-        // admitted jobs share a few leaves, whose paths are walked once each.
-        Map<String, Set<String>> borrowedByLeaf = new HashMap<>();
-        for (Admission admission : admitted) {
-            if (admission.stopping()) {
-                continue;
-            }
-            Set<String> resources = borrowedByLeaf.computeIfAbsent(admission.leaf(), leaf -> borrowedThrough(leaf, onPath, borrowing));
-            if (chargedSomeOf(admission, resources)) {
-                eligible.add(admission);
-            }
-        }
+        Iterator<Admission> candidates = eligible.apply(onPath, borrowing);
         Map<String, ResourceList> simulated = new HashMap<>(used);
         List<Admission> chosen = new ArrayList<>();
-        while (!eligible.isEmpty()) {
+        while (candidates.hasNext()) {
             if (Shortfall.fitsUnderMax(path, job.charge(), simulated)) {
                 break;
             }
-            Admission candidate = eligible.poll();
+            Admission candidate = candidates.next();
             if (borrowingBranch(candidate, path, onPath, job, guaranteed, simulated).isPresent()) {
                 QuotaLedger.uncharge(tree, candidate.job(), candidate.leaf(), simulated);
                 chosen.add(candidate);
             }
         }
         return Shortfall.fitsUnderMax(path, job.charge(), simulated) ? chosen : List.of();
+    }
+
+    /** One borrowing leaf's admitted jobs in victim order, those that may be taken: ranked by the first of them. */
+    private static final class LeafVictims implements Comparable<LeafVictims> {
+
+        private final Iterator<Admission> rest;
+        private final Set<String> resources;
+        private Admission head;
+
+        LeafVictims(Iterator<Admission> admissions, Set<String> resources) {
+            this.rest = admissions;
+            this.resources = resources;
+        }
+
+        /** Moves on to the next job that may be taken and queues this leaf by it; leaves it out when none is left. */
+        void queueIn(PriorityQueue<LeafVictims> heads) {
+            while (rest.hasNext()) {
+                Admission next = rest.next();
+                if (!next.stopping() && chargedSomeOf(next, resources)) {
+                    head = next;
+                    heads.add(this);
+                    return;
+                }
+            }
+        }
+
+        @Override
+        public int compareTo(LeafVictims other) {
+            return VICTIM_ORDER.compare(head, other.head);
+        }
     }
 
     /** Whether some node of the path has too little left of a resource the job asks for and its leaf guarantees. */

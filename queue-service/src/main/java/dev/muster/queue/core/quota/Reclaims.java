@@ -25,18 +25,28 @@ final class Reclaims {
 
     private final QuotaLedger ledger;
     private final QueuePass pass;
-    /** False to look through every waiting job for the jobs that may reclaim: what tests compare the search by leaf and demand with. */
+    /**
+     * False to look through every waiting job for the jobs that may reclaim, and through every admitted job for their
+     * victims: what tests compare the searches by leaf and demand, and by leaf, with.
+     */
     private final boolean byLeafAndDemand;
     /** By leaf, which demands of its waiting jobs were within their guarantee when last weighed, kept while nothing they depend on changes. */
     private final Map<String, WithinGuarantee> withinByLeaf = new HashMap<>();
+    /**
+     * The leaves and demands whose jobs found no victims while {@link QuotaLedger#reclaimInputs} stood at
+     * {@link #noVictimsAt}: under overload most evaluations follow an arrival that admits nothing, and each reclaim would
+     * search the thousand admitted jobs again for the same guaranteed jobs, in vain.
+     */
+    private final Set<List<Object>> noVictims = new java.util.HashSet<>();
+    private long noVictimsAt = -1;
 
     /**
      * The demands of a leaf's waiting jobs within their guarantee, and what decided it: the tree, the leaf's demands, and
      * what each node of its path below the root uses within guarantees of each resource its min names. Under overload
      * each event changes one leaf's use, so the others' answers hold.
      */
-    private record WithinGuarantee(QuotaTree tree, QueueDemands demands, int demandsVersion, List<BigDecimal> guaranteedUses,
-                                   Set<ResourceList> within) {
+    private record WithinGuarantee(QuotaTree tree, QueueDemands demands, int demandsVersion, long reclaimInputs,
+                                   List<BigDecimal> guaranteedUses, Set<ResourceList> within) {
     }
 
     Reclaims(QuotaLedger ledger, QueuePass pass, boolean byLeafAndDemand) {
@@ -63,20 +73,27 @@ final class Reclaims {
         Reclaim reclaim = null;
         // The victims depend on the job's leaf and demand only: one that found none answers for the rest of its kind.
         Set<List<Object>> tried = new java.util.HashSet<>();
+        if (noVictimsAt != ledger.reclaimInputs()) {
+            noVictims.clear();
+            noVictimsAt = ledger.reclaimInputs();
+        }
         for (Wait wait : byLeafAndDemand ? candidates(tree, besideReclaimers) : everyCandidate(tree, besideReclaimers)) {
-            if (!tried.add(List.of(wait.leaf(), wait.job().demand()))) {
+            List<Object> kind = List.of(wait.leaf(), wait.job().demand());
+            if (!tried.add(kind) || byLeafAndDemand && noVictims.contains(kind)) {
                 continue;
             }
             if (reclaim == null) {
                 reclaim = new Reclaim(tree, withoutJobsBeingPreempted(tree, withReclaimers));
             }
             Node leaf = tree.node(wait.leaf()).orElseThrow();
-            List<Admission> victims = reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
+            List<Admission> victims = byLeafAndDemand ? reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admittedByLeaf())
+                    : reclaim.victimsFor(tree.pathToRoot(leaf), wait.job(), ledger.admissions());
             if (!victims.isEmpty()) {
                 carryOut(wait, leaf, victims, countedOn(tree.pathToRoot(leaf), wait.job(), victims), ", which is within the guaranteed min of "
                         + leaf.pathText(), decisions);
                 return true;
             }
+            noVictims.add(kind);
         }
         return false;
     }
@@ -117,10 +134,15 @@ final class Reclaims {
 
     /** The demands of the leaf's waiting jobs within their guarantee, by instance (the jobs of one demand share it). */
     private Set<ResourceList> within(QuotaTree tree, String leaf, List<Node> path, QueueDemands waiting, Reclaim guarantees) {
-        List<BigDecimal> uses = guarantees.guaranteedUses(path);
         WithinGuarantee known = withinByLeaf.get(leaf);
-        if (known != null && known.tree() == tree && known.demands() == waiting && known.demandsVersion() == waiting.version()
-                && known.guaranteedUses().equals(uses)) {
+        boolean sameDemands = known != null && known.tree() == tree && known.demands() == waiting && known.demandsVersion() == waiting.version();
+        // What the guarantees depend on is usage and the reclaimers: while neither changed, the uses need no summing up.
+        if (sameDemands && known.reclaimInputs() == ledger.reclaimInputs()) {
+            return known.within();
+        }
+        List<BigDecimal> uses = guarantees.guaranteedUses(path);
+        if (sameDemands && known.guaranteedUses().equals(uses)) {
+            withinByLeaf.put(leaf, new WithinGuarantee(tree, waiting, waiting.version(), ledger.reclaimInputs(), uses, known.within()));
             return known.within();
         }
         Set<ResourceList> within = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
@@ -131,7 +153,7 @@ final class Reclaims {
                 }
             }
         }
-        withinByLeaf.put(leaf, new WithinGuarantee(tree, waiting, waiting.version(), uses, within));
+        withinByLeaf.put(leaf, new WithinGuarantee(tree, waiting, waiting.version(), ledger.reclaimInputs(), uses, within));
         return within;
     }
 
