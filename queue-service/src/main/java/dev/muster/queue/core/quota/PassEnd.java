@@ -74,7 +74,7 @@ final class PassEnd {
                 return false;
             }
             // A check must not take a job that can never be admitted, and would be told so, for one a quota limit refuses.
-            if (!Shortfall.fitsUnderMax(path, waiting.greatestCharge(), Map.of())) {
+            if (!waiting.greatestChargeFitsUnder(path)) {
                 return false;
             }
             Set<ResourceList> known = refused.getOrDefault(leaf, Set.of());

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.muster.model.resource.ResourceList;
+import dev.muster.queue.core.quota.QuotaTree.Node;
 
 /**
  * What the jobs waiting in one queue ask: how many ask each demand (by the instance the jobs of one demand share), which
@@ -35,6 +36,9 @@ final class QueueDemands {
     private List<ResourceList> least;
     /** See {@link #greatestCharge}; null when a demand came or went since it was worked out. */
     private ResourceList greatestCharge;
+    /** See {@link #greatestChargeFitsUnder}: the path it was last answered for, null when a demand came or went since. */
+    private List<Node> greatestChargeCheckedOn;
+    private boolean greatestChargeFits;
     /** See {@link #leastAsked}, by resource, worked out as asked; emptied when a demand comes or goes. */
     private final Map<String, java.util.Optional<BigDecimal>> leastAsked = new java.util.HashMap<>();
 
@@ -126,6 +130,18 @@ final class QueueDemands {
         return greatestCharge;
     }
 
+    /**
+     * Whether {@link #greatestCharge} fits under every max of the path with nothing else used, so that no job of the queue
+     * can never be admitted there: kept for the path's instance (the tree's own) while no demand comes or goes.
+     */
+    boolean greatestChargeFitsUnder(List<Node> path) {
+        if (greatestChargeCheckedOn != path) {
+            greatestChargeFits = Shortfall.fitsUnderMax(path, greatestCharge(), Map.of());
+            greatestChargeCheckedOn = path;
+        }
+        return greatestChargeFits;
+    }
+
     /** The least amount of the resource any of the queue's jobs asks, among those that ask some; null when none does. */
     BigDecimal leastAsked(String resource) {
         return leastAsked.computeIfAbsent(resource, name -> counts.keySet().stream().map(demand -> demand.amount(name))
@@ -151,6 +167,7 @@ final class QueueDemands {
         version++;
         least = null;
         greatestCharge = null;
+        greatestChargeCheckedOn = null;
         leastAsked.clear();
     }
 

@@ -50,6 +50,8 @@ final class QueuePass {
      */
     private int firstPassEndCheck = 4;
     private long weighed;
+    /** A job waiting since this instant or before starves in the pass under way: worked out once, as every head is ranked by it. */
+    private Instant starvingSince;
 
     /** @param reuse false to work every verdict and every fair-order choice out afresh: what the reuse must decide exactly as */
     QueuePass(QuotaLedger ledger, QuotaSettings settings, boolean reuse) {
@@ -107,6 +109,7 @@ final class QueuePass {
 
     private void admitInOrder(Instant now, List<QuotaDecision> decisions) {
         QuotaTree tree = ledger.tree();
+        starvingSince = now.minus(settings.starvationAge());
         for (QuotaJob job : ledger.unbound()) {
             report(ledger.wait(job.uid()), null, 0, QuotaAdmission.NO_QUOTA_FOR_NAMESPACE, "namespace \"" + job.namespace()
                     + "\" is bound to no quota leaf of the ElasticQuotaTree", decisions);
@@ -135,7 +138,7 @@ final class QueuePass {
                 continue;
             }
             Cursor cursor = new Cursor(tree.node(queue.getKey()).orElseThrow(), queue.getValue());
-            cursor.rank(now);
+            cursor.rank();
             heads.add(cursor);
         }
         passEnd = mayStopEarly(tree, now) ? new PassEnd(ledger, reclaims, settings.strictFifoLeaves(), firstPassEndCheck) : null;
@@ -144,7 +147,7 @@ final class QueuePass {
             Cursor cursor = next(heads);
             consider(cursor, now, holds, decisions);
             if (cursor.advance()) {
-                cursor.rank(now);
+                cursor.rank();
                 heads.add(cursor);
             } else if (cursor.settles) {
                 ledger.settle(cursor.leaf.name(), new Settled(tree, ledger.used().get(cursor.leaf.name()), cursor.firstStarving));
@@ -271,9 +274,12 @@ final class QueuePass {
             ledger.putWaiting(current.job().uid(), current);
         }
         cursor.settles &= verdict.atLeaf();
-        Instant starvesAt = current.waitingSince().plus(settings.starvationAge());
-        cursor.firstStarving = cursor.firstStarving == null || starvesAt.isBefore(cursor.firstStarving) ? starvesAt : cursor.firstStarving;
-        if (isStarving(current, now)) {
+        if (cursor.settles) {
+            // Only a queue the pass leaves settled keeps when its first job starts to starve.
+            Instant starvesAt = current.waitingSince().plus(settings.starvationAge());
+            cursor.firstStarving = cursor.firstStarving == null || starvesAt.isBefore(cursor.firstStarving) ? starvesAt : cursor.firstStarving;
+        }
+        if (isStarving(current)) {
             cursor.settles = false;
             holds.hold(cursor.path, current.job(), ledger.chargeOf(current.job()), true);
         }
@@ -319,8 +325,9 @@ final class QueuePass {
         everyJobToldAt = null;
     }
 
-    private boolean isStarving(Wait wait, Instant now) {
-        return wait.waitingSince() != null && !now.isBefore(wait.waitingSince().plus(settings.starvationAge()));
+    /** Whether the job has waited the starvation age by the time of this pass. */
+    private boolean isStarving(Wait wait) {
+        return wait.waitingSince() != null && !wait.waitingSince().isAfter(starvingSince);
     }
 
     /** Says why a job waits, once per change of reason or message. */
@@ -410,6 +417,9 @@ final class QueuePass {
         /** Whether the pass leaves the queue {@link Settled}, so far. */
         private boolean settles = true;
         private Instant firstStarving;
+        private ResourceList guaranteeAnsweredFor;
+        private int guaranteeAnsweredAt;
+        private boolean guaranteeAnswer;
 
         Cursor(Node leaf, NavigableMap<QuotaJob, Wait> queue) {
             this.leaf = leaf;
@@ -451,10 +461,17 @@ final class QueuePass {
             return rest.hasNext();
         }
 
-        void rank(Instant now) {
+        void rank() {
             head = rest.next();
-            starving = isStarving(head, now);
-            guaranteed = isWithinGuarantee(leaf, head.job());
+            starving = isStarving(head);
+            // Heads in a row often share a demand: the answer is kept for it while usage stays, as the memo keeps it.
+            ResourceList demand = head.job().demand();
+            if (!reuse || demand != guaranteeAnsweredFor || guaranteeAnsweredAt != memo.usageVersion()) {
+                guaranteeAnswer = isWithinGuarantee(leaf, head.job());
+                guaranteeAnsweredFor = demand;
+                guaranteeAnsweredAt = memo.usageVersion();
+            }
+            guaranteed = guaranteeAnswer;
             priority = head.job().priority();
             submittedAt = head.job().submittedAt();
             sequence = head.job().sequence();
