@@ -129,7 +129,12 @@ public final class LocalStack implements AutoCloseable {
             started.add(() -> process.stop(SERVICE_STOP));
         }
         for (MusterService service : MusterService.values()) {
-            services.get(service).awaitReady(settings.serviceStart());
+            try {
+                services.get(service).awaitReady(settings.serviceStart());
+            } catch (IllegalStateException e) {
+                // Three boot side by side: say which one failed, not only where its log is.
+                throw new IllegalStateException(service.artifact() + ": " + e.getMessage(), e);
+            }
             supervisor.supervise(service, services.get(service));
         }
         writeEndpoints();

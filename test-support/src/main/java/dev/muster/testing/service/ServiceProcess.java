@@ -258,7 +258,7 @@ public final class ServiceProcess implements AutoCloseable {
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("the service exited with status " + process.exitValue() + "; see " + log);
+                throw new IllegalStateException("the service exited with status " + process.exitValue() + " before it was ready; see " + log);
             }
             try {
                 if (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
