@@ -146,14 +146,12 @@ final class Reclaim {
     }
 
     /**
-     * The fewest admitted jobs, lowest priority and newest first, whose removal lets the job fit, taken only from
-     * sibling subtrees that use more than their own min of a resource the job is short of and its leaf guarantees;
-     * none when even all of them would not be enough. Jobs already being preempted are not taken again: the
-     * capacity they free is another reclaimer's.
+     * The victims for the job (see the search both ways share, below), found by looking through every admitted job: what
+     * tests compare the search by leaf with.
      */
     List<Admission> victimsFor(List<Node> path, QuotaJob job, Collection<Admission> admitted) {
         return victimsFor(path, job, (onPath, borrowing) -> {
-            PriorityQueue<Admission> eligible = new PriorityQueue<>(VICTIM_ORDER);
+            List<Admission> eligible = new ArrayList<>();
             // Whether a job borrows through those branches depends on its leaf, and then on what it is charged: thousands of
             // admitted jobs share a few leaves, whose paths are walked once each.
             Map<String, Set<String>> borrowedByLeaf = new HashMap<>();
@@ -163,17 +161,8 @@ final class Reclaim {
                     eligible.add(admission);
                 }
             }
-            return new Iterator<>() {
-                @Override
-                public boolean hasNext() {
-                    return !eligible.isEmpty();
-                }
-
-                @Override
-                public Admission next() {
-                    return eligible.remove();
-                }
-            };
+            eligible.sort(VICTIM_ORDER);
+            return eligible.iterator();
         });
     }
 
