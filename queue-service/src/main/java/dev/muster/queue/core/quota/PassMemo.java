@@ -34,22 +34,6 @@ final class PassMemo {
     private final Map<String, Map<ResourceList, Boolean>> guaranteed = new HashMap<>();
     private final Map<String, Boolean> someWithinGuarantee = new HashMap<>();
     private final boolean reuseVerdicts;
-    private final Map<PathAndDemand, Optional<Shortfall>> neverFits = new HashMap<>();
-    private static final int NEVER_FITS_KEPT = 10_000;
-
-    /** A leaf's path in one tree, and a demand, both by instance. */
-    private record PathAndDemand(List<Node> path, ResourceList demand) {
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof PathAndDemand that && that.path == path && that.demand == demand;
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * System.identityHashCode(path) + System.identityHashCode(demand);
-        }
-    }
     private int usageVersion;
 
     /** @param reuseVerdicts false to work every verdict out afresh: what the reuse must decide exactly as */
@@ -87,27 +71,12 @@ final class PassMemo {
     /** The verdict worked out afresh, with the numbers of now, and kept for the jobs that come next. */
     Verdict fresh(List<Node> path, QuotaJob job, ResourceList charge, Map<String, ResourceList> usage, Holds holds) {
         Node leaf = path.get(0);
-        Verdict verdict = neverFits(path, job.demand(), charge).map(Verdict::never)
+        Verdict verdict = Shortfall.first(path, charge, Map.of(), Holds.NONE).map(Verdict::never)
                 .orElseGet(() -> Shortfall.first(path, charge, usage, holds)
                         .map(limit -> Verdict.limit(limit, limit.node().name().equals(leaf.name())))
                         .orElse(null));
         verdicts.computeIfAbsent(leaf.name(), name -> new IdentityHashMap<>()).put(job.demand(), new Entry(verdict, versions(path, holds)));
         return verdict;
-    }
-
-    /**
-     * The max on the path the charge is above, with nothing else used: a fact of the tree, kept across evaluations by the
-     * path's instance (the tree's own) and the demand's, unlike the verdicts.
-     */
-    private Optional<Shortfall> neverFits(List<Node> path, ResourceList demand, ResourceList charge) {
-        if (!reuseVerdicts) {
-            return Shortfall.first(path, charge, Map.of(), Holds.NONE);
-        }
-        if (neverFits.size() > NEVER_FITS_KEPT) {
-            // Past that many leaves and demands (a tree changed, or demands that are not shared), start again.
-            neverFits.clear();
-        }
-        return neverFits.computeIfAbsent(new PathAndDemand(path, demand), key -> Shortfall.first(path, charge, Map.of(), Holds.NONE));
     }
 
     /** Whether some job of the leaf may be within its guarantee, worked out once per leaf while usage stays. */
